@@ -1,0 +1,18 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Sluice",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Sluice", targets: ["Sluice"]),
+        .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
+    ],
+    targets: [
+        .target(name: "Sluice"),
+        .target(name: "SluiceTesting", dependencies: ["Sluice"]),
+        .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

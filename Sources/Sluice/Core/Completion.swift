@@ -1,0 +1,59 @@
+extension Subscribers {
+    /// A signal that a publisher doesn't produce additional elements, either due to normal
+    /// completion or an error.
+    ///
+    /// ```swift
+    /// switch completion {
+    /// case .finished: print("done")
+    /// case .failure(let error): print("failed:", error)
+    /// }
+    /// ```
+    @frozen
+    public enum Completion<Failure: Error> {
+        /// The publisher finished normally.
+        case finished
+        /// The publisher stopped publishing due to the indicated error.
+        case failure(Failure)
+    }
+}
+
+extension Subscribers.Completion: Sendable {}
+extension Subscribers.Completion: Equatable where Failure: Equatable {}
+extension Subscribers.Completion: Hashable where Failure: Hashable {}
+
+extension Subscribers.Completion: Codable where Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case success
+        case error
+    }
+
+    /// Decodes `{"success": true}` or `{"success": false, "error": …}`.
+    ///
+    /// ```swift
+    /// let completion = try JSONDecoder().decode(Subscribers.Completion<MyError>.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decode(Bool.self, forKey: .success) {
+            self = .finished
+        } else {
+            self = .failure(try container.decode(Failure.self, forKey: .error))
+        }
+    }
+
+    /// Encodes `{"success": true}` or `{"success": false, "error": …}`.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(Subscribers.Completion<MyError>.finished)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .finished:
+            try container.encode(true, forKey: .success)
+        case .failure(let error):
+            try container.encode(false, forKey: .success)
+            try container.encode(error, forKey: .error)
+        }
+    }
+}

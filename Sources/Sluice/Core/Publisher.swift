@@ -1,0 +1,44 @@
+/// A type that can deliver a sequence of values over time to subscribers, on demand.
+///
+/// A publisher delivers elements to one or more ``Subscriber`` instances. The subscriber's
+/// `Input` and `Failure` must match the publisher's `Output` and `Failure`. Nothing is
+/// delivered until the subscriber requests it through its ``Subscription``.
+///
+/// ```swift
+/// let cancellable = [1, 2, 3].publisher
+///     .sink { print($0) }   // prints 1, 2, 3
+/// ```
+///
+/// Implement ``receive(subscriber:)`` to write a publisher of your own; call
+/// ``subscribe(_:)`` to attach a subscriber.
+public protocol Publisher<Output, Failure> {
+    /// The kind of values published by this publisher.
+    associatedtype Output
+
+    /// The kind of errors this publisher might publish; `Never` if it cannot fail.
+    associatedtype Failure: Error
+
+    /// Attaches the specified subscriber to this publisher.
+    ///
+    /// Called by ``subscribe(_:)``; implement it, but call `subscribe(_:)` instead.
+    ///
+    /// ```swift
+    /// func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    ///     subscriber.receive(subscription: Subscriptions.empty)
+    ///     subscriber.receive(completion: .finished)
+    /// }
+    /// ```
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+}
+
+extension Publisher {
+    /// Attaches the specified subscriber to this publisher.
+    ///
+    /// ```swift
+    /// Just(1).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
+    /// ```
+    @inlinable
+    public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        receive(subscriber: subscriber)
+    }
+}

@@ -1,0 +1,49 @@
+/// Every misuse trap of the package, in one place (design rule 7).
+///
+/// Misuse is a programming error, so these stop the process, like Combine does. Each message
+/// starts with "Sluice API violation" and names the rule it enforces, so a crash log says
+/// what went wrong; exit tests match on these messages.
+@usableFromInline
+enum Violation {
+    /// Rule 2: demand is a count, never negative.
+    @usableFromInline @inline(never)
+    static func negativeDemand(_ value: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: demand must not be negative (rule 2), got max(\(value))",
+                   file: file, line: line)
+    }
+
+    /// Rule 2 in Combine's form: `request(_:)` takes a positive demand.
+    @usableFromInline @inline(never)
+    static func zeroDemandRequested(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)",
+                   file: file, line: line)
+    }
+
+    /// Rule 2: a publisher delivered more values than its subscriber requested.
+    @usableFromInline @inline(never)
+    static func valueBeyondDemand(_ subscriber: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: \(subscriber) received a value beyond the demand it requested (rule 2)",
+                   file: file, line: line)
+    }
+
+    /// Rule 1: a one-shot subscriber receives exactly one subscription.
+    @usableFromInline @inline(never)
+    static func secondSubscription(_ subscriber: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: \(subscriber) received a second subscription; a subscriber is subscribed exactly once (rule 1)",
+                   file: file, line: line)
+    }
+
+    /// Rule 1: nothing reaches a subscriber before its subscription.
+    @usableFromInline @inline(never)
+    static func signalBeforeSubscription(_ subscriber: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: \(subscriber) received a signal before its subscription (rule 1)",
+                   file: file, line: line)
+    }
+
+    /// Rule 4: nothing follows a completion.
+    @usableFromInline @inline(never)
+    static func signalAfterCompletion(_ subscriber: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: \(subscriber) received a signal after its completion (rule 4)",
+                   file: file, line: line)
+    }
+}

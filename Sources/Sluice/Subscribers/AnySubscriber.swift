@@ -1,0 +1,149 @@
+/// A type-erasing subscriber.
+///
+/// Wraps a subscriber, a subject, or three closures, hiding the concrete type.
+///
+/// ```swift
+/// let printer = AnySubscriber<Int, Never>(
+///     receiveSubscription: { $0.request(.unlimited) },
+///     receiveValue: { print($0); return .none },
+///     receiveCompletion: { _ in print("done") })
+/// [1, 2].publisher.subscribe(printer)
+/// ```
+@frozen
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline
+    internal let box: AnySubscriberBox<Input, Failure>
+
+    /// The identifier of the wrapped subscriber (or of this wrapper, for closures).
+    public let combineIdentifier: CombineIdentifier
+
+    /// Creates a type-erasing subscriber to wrap an existing subscriber.
+    ///
+    /// ```swift
+    /// let erased = AnySubscriber(mySubscriber)
+    /// ```
+    @inlinable
+    public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
+        if let already = s as? AnySubscriber<Input, Failure> {
+            self = already
+            return
+        }
+        box = SubscriberBox(s)
+        combineIdentifier = s.combineIdentifier
+    }
+
+    /// Creates a type-erasing subscriber that forwards everything it receives to a subject.
+    ///
+    /// ```swift
+    /// let subject = PassthroughSubject<Int, Never>()
+    /// [1, 2].publisher.subscribe(AnySubscriber(subject))
+    /// ```
+    public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        self.init(
+            receiveSubscription: { s.send(subscription: $0) },
+            receiveValue: { s.send($0); return .none },
+            receiveCompletion: { s.send(completion: $0) },
+            describing: String(describing: s))
+    }
+
+    /// Creates a type-erasing subscriber that runs the given closures; a missing closure
+    /// does nothing (a missing `receiveValue` returns `.none`).
+    ///
+    /// ```swift
+    /// let subscriber = AnySubscriber<Int, Never>(receiveSubscription: { $0.request(.max(1)) })
+    /// ```
+    public init(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        self.init(receiveSubscription: receiveSubscription, receiveValue: receiveValue,
+                  receiveCompletion: receiveCompletion, describing: "Anonymous AnySubscriber")
+    }
+
+    private init(
+        receiveSubscription: ((any Subscription) -> Void)?,
+        receiveValue: ((Input) -> Subscribers.Demand)?,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+        describing description: String
+    ) {
+        box = ClosureSubscriberBox(receiveSubscription: receiveSubscription, receiveValue: receiveValue,
+                                   receiveCompletion: receiveCompletion, description: description)
+        combineIdentifier = CombineIdentifier()
+    }
+
+    /// Forwards the subscription to the wrapped subscriber.
+    @inlinable
+    public func receive(subscription: any Subscription) {
+        box.receive(subscription: subscription)
+    }
+
+    /// Forwards a value to the wrapped subscriber and returns its demand.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+        box.receive(value)
+    }
+
+    /// Forwards the completion to the wrapped subscriber.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        box.receive(completion: completion)
+    }
+
+    /// The wrapped subscriber's description.
+    public var description: String { box.description }
+
+    /// The wrapped subscriber's mirror.
+    public var customMirror: Mirror { box.customMirror }
+
+    /// The wrapped subscriber's description.
+    public var playgroundDescription: Any { description }
+}
+
+/// The abstract class behind ``AnySubscriber``: one virtual call per signal.
+@usableFromInline
+internal class AnySubscriberBox<Input, Failure: Error> {
+    @inlinable init() {}
+    @usableFromInline func receive(subscription: any Subscription) { abstract() }
+    @usableFromInline func receive(_ value: Input) -> Subscribers.Demand { abstract() }
+    @usableFromInline func receive(completion: Subscribers.Completion<Failure>) { abstract() }
+    @usableFromInline var description: String { abstract() }
+    @usableFromInline var customMirror: Mirror { abstract() }
+    private func abstract() -> Never { fatalError("AnySubscriberBox is abstract") }
+}
+
+@usableFromInline
+internal final class SubscriberBox<Base: Subscriber>: AnySubscriberBox<Base.Input, Base.Failure> {
+    @usableFromInline let base: Base
+    @inlinable init(_ base: Base) { self.base = base }
+    @inlinable override func receive(subscription: any Subscription) { base.receive(subscription: subscription) }
+    @inlinable override func receive(_ value: Base.Input) -> Subscribers.Demand { base.receive(value) }
+    @inlinable override func receive(completion: Subscribers.Completion<Base.Failure>) {
+        base.receive(completion: completion)
+    }
+    @usableFromInline override var description: String { String(describing: base) }
+    @usableFromInline override var customMirror: Mirror { Mirror(reflecting: base) }
+}
+
+private final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBox<Input, Failure> {
+    let receiveSubscriptionBody: ((any Subscription) -> Void)?
+    let receiveValueBody: ((Input) -> Subscribers.Demand)?
+    let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
+    let text: String
+
+    init(receiveSubscription: ((any Subscription) -> Void)?, receiveValue: ((Input) -> Subscribers.Demand)?,
+         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, description: String) {
+        receiveSubscriptionBody = receiveSubscription
+        receiveValueBody = receiveValue
+        receiveCompletionBody = receiveCompletion
+        text = description
+    }
+
+    override func receive(subscription: any Subscription) { receiveSubscriptionBody?(subscription) }
+    override func receive(_ value: Input) -> Subscribers.Demand { receiveValueBody?(value) ?? .none }
+    override func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody?(completion) }
+    override var description: String { text }
+    override var customMirror: Mirror { Mirror(self, children: [:]) }
+}

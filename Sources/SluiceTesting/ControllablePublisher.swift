@@ -1,0 +1,112 @@
+@_spi(Internals) import Sluice
+
+/// A publisher for tests whose subscriptions the test drives by hand.
+///
+/// Each subscriber gets a ``ControllableSubscription`` that records every `request` and
+/// `cancel` and lets the test send values and a completion at will, within demand or,
+/// to test a subscriber's defences, beyond it.
+///
+/// ```swift
+/// let publisher = ControllablePublisher<Int, Never>()
+/// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+/// publisher.subscribe(recorder)
+/// let subscription = publisher.subscriptions[0]
+/// #expect(subscription.requests == [.max(1)])
+/// _ = subscription.send(1)
+/// subscription.send(completion: .finished)
+/// ```
+public final class ControllablePublisher<Output, Failure: Error>: Publisher {
+    private let created = Locked<[ControllableSubscription<Output, Failure>]>([])
+
+    /// Creates a publisher with no subscribers yet.
+    ///
+    /// ```swift
+    /// let publisher = ControllablePublisher<String, Error>()
+    /// ```
+    public init() {}
+
+    /// The subscriptions made so far, in order of subscription.
+    ///
+    /// ```swift
+    /// let first = publisher.subscriptions.first
+    /// ```
+    public var subscriptions: [ControllableSubscription<Output, Failure>] { created.withLock { $0 } }
+
+    /// Gives the subscriber a new ``ControllableSubscription``.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = ControllableSubscription<Output, Failure>(AnySubscriber(subscriber))
+        created.withLock { $0.append(subscription) }
+        subscriber.receive(subscription: subscription)
+    }
+}
+
+/// A subscription driven by the test; see ``ControllablePublisher``.
+///
+/// ```swift
+/// let demand = subscription.send(42)
+/// #expect(subscription.cancelCount == 0)
+/// ```
+public final class ControllableSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible {
+    /// A call the subscriber made on this subscription.
+    public enum Call: Equatable, Sendable {
+        /// `request(_:)` with its demand.
+        case request(Subscribers.Demand)
+        /// `cancel()`.
+        case cancel
+    }
+
+    private let downstream: AnySubscriber<Output, Failure>
+    private let calls = EventLog<Call>()
+
+    init(_ downstream: AnySubscriber<Output, Failure>) {
+        self.downstream = downstream
+    }
+
+    /// Every `request` and `cancel`, in order.
+    public var history: [Call] { calls.events }
+
+    /// The demands requested, in order.
+    public var requests: [Subscribers.Demand] {
+        history.compactMap { if case .request(let demand) = $0 { demand } else { nil } }
+    }
+
+    /// The sum of the demand requested so far (not counting demand returned from values).
+    public var requestedDemand: Subscribers.Demand { requests.reduce(.none, +) }
+
+    /// How many times `cancel()` was called.
+    public var cancelCount: Int { history.count { $0 == .cancel } }
+
+    /// Records the request.
+    public func request(_ demand: Subscribers.Demand) { calls.append(.request(demand)) }
+
+    /// Records the cancellation.
+    public func cancel() { calls.append(.cancel) }
+
+    /// Delivers a value to the subscriber, whatever the demand, and returns the subscriber's
+    /// answer.
+    ///
+    /// ```swift
+    /// let more = subscription.send(1)
+    /// ```
+    @discardableResult
+    public func send(_ value: Output) -> Subscribers.Demand { downstream.receive(value) }
+
+    /// Delivers a completion to the subscriber.
+    ///
+    /// ```swift
+    /// subscription.send(completion: .finished)
+    /// ```
+    public func send(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+
+    /// Suspends until `predicate` holds for the calls recorded so far.
+    ///
+    /// ```swift
+    /// await subscription.waitForCalls { $0.contains(.cancel) }
+    /// ```
+    public func waitForCalls(until predicate: @escaping @Sendable ([Call]) -> Bool) async {
+        await calls.wait(until: predicate)
+    }
+
+    /// `"ControllableSubscription"`.
+    public var description: String { "ControllableSubscription" }
+}

@@ -1,0 +1,240 @@
+@_spi(Internals) import Sluice
+import Synchronization
+
+/// A subscriber for tests: it records every signal in order, lets the test control the demand
+/// at any moment, checks the publisher's side of the contract, and can be awaited without
+/// sleeping.
+///
+/// Contract breaches by the publisher (a value beyond demand, a signal before the subscription
+/// or after the completion, a second subscription, overlapping signals) are recorded in
+/// ``violations`` rather than trapping, so a test can assert there were none.
+///
+/// ```swift
+/// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+/// (1...5).publisher.subscribe(recorder)
+/// #expect(recorder.values == [1, 2])
+/// recorder.request(.max(3))
+/// #expect(recorder.values == [1, 2, 3, 4, 5])
+/// #expect(recorder.completion == .finished)
+/// #expect(recorder.violations.isEmpty)
+/// ```
+public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cancellable,
+    CustomStringConvertible
+{
+    /// One signal as the subscriber received it.
+    public enum Event {
+        /// The subscription arrived.
+        case subscription
+        /// A value arrived.
+        case value(Input)
+        /// The completion arrived.
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    fileprivate struct State {
+        var subscription: SendableSubscription?
+        var subscriptionCount = 0
+        var outstanding = Subscribers.Demand.none
+        var completed = false
+        var violations: [String] = []
+        var demandPerValue: Subscribers.Demand
+        var onValue: (@Sendable (Input) -> Subscribers.Demand)?
+    }
+
+    private let initialDemand: Subscribers.Demand
+    private let state: Locked<State>
+    private let log = EventLog<Event>()
+    private let signalsInFlight = Atomic<Int>(0)
+
+    /// Creates a recorder that requests `initialDemand` when subscribed (nothing for `.none`)
+    /// and returns `demandPerValue` from each `receive(_:)`.
+    ///
+    /// ```swift
+    /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    /// ```
+    public init(initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+        self.initialDemand = initialDemand
+        state = Locked(State(demandPerValue: demandPerValue))
+    }
+
+    // MARK: Reading what was recorded
+
+    /// Every signal so far, in order.
+    public var events: [Event] { log.events }
+
+    /// The values received so far, in order.
+    public var values: [Input] {
+        events.compactMap { if case .value(let value) = $0 { value } else { nil } }
+    }
+
+    /// The completion, once received.
+    public var completion: Subscribers.Completion<Failure>? {
+        for case .completion(let completion) in events { return completion }
+        return nil
+    }
+
+    /// Breaches of the subscriber contract seen so far; empty for a well-behaved publisher.
+    public var violations: [String] { state.withLock { $0.violations } }
+
+    /// The demand requested and not yet used up by values.
+    public var outstandingDemand: Subscribers.Demand { state.withLock { $0.outstanding } }
+
+    /// The subscription, once received (and until cancelled through the recorder).
+    public var subscription: (any Subscription)? { state.withLock { $0.subscription?.base } }
+
+    // MARK: Controlling demand
+
+    /// Requests more values through the subscription; does nothing before it arrives.
+    ///
+    /// ```swift
+    /// recorder.request(.max(1))
+    /// ```
+    public func request(_ demand: Subscribers.Demand) {
+        let subscription = state.withLock { state -> SendableSubscription? in
+            guard let subscription = state.subscription else { return nil }
+            state.outstanding += demand
+            return subscription
+        }
+        subscription?.base.request(demand)
+    }
+
+    /// Cancels the subscription. Calling it again cancels it again (to test idempotence).
+    ///
+    /// ```swift
+    /// recorder.cancel()
+    /// ```
+    public func cancel() {
+        state.withLock { $0.subscription }?.base.cancel()
+    }
+
+    /// Sets the demand each later `receive(_:)` returns.
+    ///
+    /// ```swift
+    /// recorder.demandPerValue = .max(1)
+    /// ```
+    public var demandPerValue: Subscribers.Demand {
+        get { state.withLock { $0.demandPerValue } }
+        set { state.withLock { $0.demandPerValue = newValue } }
+    }
+
+    /// Runs `body` inside each later `receive(_:)`, before recording the value; its result
+    /// replaces ``demandPerValue``. Use it to request or cancel re-entrantly.
+    ///
+    /// ```swift
+    /// recorder.onValue { _ in recorder.cancel(); return .none }
+    /// ```
+    public func onValue(_ body: @escaping @Sendable (Input) -> Subscribers.Demand) {
+        state.withLock { $0.onValue = body }
+    }
+
+    // MARK: Awaiting
+
+    /// Suspends until `predicate` holds for the events recorded so far.
+    ///
+    /// ```swift
+    /// await recorder.wait { $0.count >= 3 }
+    /// ```
+    public func wait(until predicate: @escaping @Sendable ([Event]) -> Bool) async where Input: Sendable {
+        await log.wait(until: predicate)
+    }
+
+    /// Suspends until at least `count` values have arrived.
+    ///
+    /// ```swift
+    /// await recorder.waitForValues(count: 3)
+    /// ```
+    public func waitForValues(count: Int) async where Input: Sendable {
+        await log.wait { events in
+            events.reduce(0) { if case .value = $1 { $0 + 1 } else { $0 } } >= count
+        }
+    }
+
+    /// Suspends until the completion arrives and returns it.
+    ///
+    /// ```swift
+    /// let completion = await recorder.waitForCompletion()
+    /// ```
+    @discardableResult
+    public func waitForCompletion() async -> Subscribers.Completion<Failure> where Input: Sendable {
+        await log.wait { events in
+            events.contains { if case .completion = $0 { true } else { false } }
+        }
+        return completion!
+    }
+
+    // MARK: Subscriber
+
+    /// Records the subscription and requests the initial demand.
+    public func receive(subscription: any Subscription) {
+        enter()
+        defer { leave() }
+        let first = state.withLock { state -> Bool in
+            state.subscriptionCount += 1
+            guard state.subscriptionCount == 1 else {
+                state.violations.append("received a second subscription (rule 1)")
+                return false
+            }
+            state.subscription = SendableSubscription(base: subscription)
+            state.outstanding = initialDemand
+            return true
+        }
+        guard first else { return }
+        log.append(.subscription)
+        if initialDemand > 0 { subscription.request(initialDemand) }
+    }
+
+    /// Records the value and returns the configured demand.
+    public func receive(_ input: Input) -> Subscribers.Demand {
+        enter()
+        defer { leave() }
+        let onValue = state.withLock { state -> (@Sendable (Input) -> Subscribers.Demand)? in
+            if state.subscription == nil && state.subscriptionCount == 0 {
+                state.violations.append("received a value before its subscription (rule 1)")
+            }
+            if state.completed { state.violations.append("received a value after completion (rule 4)") }
+            if state.outstanding == .none {
+                state.violations.append("received a value beyond demand (rule 2)")
+            } else {
+                state.outstanding -= 1
+            }
+            return state.onValue
+        }
+        log.append(.value(input))
+        let demand = onValue?(input) ?? state.withLock { $0.demandPerValue }
+        state.withLock { $0.outstanding += demand }
+        return demand
+    }
+
+    /// Records the completion.
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        enter()
+        defer { leave() }
+        state.withLock { state in
+            if state.subscriptionCount == 0 {
+                state.violations.append("received a completion before its subscription (rule 1)")
+            }
+            if state.completed { state.violations.append("received a second completion (rule 4)") }
+            state.completed = true
+        }
+        log.append(.completion(completion))
+    }
+
+    /// `"RecordingSubscriber"`.
+    public var description: String { "RecordingSubscriber" }
+
+    private func enter() {
+        if signalsInFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue != 0 {
+            state.withLock { $0.violations.append("received overlapping signals (rule 3)") }
+        }
+    }
+
+    private func leave() {
+        signalsInFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+extension RecordingSubscriber: Sendable where Input: Sendable {}
+extension RecordingSubscriber.State: Sendable where Input: Sendable {}
+
+extension RecordingSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
+extension RecordingSubscriber.Event: Sendable where Input: Sendable {}
