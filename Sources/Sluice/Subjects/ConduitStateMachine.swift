@@ -21,46 +21,45 @@
 /// A value offered without demand is dropped (that is a subject's contract).
 @usableFromInline
 struct ConduitStateMachine<Output, Failure: Error> {
-    @usableFromInline typealias ReceiveValue = (Output) -> Subscribers.Demand
-    @usableFromInline typealias ReceiveCompletion = (Subscribers.Completion<Failure>) -> Void
+    @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
 
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
         case idle
         case delivering
         case terminated
     }
 
-    private var phase = Phase.idle
-    private var receiveValue: ReceiveValue?
-    private var receiveCompletion: ReceiveCompletion?
-    private(set) var demand = Subscribers.Demand.none
+    @usableFromInline var phase = Phase.idle
+    /// The subscriber's closures; `nil` once terminated.
+    @usableFromInline var receiver: Receiver?
+    @usableFromInline private(set) var demand = Subscribers.Demand.none
     /// Values already counted against demand, waiting for the deliverer; `head` is the next.
-    private var queue: [Output] = []
-    private var head = 0
-    private var pendingCompletion: Subscribers.Completion<Failure>?
+    @usableFromInline var queue: [Output] = []
+    @usableFromInline var head = 0
+    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     /// `CurrentValueSubject`: the current value goes out with the first demand.
-    private var currentValuePending: Bool
+    @usableFromInline var currentValuePending: Bool
 
-    init(receiveValue: @escaping ReceiveValue, receiveCompletion: @escaping ReceiveCompletion,
-         deliversCurrentValue: Bool) {
-        self.receiveValue = receiveValue
-        self.receiveCompletion = receiveCompletion
+    init(receiver: Receiver, deliversCurrentValue: Bool) {
+        self.receiver = receiver
         currentValuePending = deliversCurrentValue
     }
 
-    var isTerminated: Bool { if case .terminated = phase { true } else { false } }
+    @inlinable var isTerminated: Bool { if case .terminated = phase { true } else { false } }
 
     /// What the deliverer does next.
     @usableFromInline
     enum DeliveryAction {
         case stop
-        case deliver(ReceiveValue, Output)
-        case complete(ReceiveCompletion, Subscribers.Completion<Failure>)
+        case deliver(Receiver, Output)
+        case complete(Receiver, Subscribers.Completion<Failure>)
     }
 
     /// A sender offers a value. Returns the closure to deliver it with if the caller becomes
     /// the deliverer; `nil` if the value was dropped (no demand, terminated) or queued.
-    mutating func offer(_ value: Output) -> ReceiveValue? {
+    @inlinable
+    mutating func offer(_ value: Output) -> Receiver? {
         guard !isTerminated, demand > 0 else { return nil }
         demand -= 1
         if case .delivering = phase {
@@ -68,26 +67,27 @@ struct ConduitStateMachine<Output, Failure: Error> {
             return nil
         }
         phase = .delivering
-        return receiveValue
+        return receiver
     }
 
     /// The deliverer's `receive` returned `more`. Returns the next thing to deliver, or
     /// `.stop` (idle again, or terminated meanwhile).
+    @inlinable
     mutating func delivered(more: Subscribers.Demand) -> DeliveryAction {
         guard case .delivering = phase else { return .stop }
         demand += more
-        if head < queue.count, let receiveValue {
+        if head < queue.count, let receiver {
             let value = queue[head]
             head += 1
             if head == queue.count {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
             }
-            return .deliver(receiveValue, value)
+            return .deliver(receiver, value)
         }
-        if let completion = pendingCompletion, let receiveCompletion {
+        if let completion = pendingCompletion, let receiver {
             terminate()
-            return .complete(receiveCompletion, completion)
+            return .complete(receiver, completion)
         }
         phase = .idle
         return .stop
@@ -98,13 +98,13 @@ struct ConduitStateMachine<Output, Failure: Error> {
     mutating func request(_ more: Subscribers.Demand, currentValue: () -> Output?) -> DeliveryAction {
         guard !isTerminated else { return .stop }
         demand += more
-        guard currentValuePending, case .idle = phase, let receiveValue, let value = currentValue() else {
+        guard currentValuePending, case .idle = phase, let receiver, let value = currentValue() else {
             return .stop
         }
         currentValuePending = false
         demand -= 1
         phase = .delivering
-        return .deliver(receiveValue, value)
+        return .deliver(receiver, value)
     }
 
     /// The subject completes. Returns the completion to deliver now, or `.stop` if the
@@ -117,27 +117,43 @@ struct ConduitStateMachine<Output, Failure: Error> {
             pendingCompletion = completion
             return .stop
         case .idle:
-            guard let receiveCompletion else { return .stop }
+            guard let receiver else { return .stop }
             terminate()
-            return .complete(receiveCompletion, completion)
+            return .complete(receiver, completion)
         }
     }
 
     /// The subscriber cancels. Returns whether it was active, and the closures (which hold
     /// the subscriber) for the caller to release after unlocking.
-    mutating func cancel() -> (wasActive: Bool, released: (ReceiveValue?, ReceiveCompletion?, [Output])) {
-        guard !isTerminated else { return (false, (nil, nil, [])) }
-        let released = (receiveValue, receiveCompletion, queue)
+    mutating func cancel() -> (wasActive: Bool, released: (Receiver?, [Output])) {
+        guard !isTerminated else { return (false, (nil, [])) }
+        let released = (receiver, queue)
         terminate()
         return (true, released)
     }
 
-    private mutating func terminate() {
+    @usableFromInline
+    mutating func terminate() {
         phase = .terminated
-        receiveValue = nil
-        receiveCompletion = nil
+        receiver = nil
         queue = []
         head = 0
         pendingCompletion = nil
+    }
+}
+
+/// The two closures through which a conduit reaches its subscriber, made in the subject's
+/// inlinable `receive(subscriber:)` (so specialised for it). A class, so that handing it out
+/// of the lock is a retain, not a closure re-abstraction (which allocated on every `send`).
+@usableFromInline
+final class SubjectReceiver<Output, Failure: Error> {
+    @usableFromInline let receiveValue: (Output) -> Subscribers.Demand
+    @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(receiveValue: @escaping (Output) -> Subscribers.Demand,
+         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
     }
 }

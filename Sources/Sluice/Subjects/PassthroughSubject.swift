@@ -80,7 +80,8 @@ func subscribeToSubject<S: Subscriber>(
 ) {
     let conduit = SubjectConduit<S.Input, S.Failure>(
         parent: storage, description: description, deliversCurrentValue: deliversCurrentValue,
-        receiveValue: { subscriber.receive($0) }, receiveCompletion: { subscriber.receive(completion: $0) })
+        receiver: SubjectReceiver(
+            receiveValue: { subscriber.receive($0) }, receiveCompletion: { subscriber.receive(completion: $0) }))
     if let completion = storage.add(conduit) {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: completion)

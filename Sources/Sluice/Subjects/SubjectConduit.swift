@@ -10,7 +10,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 {
     @usableFromInline typealias Machine = ConduitStateMachine<Output, Failure>
 
-    private let state: Locked<Machine>
+    /// Inlinable, so that `offer` runs specialised in the client.
+    @usableFromInline let state: InlinableLocked<Machine>
     /// The subject's shared state, to read the current value and to detach on cancel; `nil`
     /// reads as "no current value". Dropped on cancel.
     private let parent: Locked<SubjectStorage<Output, Failure>?>
@@ -20,9 +21,9 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @usableFromInline
     init(
         parent: SubjectStorage<Output, Failure>, description: String, deliversCurrentValue: Bool,
-        receiveValue: @escaping Machine.ReceiveValue, receiveCompletion: @escaping Machine.ReceiveCompletion
+        receiver: Machine.Receiver
     ) {
-        state = Locked(Machine(receiveValue: receiveValue, receiveCompletion: receiveCompletion,
+        state = InlinableLocked(Machine(receiver: receiver,
                                deliversCurrentValue: deliversCurrentValue))
         self.parent = Locked(parent)
         self.description = description
@@ -32,12 +33,12 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// deliverer, else it is queued (or dropped without demand).
     @inlinable
     func offer(_ value: Output) {
-        guard let receiveValue = claim(value) else { return }
-        drain(after: receiveValue(value))
+        guard let receiver = claim(value) else { return }
+        drain(after: receiver.receiveValue(value))
     }
 
-    @usableFromInline
-    func claim(_ value: Output) -> Machine.ReceiveValue? {
+    @inlinable
+    func claim(_ value: Output) -> Machine.Receiver? {
         state.withLock { $0.offer(value) }
     }
 
@@ -49,17 +50,17 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
             switch delivered(more: more) {
             case .stop:
                 return
-            case .deliver(let receiveValue, let value):
-                more = receiveValue(value)
-            case .complete(let receiveCompletion, let completion):
-                receiveCompletion(completion)
+            case .deliver(let receiver, let value):
+                more = receiver.receiveValue(value)
+            case .complete(let receiver, let completion):
+                receiver.receiveCompletion(completion)
                 detach()
                 return
             }
         }
     }
 
-    @usableFromInline
+    @inlinable
     func delivered(more: Subscribers.Demand) -> Machine.DeliveryAction {
         state.withLock { $0.delivered(more: more) }
     }
@@ -72,8 +73,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         let parent = self.parent.withLock { $0 }
         // Lock order: conduit, then subject storage (the storage never takes a conduit lock).
         let action = state.withLock { $0.request(demand) { parent?.currentValue } }
-        guard case .deliver(let receiveValue, let value) = action else { return }
-        drain(after: receiveValue(value))
+        guard case .deliver(let receiver, let value) = action else { return }
+        drain(after: receiver.receiveValue(value))
     }
 
     /// Stops delivery, releases the subscriber and detaches from the subject. Idempotent.
@@ -87,9 +88,9 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 
     /// The subject completed: delivers the completion now or after the current delivery.
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        guard case .complete(let receiveCompletion, let completion) = state.withLock({ $0.finish(completion) })
+        guard case .complete(let receiver, let completion) = state.withLock({ $0.finish(completion) })
         else { return }
-        receiveCompletion(completion)
+        receiver.receiveCompletion(completion)
         detach()
     }
 

@@ -10,28 +10,35 @@
 /// ```
 @usableFromInline
 final class SubjectStorage<Output, Failure: Error> {
-    private struct State {
-        var conduits: [SubjectConduit<Output, Failure>] = []
-        var completion: Subscribers.Completion<Failure>?
-        var upstreams: [any Subscription] = []
-        var currentValue: Output?
+    @usableFromInline
+    struct State {
+        @usableFromInline var conduits: [SubjectConduit<Output, Failure>] = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var upstreams: [any Subscription] = []
+        @usableFromInline var currentValue: Output?
+
+        @usableFromInline
+        init(currentValue: Output?) {
+            self.currentValue = currentValue
+        }
     }
 
-    private let state: Locked<State>
+    /// Inlinable, so that `send` runs specialised in the client.
+    @usableFromInline let state: InlinableLocked<State>
 
     @usableFromInline
     init(currentValue: Output?) {
-        state = Locked(State(currentValue: currentValue))
+        state = InlinableLocked(State(currentValue: currentValue))
     }
 
-    @usableFromInline
+    @inlinable
     var currentValue: Output? {
         state.withLock { $0.currentValue }
     }
 
     /// The conduits to offer a value to, or `nil` once completed. With `setCurrent`, the
     /// value also becomes the current value (unless completed).
-    @usableFromInline
+    @inlinable
     func conduitsForSend(_ value: Output, setCurrent: Bool) -> [SubjectConduit<Output, Failure>]? {
         state.withLock { state in
             guard state.completion == nil else { return nil }
@@ -42,7 +49,7 @@ final class SubjectStorage<Output, Failure: Error> {
 
     /// Sets the current value even after completion, as `CurrentValueSubject.value` does;
     /// returns the conduits to offer it to (none once completed).
-    @usableFromInline
+    @inlinable
     func setCurrentValue(_ value: Output) -> [SubjectConduit<Output, Failure>] {
         state.withLock { state in
             state.currentValue = value
