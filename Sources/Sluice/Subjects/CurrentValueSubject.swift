@@ -75,12 +75,20 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
 
     /// Adds a subscriber; it receives the current value with its first demand. After
     /// completion, sends it the completion at once.
+    ///
+    /// ```swift
+    /// subject.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
+    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscribeToSubject(storage, subscriber, description: "CurrentValueSubject", deliversCurrentValue: true)
     }
 
-    /// `"CurrentValueSubject"`.
+    /// `"CurrentValueSubject"`, as Combine prints it.
+    ///
+    /// ```swift
+    /// print(CurrentValueSubject<Int, Never>(0))   // CurrentValueSubject
+    /// ```
     public var description: String { "CurrentValueSubject" }
 }
 

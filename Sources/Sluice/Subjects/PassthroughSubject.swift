@@ -61,12 +61,20 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     }
 
     /// Adds a subscriber; after completion, sends it the completion at once.
+    ///
+    /// ```swift
+    /// subject.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
+    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscribeToSubject(storage, subscriber, description: "PassthroughSubject", deliversCurrentValue: false)
     }
 
-    /// `"PassthroughSubject"`.
+    /// `"PassthroughSubject"`, as Combine prints it.
+    ///
+    /// ```swift
+    /// print(PassthroughSubject<Int, Never>())   // PassthroughSubject
+    /// ```
     public var description: String { "PassthroughSubject" }
 }
 

@@ -35,6 +35,10 @@ extension Publishers {
         /// Gives the subscriber a subscription that delivers the elements on demand.
         ///
         /// Inlinable so that the per-element loop is specialised for the client's subscriber.
+        ///
+        /// ```swift
+        /// [1, 2].publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
+        /// ```
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var iterator = sequence.makeIterator()
