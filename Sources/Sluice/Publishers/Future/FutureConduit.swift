@@ -22,7 +22,7 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
         enum Action {
             case none
             case deliver(Downstream, Result<Output, Failure>)
-            case leave(FutureStorage<Output, Failure>)
+            case leave(FutureStorage<Output, Failure>, Downstream)
         }
 
         private enum State {
@@ -61,9 +61,9 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
         }
 
         mutating func cancel() -> Action {
-            guard case .active(_, let parent, _, _) = state else { return .none }
+            guard case .active(let downstream, let parent, _, _) = state else { return .none }
             state = .done
-            return .leave(parent)
+            return .leave(parent, downstream)
         }
 
         var hasAnyDemand: Bool {
@@ -100,7 +100,8 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
             downstream.receive(completion: .finished)
         case .deliver(let downstream, .failure(let failure)):
             downstream.receive(completion: .failure(failure))
-        case .leave(let parent):
+        case .leave(let parent, _):
+            // The subscriber is released here, after the lock.
             parent.remove(combineIdentifier)
         }
     }
