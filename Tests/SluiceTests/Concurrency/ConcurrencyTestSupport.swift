@@ -75,3 +75,10 @@ struct CountingSequence: AsyncSequence, Sendable {
 
     var calls: Int { nextCalls.withLock { $0 } }
 }
+
+/// Carries a test tool that is thread-safe but not declared `Sendable` (ControllablePublisher
+/// and its subscriptions keep their state behind a lock) into another task.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
