@@ -36,16 +36,27 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
     }
 
     /// Gives the subscriber a subscription whose task iterates the sequence on demand.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let base = self.base
         let priority = self.priority
         let actor = self.actor
         let iteration = AsyncSequenceIteration(base: base, subscriber: UncheckedSendableSubscriber(subscriber))
-        // Erased here, so that the task's closure captures no generic metatype.
-        let body: any TaskSubscriptionBody = iteration
-        let subscription = TaskSubscription(description: "AsyncSequence") { subscription in
-            Task(priority: priority) { await body.run(through: subscription, isolation: actor) }
+        let starter: TaskSubscription.Starter
+        if let actor {
+            // Erased, so that the isolated call captures no generic metatype.
+            let body: any TaskSubscriptionBody = iteration
+            starter = { subscription in
+                Task(priority: priority) { await body.run(through: subscription, isolation: actor) }
+            }
+        } else {
+            // Specialised in the client: no actor hop, no existential per subscription.
+            let operation = UncheckedSendableOperation { await iteration.run(through: $0) }
+            starter = { subscription in
+                Task(priority: priority) { await operation.run(subscription) }
+            }
         }
+        let subscription = TaskSubscription(description: "AsyncSequence", starter: starter)
         subscriber.receive(subscription: subscription)
         subscription.subscriptionDelivered()
     }
@@ -73,12 +84,28 @@ extension AsyncSequence where Self: Sendable {
 }
 
 /// One subscriber's iteration of the sequence, run by its subscription's task.
+@usableFromInline
 struct AsyncSequenceIteration<Base: AsyncSequence & Sendable, S: Subscriber>: TaskSubscriptionBody
 where S.Input == Base.Element, S.Failure == Base.Failure {
+    @usableFromInline
     let base: Base
+    @usableFromInline
     let subscriber: UncheckedSendableSubscriber<S>
 
+    @inlinable
+    init(base: Base, subscriber: UncheckedSendableSubscriber<S>) {
+        self.base = base
+        self.subscriber = subscriber
+    }
+
+    /// The loop on no actor.
+    @inlinable
+    func run(through subscription: TaskSubscription) async {
+        await run(through: subscription, isolation: nil)
+    }
+
     /// The task's loop: wait for demand, then exactly one `next()` per unit of demand.
+    @inlinable
     func run(through subscription: TaskSubscription, isolation: isolated (any Actor)?) async {
         var iterator = base.makeAsyncIterator()
         var demand = Subscribers.Demand.none

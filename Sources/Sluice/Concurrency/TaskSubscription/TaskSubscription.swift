@@ -7,9 +7,11 @@ import Synchronization
 ///
 /// It holds the subscriber only inside the not-yet-started task closure; once started, the
 /// task alone holds it, and cancelling drops the closure and cancels the task.
+@usableFromInline
 final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
+    @usableFromInline
     typealias Starter = @Sendable (TaskSubscription) -> Task<Void, Never>
 
     private struct Inner: Sendable {
@@ -17,20 +19,26 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         var starter: Starter?
     }
 
+    @usableFromInline
     let combineIdentifier = CombineIdentifier()
     private let inner: Locked<Inner>
-    private let cancelledFlag = Atomic<Bool>(false)
+    @usableFromInline
+    let cancelledFlag = Atomic<Bool>(false)
+    @usableFromInline
     let description: String
 
+    @usableFromInline
     init(description: String, starter: @escaping Starter) {
         self.description = description
         inner = Locked(Inner(starter: starter))
     }
 
     /// `true` once cancelled; read by the task before each value, without a lock.
+    @inlinable
     var isCancelled: Bool { cancelledFlag.load(ordering: .acquiring) }
 
     /// Call after `receive(subscription:)` returned: starts the task if demand came meanwhile.
+    @usableFromInline
     func subscriptionDelivered() {
         let starter = inner.withLock { inner -> Starter? in
             guard inner.machine.subscriptionDelivered() else { return nil }
@@ -40,6 +48,7 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         if let starter { start(starter) }
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         let (action, starter) = inner.withLock { inner -> (TaskSubscriptionStateMachine.RequestAction, Starter?) in
@@ -60,6 +69,7 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         inner.withLock { $0.machine.attach(task) }?.cancel()
     }
 
+    @usableFromInline
     func cancel() {
         cancelledFlag.store(true, ordering: .releasing)
         let action = inner.withLock { inner -> TaskSubscriptionStateMachine.CancelAction? in
@@ -73,6 +83,7 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
 
     /// The demand requested since the last call; suspends while there is none. `nil` once
     /// cancelled: the task must stop.
+    @usableFromInline
     func nextDemand(isolation: isolated (any Actor)? = #isolation) async -> Subscribers.Demand? {
         if let pending = inner.withLock({ $0.machine.takePendingDemand() }) {
             if pending > .none { return pending }
@@ -89,16 +100,20 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     }
 
     /// The task ends; returns `true` if the caller is to deliver its completion.
+    @usableFromInline
     func finish() -> Bool {
         inner.withLock { $0.machine.finish() }
     }
 
+    @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline
     var playgroundDescription: Any { description }
 }
 
 /// What a ``TaskSubscription``'s task runs: one subscriber's production. Publishers pass it
 /// as an existential so that the task's closure captures no generic subscriber metatype.
+@usableFromInline
 protocol TaskSubscriptionBody: Sendable {
     func run(through subscription: TaskSubscription, isolation: isolated (any Actor)?) async
 }
