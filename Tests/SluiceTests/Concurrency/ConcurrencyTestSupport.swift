@@ -1,4 +1,5 @@
 @_spi(Internals) import Sluice
+import SluiceTesting
 
 /// A one-shot signal a test can await without sleeping.
 final class Gate: Sendable {
@@ -81,4 +82,12 @@ struct CountingSequence: AsyncSequence, Sendable {
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// Awaits a controllable subscription's calls from an actor-isolated test.
+func waitForCalls<O, F>(
+    _ subscription: UncheckedBox<ControllableSubscription<O, F>>,
+    until predicate: @escaping @Sendable ([ControllableSubscription<O, F>.Call]) -> Bool
+) async {
+    await subscription.value.waitForCalls(until: predicate)
 }
