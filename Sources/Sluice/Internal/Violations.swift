@@ -47,3 +47,12 @@ enum Violation {
                    file: file, line: line)
     }
 }
+
+extension Violation {
+    /// Rule 4 for `Record.Recording`: nothing is recorded after the completion.
+    @usableFromInline @inline(never)
+    static func recordingAfterCompletion(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: Record.Recording received a signal after its completion; nothing follows a completion (rule 4)",
+                   file: file, line: line)
+    }
+}

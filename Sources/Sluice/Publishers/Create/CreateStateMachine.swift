@@ -1,0 +1,149 @@
+/// The state of one ``Publishers/Create`` subscription.
+///
+/// States and transitions (under the producer's lock; every callout happens after it):
+///
+/// ```
+/// active(idle) ──send(v), demand > 0──▶ active(emitting)        → deliver v
+/// active(idle) ──send(v), demand == 0──▶ active(idle)           → refused
+/// active(emitting) ──send(v), demand > 0──▶ active(emitting)    → queued (the emitter delivers it)
+/// active(emitting) ──delivered(extra), queue not empty──▶ emitting → deliver next
+/// active(emitting) ──delivered(extra), pending completion──▶ terminated → completion
+/// active(emitting) ──delivered(extra), nothing left──▶ active(idle)
+/// active(idle) ──send(completion)──▶ terminated                 → completion
+/// active(emitting) ──send(completion)──▶ active(emitting, completion pending)
+/// active ──request(n)──▶ active(demand + n)                     → onRequest(n)
+/// active ──cancel──▶ terminated                                 → onCancel()
+/// terminated ──anything──▶ terminated                           (sends are refused)
+/// ```
+///
+/// A value is accepted only against outstanding demand and the demand is taken at once, so
+/// queued values never exceed the demand; the queue is bounded by it.
+struct CreateStateMachine<Output, Failure: Error> {
+    typealias RequestHandler = @Sendable (Subscribers.Demand) -> Void
+    typealias CancelHandler = @Sendable () -> Void
+
+    struct Active {
+        var downstream: AnySubscriber<Output, Failure>
+        var demand = Subscribers.Demand.none
+        var emitting = false
+        var queue: [Output] = []
+        var completion: Subscribers.Completion<Failure>?
+        var onRequest: RequestHandler?
+        var onCancel: CancelHandler?
+    }
+
+    enum SendAction {
+        case refused
+        case queued
+        case deliver(AnySubscriber<Output, Failure>, Output)
+    }
+
+    enum DrainAction {
+        case idle
+        case deliver(AnySubscriber<Output, Failure>, Output)
+        /// The retired state is released by the caller, after the lock.
+        case complete(Subscribers.Completion<Failure>, retired: Active)
+    }
+
+    enum CancelAction {
+        case none
+        case cancelled(retired: Active)
+    }
+
+    private enum State {
+        case active(Active)
+        case terminated
+    }
+
+    private var state: State
+
+    init(downstream: AnySubscriber<Output, Failure>) {
+        state = .active(Active(downstream: downstream))
+    }
+
+    var demand: Subscribers.Demand {
+        if case .active(let active) = state, active.completion == nil { return active.demand }
+        return .none
+    }
+
+    /// Whether the subscription ended by cancellation (not by a completion).
+    private(set) var wasCancelled = false
+
+    var isTerminated: Bool {
+        if case .active(let active) = state { return active.completion != nil }
+        return true
+    }
+
+    mutating func send(_ value: Output) -> SendAction {
+        guard case .active(var active) = state, active.completion == nil, active.demand > 0 else {
+            return .refused
+        }
+        state = .terminated  // placeholder, so that the queue is mutated in place
+        active.demand -= 1
+        defer { state = .active(active) }
+        if active.emitting {
+            active.queue.append(value)
+            return .queued
+        }
+        active.emitting = true
+        return .deliver(active.downstream, value)
+    }
+
+    mutating func delivered(_ extra: Subscribers.Demand) -> DrainAction {
+        guard case .active(var active) = state else { return .idle }
+        state = .terminated
+        active.demand += extra
+        if !active.queue.isEmpty {
+            let next = active.queue.removeFirst()
+            state = .active(active)
+            return .deliver(active.downstream, next)
+        }
+        if let completion = active.completion {
+            return .complete(completion, retired: active)
+        }
+        active.emitting = false
+        state = .active(active)
+        return .idle
+    }
+
+    mutating func send(completion: Subscribers.Completion<Failure>) -> DrainAction {
+        guard case .active(var active) = state, active.completion == nil else { return .idle }
+        if active.emitting {
+            active.completion = completion
+            state = .active(active)
+            return .idle
+        }
+        state = .terminated
+        return .complete(completion, retired: active)
+    }
+
+    mutating func request(_ demand: Subscribers.Demand) -> RequestHandler? {
+        guard case .active(var active) = state, active.completion == nil else { return nil }
+        active.demand += demand
+        state = .active(active)
+        return active.onRequest
+    }
+
+    /// Stores the handler; returns the demand already outstanding, if any, to report to it.
+    mutating func setOnRequest(_ handler: @escaping RequestHandler) -> Subscribers.Demand {
+        guard case .active(var active) = state, active.completion == nil else { return .none }
+        active.onRequest = handler
+        state = .active(active)
+        return active.demand
+    }
+
+    /// Stores the handler; returns `false` if the subscription is already cancelled or done.
+    mutating func setOnCancel(_ handler: @escaping CancelHandler) -> Bool {
+        guard case .active(var active) = state, active.completion == nil else { return false }
+        active.onCancel = handler
+        state = .active(active)
+        return true
+    }
+
+    mutating func cancel() -> CancelAction {
+        guard case .active(let active) = state else { return .none }
+        state = .terminated
+        wasCancelled = true
+        return .cancelled(retired: active)
+    }
+}

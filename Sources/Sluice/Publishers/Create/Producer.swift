@@ -1,0 +1,131 @@
+extension Publishers.Create {
+    /// The handle a ``Publishers/Create`` body uses to talk to its one subscriber.
+    ///
+    /// It exposes the outstanding ``demand``, tells the body when more is requested
+    /// (``onRequest(_:)``) or the subscriber cancels (``onCancel(_:)``), and delivers values
+    /// with ``send(_:)``, which never exceeds the demand. It may be used from any thread;
+    /// signals reach the subscriber one at a time, in the order they were accepted.
+    ///
+    /// ```swift
+    /// let numbers = AnyPublisher<Int, Never>.create { producer in
+    ///     var next = 0
+    ///     producer.onRequest { _ in
+    ///         while producer.send(next) { next += 1 }   // stops when demand runs out
+    ///     }
+    /// }
+    /// ```
+    public final class Producer {
+        private let machine: Locked<CreateStateMachine<Output, Failure>>
+
+        init(downstream: AnySubscriber<Output, Failure>) {
+            machine = Locked(CreateStateMachine(downstream: downstream))
+        }
+
+        /// The demand requested and not yet used by accepted values; `.none` once finished
+        /// or cancelled.
+        ///
+        /// ```swift
+        /// if producer.demand > 0 { producer.send(1) }
+        /// ```
+        public var demand: Subscribers.Demand { machine.withLock { $0.demand } }
+
+        /// Whether the subscriber cancelled or a completion was sent: later sends are refused.
+        ///
+        /// ```swift
+        /// guard !producer.isTerminated else { return }
+        /// ```
+        public var isTerminated: Bool { machine.withLock { $0.isTerminated } }
+
+        /// Sends a value if there is outstanding demand.
+        ///
+        /// Returns `true` if the value was accepted: it has been delivered, or (when another
+        /// signal is in flight, e.g. a send from another thread or from inside `onRequest`
+        /// during a `receive`) it is delivered right after, in order, unless the subscriber
+        /// cancels first. Returns `false`, dropping the value, when there is no demand or the
+        /// subscription has ended.
+        ///
+        /// ```swift
+        /// if !producer.send(value) { pending.append(value) }
+        /// ```
+        @discardableResult
+        public func send(_ value: Output) -> Bool {
+            switch machine.withLock({ $0.send(value) }) {
+            case .refused: return false
+            case .queued: return true
+            case .deliver(let downstream, let value):
+                drain(downstream.receive(value))
+                return true
+            }
+        }
+
+        /// Sends the completion (after any accepted values); later sends are refused.
+        ///
+        /// ```swift
+        /// producer.send(completion: .finished)
+        /// ```
+        public func send(completion: Subscribers.Completion<Failure>) {
+            finish(machine.withLock { $0.send(completion: completion) })
+        }
+
+        /// Registers the closure called, outside any lock, with each newly requested demand,
+        /// also when `request(_:)` is called from inside the subscriber's `receive(_:)`.
+        /// If demand is already outstanding, it is called at once with that demand. Because it
+        /// can run re-entrantly and from several threads, take a value out of your source
+        /// before sending it (and put it back if ``send(_:)`` returns `false`).
+        ///
+        /// ```swift
+        /// producer.onRequest { demand in source.resume() }
+        /// ```
+        public func onRequest(_ handler: @escaping @Sendable (Subscribers.Demand) -> Void) {
+            let outstanding = machine.withLock { $0.setOnRequest(handler) }
+            if outstanding > 0 { handler(outstanding) }
+        }
+
+        /// Registers the closure called exactly once when the subscriber cancels; it is run at
+        /// once if the subscriber already cancelled. Not called after a completion was sent.
+        ///
+        /// ```swift
+        /// producer.onCancel { source.stop() }
+        /// ```
+        public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+            let stored = machine.withLock { $0.setOnCancel(handler) }
+            if !stored, machine.withLock({ $0.wasCancelled }) { handler() }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            if demand == .none { Violation.zeroDemandRequested() }
+            machine.withLock { $0.request(demand) }?(demand)
+        }
+
+        func cancel() {
+            if case .cancelled(let retired) = machine.withLock({ $0.cancel() }) {
+                retired.onCancel?()
+            }
+        }
+
+        private func drain(_ extra: Subscribers.Demand) {
+            var extra = extra
+            while true {
+                switch machine.withLock({ $0.delivered(extra) }) {
+                case .idle:
+                    return
+                case .deliver(let downstream, let value):
+                    extra = downstream.receive(value)
+                case .complete(let completion, let retired):
+                    retired.downstream.receive(completion: completion)
+                    return
+                }
+            }
+        }
+
+        private func finish(_ action: CreateStateMachine<Output, Failure>.DrainAction) {
+            if case .complete(let completion, let retired) = action {
+                retired.downstream.receive(completion: completion)
+            }
+        }
+    }
+}
+
+// Safe: all mutable state is inside `Locked`; the subscriber is called by one thread at a
+// time (the `emitting` flag of the state machine); values cross threads only when Sendable.
+extension Publishers.Create.Producer: @unchecked Sendable where Output: Sendable {}

@@ -1,0 +1,104 @@
+/// A publisher that eventually produces a single value and then finishes or fails.
+///
+/// The closure runs once, when the future is created. Its result is kept: every subscriber,
+/// also one that subscribes later, receives it. A success is delivered once the subscriber
+/// has requested at least one value, followed by `.finished`; a failure is delivered at once.
+/// The promise may be called from any thread; only its first call counts.
+///
+/// ```swift
+/// let future = Future<Int, Never> { promise in
+///     DispatchQueue.global().async { promise(.success(42)) }
+/// }
+/// let cancellable = future.sink { print($0) }   // prints 42
+/// ```
+public final class Future<Output, Failure: Error>: Publisher {
+    /// A type that represents a closure to invoke in the future, when an element or error is
+    /// available.
+    ///
+    /// ```swift
+    /// let future = Future<Int, Never> { (promise: @escaping Future<Int, Never>.Promise) in
+    ///     promise(.success(1))
+    /// }
+    /// ```
+    public typealias Promise = (Result<Output, Failure>) -> Void
+
+    private let storage: FutureStorage<Output, Failure>
+
+    /// Creates a publisher that invokes a promise closure when the publisher emits an element.
+    ///
+    /// ```swift
+    /// let future = Future<Int, any Error> { promise in promise(.success(1)) }
+    /// ```
+    public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+        let storage = FutureStorage<Output, Failure>()
+        self.storage = storage
+        attemptToFulfill { result in storage.fulfil(result) }
+    }
+
+    /// Attaches the subscriber; it receives the result (now or once known) per its demand.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = FutureConduit(downstream: subscriber, parent: storage)
+        subscriber.receive(subscription: conduit)
+        // Registered only after the subscription has been handed over, so no signal can
+        // overtake it (rule 1).
+        if let result = storage.register(conduit.combineIdentifier, conduit.fulfil) {
+            conduit.fulfil(result)
+        }
+    }
+}
+
+/// The state of a ``Future`` shared with its conduits: the result once known, and the
+/// conduits waiting for it.
+///
+/// ```
+/// pending(waiting) ──fulfil──▶ resolved(result)   (the waiting conduits are fulfilled after the lock)
+/// resolved ──fulfil──▶ resolved                  (later promises are ignored)
+/// ```
+final class FutureStorage<Output, Failure: Error> {
+    typealias Waiter = (id: CombineIdentifier, fulfil: (Result<Output, Failure>) -> Void)
+
+    private enum State {
+        case pending([Waiter])
+        case resolved(Result<Output, Failure>)
+    }
+
+    private let state = Locked<State>(.pending([]))
+
+    func fulfil(_ result: Result<Output, Failure>) {
+        let waiters = state.withLock { state -> [Waiter] in
+            guard case .pending(let waiters) = state else { return [] }
+            state = .resolved(result)
+            return waiters
+        }
+        for waiter in waiters { waiter.fulfil(result) }
+    }
+
+    /// Adds a waiter while pending; returns the result when already resolved.
+    func register(
+        _ id: CombineIdentifier, _ fulfil: @escaping (Result<Output, Failure>) -> Void
+    ) -> Result<Output, Failure>? {
+        state.withLock { state in
+            switch state {
+            case .pending(var waiters):
+                waiters.append((id, fulfil))
+                state = .pending(waiters)
+                return nil
+            case .resolved(let result):
+                return result
+            }
+        }
+    }
+
+    /// Removes a cancelled waiter so the future stops holding it.
+    func remove(_ id: CombineIdentifier) {
+        let removed = state.withLock { state -> [Waiter] in
+            guard case .pending(var waiters) = state else { return [] }
+            let gone = waiters.filter { $0.id == id }
+            waiters.removeAll { $0.id == id }
+            state = .pending(waiters)
+            return gone
+        }
+        // The removed closure (and the conduit it holds) is released here, outside the lock.
+        _ = removed
+    }
+}

@@ -1,0 +1,116 @@
+/// One subscriber's subscription to a ``Future``.
+///
+/// States and transitions of ``FutureConduit/Machine`` (under the conduit's lock; signals
+/// are sent after it):
+///
+/// ```
+/// active(result: nil, demanded) ──request──▶ active(demanded: true)
+/// active(result: nil) ──fulfil(success)──▶ active(result)                 (no demand yet)
+/// active(demanded: true) ──fulfil(success)──▶ done        → value, .finished
+/// active ──fulfil(failure)──▶ done                        → failure (no demand needed)
+/// active(result: success) ──request──▶ done               → value, .finished
+/// active ──cancel──▶ done                                 → leave the future
+/// done ──anything──▶ done
+/// ```
+final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Output = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    struct Machine {
+        enum Action {
+            case none
+            case deliver(Downstream, Result<Output, Failure>)
+            case leave(FutureStorage<Output, Failure>, Downstream)
+        }
+
+        private enum State {
+            case active(Downstream, FutureStorage<Output, Failure>, result: Result<Output, Failure>?, demanded: Bool)
+            case done
+        }
+
+        private var state: State
+
+        init(downstream: Downstream, parent: FutureStorage<Output, Failure>) {
+            state = .active(downstream, parent, result: nil, demanded: false)
+        }
+
+        mutating func request() -> Action {
+            guard case .active(let downstream, let parent, let result, _) = state else { return .none }
+            if let result {
+                state = .done
+                return .deliver(downstream, result)
+            }
+            state = .active(downstream, parent, result: nil, demanded: true)
+            return .none
+        }
+
+        mutating func fulfil(_ result: Result<Output, Failure>) -> Action {
+            guard case .active(let downstream, let parent, nil, let demanded) = state else { return .none }
+            if case .failure = result {
+                state = .done
+                return .deliver(downstream, result)
+            }
+            if demanded {
+                state = .done
+                return .deliver(downstream, result)
+            }
+            state = .active(downstream, parent, result: result, demanded: false)
+            return .none
+        }
+
+        mutating func cancel() -> Action {
+            guard case .active(let downstream, let parent, _, _) = state else { return .none }
+            state = .done
+            return .leave(parent, downstream)
+        }
+
+        var hasAnyDemand: Bool {
+            if case .active(_, _, _, let demanded) = state { return demanded }
+            return false
+        }
+    }
+
+    private let machine: Locked<Machine>
+
+    init(downstream: Downstream, parent: FutureStorage<Output, Failure>) {
+        machine = Locked(Machine(downstream: downstream, parent: parent))
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        run(machine.withLock { $0.request() })
+    }
+
+    func cancel() {
+        run(machine.withLock { $0.cancel() })
+    }
+
+    func fulfil(_ result: Result<Output, Failure>) {
+        run(machine.withLock { $0.fulfil(result) })
+    }
+
+    private func run(_ action: Machine.Action) {
+        switch action {
+        case .none:
+            break
+        case .deliver(let downstream, .success(let output)):
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+        case .deliver(let downstream, .failure(let failure)):
+            downstream.receive(completion: .failure(failure))
+        case .leave(let parent, _):
+            // The subscriber is released here, after the lock.
+            parent.remove(combineIdentifier)
+        }
+    }
+
+    var description: String { "Future" }
+
+    var customMirror: Mirror {
+        Mirror(self, children: ["hasAnyDemand": machine.withLock { $0.hasAnyDemand }])
+    }
+
+    var playgroundDescription: Any { description }
+}

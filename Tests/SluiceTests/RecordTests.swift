@@ -1,0 +1,136 @@
+import Dispatch
+import Sluice
+import SluiceTesting
+import Testing
+
+private struct Oops: Error, Equatable {}
+
+@Suite struct RecordTests {
+    @Test func recordDeliversIncrementallyPerDemandThenCompletesAfterLastValue() {
+        let record = Record<Int, Oops>(output: [1, 2, 3], completion: .failure(Oops()))
+        let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .none)
+        record.subscribe(recorder)
+        recorder.request(.max(1))
+        #expect(recorder.values == [1])
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.completion == nil)
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.failure(Oops()))])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func demandReturnedFromReceiveIsCountedAndNeverExceeded() {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
+        Record<Int, Never>(output: Array(0..<100), completion: .finished).subscribe(recorder)
+        recorder.request(.max(1))
+        #expect(recorder.values == Array(0..<100))
+        #expect(recorder.completion == .finished)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func largeRecordWithReentrantRequestsKeepsRecursionBounded() {
+        let count = 200_000
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        recorder.onValue { _ in
+            recorder.request(.max(1))
+            return .none
+        }
+        Record<Int, Never>(output: Array(0..<count), completion: .finished).subscribe(recorder)
+        recorder.request(.max(1))
+        #expect(recorder.values.count == count)
+        #expect(recorder.completion == .finished)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func cancelFromInsideReceiveStopsEverything() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        recorder.onValue { value in
+            if value == 2 { recorder.cancel() }
+            return .none
+        }
+        Record<Int, Never>(output: [1, 2, 3], completion: .finished).subscribe(recorder)
+        #expect(recorder.events == [.subscription, .value(1), .value(2)])
+        #expect(String(describing: recorder.subscription!) == "Cancelled Events")
+    }
+
+    @Test func emptyRecordCompletesImmediatelyWithoutDemand() {
+        let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .none)
+        Record<Int, Oops>(output: [], completion: .failure(Oops())).subscribe(recorder)
+        #expect(recorder.events == [.subscription, .completion(.failure(Oops()))])
+    }
+
+    @Test func recordingClosureBuildsOutputAndCompletionAndDefaultsToFinished() {
+        let record = Record<Int, Oops> { recording in
+            recording.receive(1)
+            recording.receive(2)
+        }
+        #expect(record.recording.output == [1, 2])
+        #expect(record.recording.completion == .finished)
+        let failing = Record<Int, Oops> { $0.receive(completion: .failure(Oops())) }
+        #expect(failing.recording.completion == .failure(Oops()))
+    }
+
+    @Test func everySubscriberGetsTheWholeRecording() {
+        let record = Record<Int, Never>(output: [1, 2], completion: .finished)
+        let first = RecordingSubscriber<Int, Never>()
+        let second = RecordingSubscriber<Int, Never>()
+        record.subscribe(first)
+        record.subscribe(second)
+        #expect(first.values == [1, 2] && second.values == [1, 2])
+    }
+
+    @Test func subscriptionDescribesItselfWithTheRecordedValues() {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
+        #expect(String(describing: recorder.subscription!) == "[1, 2]")
+        #expect(Mirror(reflecting: recorder.subscription!).children.map(\.label) == ["sequence", "completion"])
+    }
+
+    @Test func concurrentRequestsAndCancelNeverExceedDemandOrOverlap() {
+        for _ in 0..<1_000 {
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            Record<Int, Never>(output: Array(0..<20), completion: .finished).subscribe(recorder)
+            DispatchQueue.concurrentPerform(iterations: 6) { index in
+                if index == 5 { recorder.cancel() } else { recorder.request(.max(3)) }
+            }
+            #expect(recorder.violations.isEmpty)
+            #expect(recorder.values == Array(0..<recorder.values.count))
+            #expect(recorder.values.count <= 15)
+        }
+    }
+
+    @Test func subscriberIsReleasedAfterCancel() {
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+            weakRecorder = recorder
+            Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
+            subscription = recorder.subscription
+            subscription?.cancel()
+        }
+        #expect(weakRecorder == nil)
+        #expect(subscription != nil)
+    }
+
+    @Test func recordingAValueAfterTheCompletionTrapsNamingTheRule() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var recording = Record<Int, Never>.Recording()
+            recording.receive(completion: .finished)
+            recording.receive(1)
+        }.map { result in
+            let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(text.contains("nothing follows a completion (rule 4)"))
+        }
+    }
+
+    @Test func recordingASecondCompletionTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Record<Int, Never> { recording in
+                recording.receive(completion: .finished)
+                recording.receive(completion: .finished)
+            }
+        }
+    }
+}
