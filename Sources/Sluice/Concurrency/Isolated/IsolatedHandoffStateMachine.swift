@@ -1,0 +1,85 @@
+/// Hands a publisher's signals, one requested at a time, to a consumer loop on an actor.
+///
+/// States and transitions (`waiter` is the suspended consumer, `requested` whether one value
+/// is outstanding upstream):
+/// ```
+/// active(sub?, waiter: nil) ──next──▶ active(waiter)        [request .max(1) if sub and none outstanding]
+/// active(sub: nil, waiter) ──subscription──▶ active(sub, waiter)          [request .max(1)]
+/// active(waiter) ──value──▶ active(waiter: nil)                        [resume waiter: value]
+/// active(waiter) ──completion──▶ done                             [resume waiter: completion]
+/// active(waiter: nil) ──completion──▶ completed(c)            (next then returns c, → done)
+/// active / completed ──cancel──▶ done                [cancel subscription, resume waiter: nil]
+/// done ──subscription──▶ done                                      [cancel that subscription]
+/// ```
+/// A value with no waiter cannot happen: one value is requested only for a waiting consumer.
+struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
+    enum Event: Sendable {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    typealias Waiter = UnsafeContinuation<Event?, Never>
+
+    private enum State: Sendable {
+        case active(subscription: SendableSubscriptionBox?, waiter: Waiter?, requested: Bool)
+        case completed(Subscribers.Completion<Failure>)
+        case done
+    }
+
+    private var state: State = .active(subscription: nil, waiter: nil, requested: false)
+
+    struct Action {
+        var request: (any Subscription)?
+        var cancel: (any Subscription)?
+        var resume: (Waiter, Event?)?
+    }
+
+    mutating func next(_ waiter: Waiter) -> Action {
+        switch state {
+        case .active(let subscription, _, let requested):
+            let request = subscription != nil && !requested
+            state = .active(subscription: subscription, waiter: waiter, requested: requested || request)
+            return Action(request: request ? subscription?.base : nil)
+        case .completed(let completion):
+            state = .done
+            return Action(resume: (waiter, .completion(completion)))
+        case .done:
+            return Action(resume: (waiter, nil))
+        }
+    }
+
+    mutating func receive(subscription: any Subscription) -> Action {
+        guard case .active(nil, let waiter, _) = state else { return Action(cancel: subscription) }
+        state = .active(subscription: SendableSubscriptionBox(subscription), waiter: waiter, requested: waiter != nil)
+        return Action(request: waiter != nil ? subscription : nil)
+    }
+
+    mutating func receive(_ input: Input) -> Action {
+        guard case .active(let subscription, let waiter?, _) = state else { return Action() }
+        state = .active(subscription: subscription, waiter: nil, requested: false)
+        return Action(resume: (waiter, .value(input)))
+    }
+
+    mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
+        guard case .active(_, let waiter, _) = state else { return Action() }
+        if let waiter {
+            state = .done
+            return Action(resume: (waiter, .completion(completion)))
+        }
+        state = .completed(completion)
+        return Action()
+    }
+
+    mutating func cancel() -> Action {
+        switch state {
+        case .active(let subscription, let waiter, _):
+            state = .done
+            return Action(cancel: subscription?.base, resume: waiter.map { ($0, nil) })
+        case .completed:
+            state = .done
+            return Action()
+        case .done:
+            return Action()
+        }
+    }
+}

@@ -1,0 +1,56 @@
+extension Publisher where Output: Sendable {
+    /// Attaches a subscriber whose closures run isolated to `actor` (the caller's actor by
+    /// default, e.g. the main actor in UI code), with back-pressure kept end to end.
+    ///
+    /// One value is requested at a time, and the next one only after `receiveValue` has
+    /// returned on the actor, so a slow actor slows the publisher instead of queueing work.
+    /// Cancelling the returned ``AnyCancellable`` (or deinitialising it) cancels the
+    /// subscription and stops the delivery loop; nothing reaches the closures afterwards.
+    ///
+    /// ```swift
+    /// @MainActor func bind() {
+    ///     cancellable = model.$title.sink(isolation: MainActor.shared,
+    ///                                     receiveCompletion: { _ in },
+    ///                                     receiveValue: { label.text = $0 })
+    /// }
+    /// ```
+    public func sink(
+        isolation actor: isolated (any Actor)? = #isolation,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let handoff = IsolatedHandoff<Output, Failure>()
+        subscribe(handoff)
+        let task = Task {
+            _ = actor   // captured: the task runs isolated to `actor`
+            while let event = await handoff.next() {
+                switch event {
+                case .value(let value):
+                    receiveValue(value)
+                case .completion(let completion):
+                    receiveCompletion(completion)
+                    return
+                }
+            }
+        }
+        return AnyCancellable {
+            handoff.cancel()
+            task.cancel()
+        }
+    }
+}
+
+extension Publisher where Output: Sendable, Failure == Never {
+    /// Attaches a subscriber whose `receiveValue` runs isolated to `actor`, one value at a
+    /// time; see ``Publisher/sink(isolation:receiveCompletion:receiveValue:)``.
+    ///
+    /// ```swift
+    /// cancellable = counter.sink(isolation: MainActor.shared) { label.text = "\($0)" }
+    /// ```
+    public func sink(
+        isolation actor: isolated (any Actor)? = #isolation,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        sink(isolation: actor, receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
+}

@@ -1,0 +1,128 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+import Dispatch
+
+private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) async -> ControllableSubscription<O, F> {
+    while publisher.subscriptions.isEmpty { await Task.yield() }
+    return publisher.subscriptions[0]
+}
+
+private actor Collector {
+    var values: [Int] = []
+    var cancellable: AnyCancellable?
+
+    func bind(_ publisher: UncheckedBox<ControllablePublisher<Int, Never>>) {
+        cancellable = publisher.value.sink(isolation: self) { value in
+            self.assertIsolated("value delivered off the actor")
+            self.values.append(value)
+        }
+    }
+}
+
+@Suite struct IsolatedSinkTests {
+    @MainActor @Test func valuesAreDeliveredOnTheMainActorOneRequestAtATime() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        var received: [Int] = []
+        let cancellable = publisher.sink(isolation: MainActor.shared) { value in
+            MainActor.assertIsolated("value delivered off the main actor")
+            received.append(value)
+        }
+        let subscription = publisher.subscriptions[0]
+        let boxed = UncheckedBox(subscription)
+        for n in 1...5 {
+            await waitForCalls(boxed) { $0.count == n }
+            // The next request comes only after the previous value was processed.
+            #expect(subscription.requests == Array(repeating: .max(1), count: n))
+            #expect(received == Array(1..<n))
+            subscription.send(n)
+        }
+        await waitForCalls(boxed) { $0.count == 6 }
+        #expect(received == [1, 2, 3, 4, 5])
+        cancellable.cancel()
+    }
+
+    @MainActor @Test func theCompletionIsDeliveredOnTheActorAndEndsTheLoop() async {
+        let publisher = ControllablePublisher<Int, TestError>()
+        let done = Gate()
+        var completion: Subscribers.Completion<TestError>?
+        let cancellable = publisher.sink(isolation: MainActor.shared, receiveCompletion: {
+            MainActor.assertIsolated()
+            completion = $0
+            done.open()
+        }, receiveValue: { _ in })
+        let subscription = publisher.subscriptions[0]
+        let boxed = UncheckedBox(subscription)
+        await waitForCalls(boxed) { !$0.isEmpty }
+        subscription.send(completion: .failure(TestError(code: 9)))
+        await done.wait()
+        #expect(completion == .failure(TestError(code: 9)))
+        cancellable.cancel()
+    }
+
+    @Test func valuesAreDeliveredOnACustomActor() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let collector = Collector()
+        await collector.bind(UncheckedBox(publisher))
+        let subscription = publisher.subscriptions[0]
+        await subscription.waitForCalls { $0.count == 1 }
+        subscription.send(1)
+        await subscription.waitForCalls { $0.count == 2 }
+        subscription.send(2)
+        await subscription.waitForCalls { $0.count == 3 }
+        #expect(await collector.values == [1, 2])
+    }
+
+    @MainActor @Test func cancellingCancelsUpstreamAndDeliversNothingMore() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        var received: [Int] = []
+        let cancellable = publisher.sink(isolation: MainActor.shared) { received.append($0) }
+        let subscription = publisher.subscriptions[0]
+        let boxed = UncheckedBox(subscription)
+        await waitForCalls(boxed) { !$0.isEmpty }
+        cancellable.cancel()
+        cancellable.cancel()
+        subscription.send(1)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(received.isEmpty)
+        #expect(subscription.history == [.request(.max(1)), .cancel])
+    }
+
+    @MainActor @Test func theClosuresAreReleasedAfterCompletion() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let released = Gate()
+        var cancellable: AnyCancellable?
+        do {
+            let probe = DeinitProbe(released)
+            cancellable = publisher.sink(isolation: MainActor.shared) { _ in _ = probe }
+        }
+        let subscription = publisher.subscriptions[0]
+        let boxed = UncheckedBox(subscription)
+        await waitForCalls(boxed) { !$0.isEmpty }
+        subscription.send(completion: .finished)
+        await released.wait()
+        _ = cancellable
+    }
+
+    @Test func cancelRacingDeliveryResumesTheLoopExactlyOnce() async {
+        for _ in 0..<10_000 {
+            let publisher = ControllablePublisher<Int, Never>()
+            let cancellable = publisher.sink(isolation: nil) { _ in }
+            let subscription = await firstSubscription(of: publisher)
+            await subscription.waitForCalls { !$0.isEmpty }
+            let shared = UncheckedBox((subscription, cancellable))
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 { shared.value.0.send(1) } else { shared.value.1.cancel() }
+            }
+            await subscription.waitForCalls { $0.contains(.cancel) }
+            #expect(subscription.cancelCount == 1)
+        }
+    }
+
+    @Test func plainSinkStillResolvesToTheUnlimitedSink() {
+        let publisher = ControllablePublisher<Int, Never>()
+        let cancellable = publisher.sink { _ in }
+        #expect(publisher.subscriptions[0].requests == [.unlimited])
+        cancellable.cancel()
+    }
+}
