@@ -245,4 +245,3 @@ struct PassthroughSubjectTests {
     }
 }
 
-struct TestError: Error, Equatable {}

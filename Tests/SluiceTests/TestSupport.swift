@@ -7,3 +7,8 @@ import Sluice
 struct SendableSubscriptionBox: @unchecked Sendable {
     let base: any Subscription
 }
+
+/// The error tests fail publishers with; `code` tells failures apart.
+struct TestError: Error, Equatable {
+    var code = 0
+}

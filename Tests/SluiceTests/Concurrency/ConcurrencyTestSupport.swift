@@ -35,9 +35,6 @@ final class DeinitProbe: Sendable {
     deinit { gate.open() }
 }
 
-struct TestError: Error, Equatable {
-    let code: Int
-}
 
 /// A non-suspending async sequence of `0..<count` that counts its `next()` calls, can fail
 /// at the end, and opens `released` when its iterator is gone.

@@ -10,9 +10,6 @@ struct Shared<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-struct TestError: Error, Equatable {
-    let code: Int
-}
 
 /// A cold publisher of `range` that delivers synchronously inside `request(_:)`, with a
 /// trampoline so that demand returned from `receive(_:)` or re-entrant requests loop instead
