@@ -9,8 +9,8 @@
 /// done ──request / cancel──▶ done                       (nothing)
 /// ```
 ///
-/// The lock is taken twice at most per subscription (once by the winning `request` or
-/// `cancel`), never per element.
+/// Each `request` or `cancel` takes the lock once; only the first one that finds `pending`
+/// acts, so a `cancel` racing a `request` either prevents both signals or none.
 
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
