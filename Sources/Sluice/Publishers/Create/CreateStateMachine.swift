@@ -51,36 +51,31 @@ struct CreateStateMachine<Output, Failure: Error> {
     }
 
     private enum State {
-        case active(Active)
+        case active
         case terminated
     }
 
-    private var state: State
-
-    init(downstream: AnySubscriber<Output, Failure>) {
-        state = .active(Active(downstream: downstream))
-    }
-
-    var demand: Subscribers.Demand {
-        if case .active(let active) = state, active.completion == nil { return active.demand }
-        return .none
-    }
+    private var state: State = .active
+    /// The live part; meaningful only while `state == .active`. Kept as stored properties so
+    /// that each event mutates it in place.
+    private var active: Active
 
     /// Whether the subscription ended by cancellation (not by a completion).
     private(set) var wasCancelled = false
 
-    var isTerminated: Bool {
-        if case .active(let active) = state { return active.completion != nil }
-        return true
+    init(downstream: AnySubscriber<Output, Failure>) {
+        active = Active(downstream: downstream)
     }
 
+    var demand: Subscribers.Demand {
+        state == .active && active.completion == nil ? active.demand : .none
+    }
+
+    var isTerminated: Bool { state == .terminated || active.completion != nil }
+
     mutating func send(_ value: Output) -> SendAction {
-        guard case .active(var active) = state, active.completion == nil, active.demand > 0 else {
-            return .refused
-        }
-        state = .terminated  // placeholder, so that the queue is mutated in place
+        guard state == .active, active.completion == nil, active.demand > 0 else { return .refused }
         active.demand -= 1
-        defer { state = .active(active) }
         if active.emitting {
             active.queue.append(value)
             return .queued
@@ -90,60 +85,59 @@ struct CreateStateMachine<Output, Failure: Error> {
     }
 
     mutating func delivered(_ extra: Subscribers.Demand) -> DrainAction {
-        guard case .active(var active) = state else { return .idle }
-        state = .terminated
+        guard state == .active else { return .idle }
         active.demand += extra
         if !active.queue.isEmpty {
-            let next = active.queue.removeFirst()
-            state = .active(active)
-            return .deliver(active.downstream, next)
+            return .deliver(active.downstream, active.queue.removeFirst())
         }
         if let completion = active.completion {
-            return .complete(completion, retired: active)
+            return .complete(completion, retired: retire())
         }
         active.emitting = false
-        state = .active(active)
         return .idle
     }
 
     mutating func send(completion: Subscribers.Completion<Failure>) -> DrainAction {
-        guard case .active(var active) = state, active.completion == nil else { return .idle }
+        guard state == .active, active.completion == nil else { return .idle }
         if active.emitting {
             active.completion = completion
-            state = .active(active)
             return .idle
         }
-        state = .terminated
-        return .complete(completion, retired: active)
+        return .complete(completion, retired: retire())
     }
 
     mutating func request(_ demand: Subscribers.Demand) -> RequestHandler? {
-        guard case .active(var active) = state, active.completion == nil else { return nil }
+        guard state == .active, active.completion == nil else { return nil }
         active.demand += demand
-        state = .active(active)
         return active.onRequest
     }
 
     /// Stores the handler; returns the demand already outstanding, if any, to report to it.
     mutating func setOnRequest(_ handler: @escaping RequestHandler) -> Subscribers.Demand {
-        guard case .active(var active) = state, active.completion == nil else { return .none }
+        guard state == .active, active.completion == nil else { return .none }
         active.onRequest = handler
-        state = .active(active)
         return active.demand
     }
 
     /// Stores the handler; returns `false` if the subscription is already cancelled or done.
     mutating func setOnCancel(_ handler: @escaping CancelHandler) -> Bool {
-        guard case .active(var active) = state, active.completion == nil else { return false }
+        guard state == .active, active.completion == nil else { return false }
         active.onCancel = handler
-        state = .active(active)
         return true
     }
 
     mutating func cancel() -> CancelAction {
-        guard case .active(let active) = state else { return .none }
-        state = .terminated
+        guard state == .active else { return .none }
         wasCancelled = true
-        return .cancelled(retired: active)
+        return .cancelled(retired: retire())
+    }
+
+    /// Ends the subscription; the returned live part is released by the caller after the lock.
+    /// A dropped subscriber stands in, so the real one is no longer referenced.
+    private mutating func retire() -> Active {
+        state = .terminated
+        let retired = active
+        active = Active(downstream: AnySubscriber())
+        return retired
     }
 }

@@ -9,27 +9,24 @@
 /// done ──request / cancel──▶ done                       (nothing)
 /// ```
 ///
-/// The lock is taken twice at most per subscription (once by the winning `request` or
-/// `cancel`), never per element.
+/// Each `request` or `cancel` takes the lock once; only the first one that finds `pending`
+/// acts, so a `cancel` racing a `request` either prevents both signals or none.
 
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-
-    enum State {
+    private enum State {
         case pending(Downstream, Downstream.Input)
         case done
     }
 
-    let state: Locked<State>
-    let name: String
-
+    private let state: Locked<State>
+    private let name: String
 
     init(value: Downstream.Input, downstream: Downstream, name: String) {
         state = Locked(.pending(downstream, value))
         self.name = name
     }
-
 
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
@@ -38,15 +35,13 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
         downstream.receive(completion: .finished)
     }
 
-
     func cancel() {
         // The subscriber and the value are released after the lock (their deinit may call out).
         _ = take()
     }
 
     /// Moves to `done`, handing out what was pending exactly once.
-
-    func take() -> (Downstream, Downstream.Input)? {
+    private func take() -> (Downstream, Downstream.Input)? {
         state.withLock { state in
             guard case .pending(let downstream, let value) = state else { return nil }
             state = .done

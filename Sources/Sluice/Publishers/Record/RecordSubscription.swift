@@ -1,15 +1,22 @@
+import Synchronization
+
 /// Plays a ``Record`` to one subscriber, per demand, without recursion.
+///
+/// Values go out in batches: under the lock the drainer reserves as many values as the
+/// outstanding demand allows, then delivers them without the lock, checking a cancellation
+/// flag before each one; demand returned from `receive(_:)` or requested meanwhile is added
+/// when the batch is done.
 ///
 /// States and transitions of ``Machine`` (under the lock; signals are sent after it, by the
 /// one caller that is draining):
 ///
 /// ```
-/// idle(next, demand) ──request(n)──▶ draining          → deliver output[next]
-/// draining ──request(n)──▶ draining                      (demand added; the drain loop goes on)
-/// draining ──delivered(extra), more & demand > 0──▶ draining → deliver output[next]
+/// idle(next, demand) ──request(n)──▶ draining            → deliver output[next..<next+k], k ≤ demand
+/// draining ──request(n)──▶ draining                        (demand added; the drain loop goes on)
+/// draining ──delivered(extra), more & demand > 0──▶ draining → deliver the next batch
 /// draining ──delivered(extra), more & demand == 0──▶ idle
-/// draining ──delivered(extra), none left──▶ done         → completion
-/// idle / draining ──cancel──▶ done                       (the subscriber is released)
+/// draining ──delivered(extra), none left──▶ done           → completion
+/// idle / draining ──cancel──▶ done                         (the subscriber is released)
 /// ```
 final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -20,7 +27,7 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
     struct Machine {
         enum Action {
             case none
-            case deliver(Downstream, Output)
+            case deliver(Downstream, Range<Int>)
             case complete(Downstream, Subscribers.Completion<Failure>)
         }
 
@@ -71,22 +78,32 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
                 state = .active(downstream, next: next, demand: demand, draining: false)
                 return .none
             }
-            state = .active(downstream, next: next + 1, demand: demand - 1, draining: true)
-            return .deliver(downstream, output[next])
+            let count = min(demand.max ?? Int.max, output.count - next)
+            state = .active(downstream, next: next + count, demand: demand - count, draining: true)
+            return .deliver(downstream, next..<(next + count))
         }
     }
 
     private let machine: Locked<Machine>
+    /// Set by `cancel()` so that a batch in flight stops before its next value.
+    private let cancelled = Atomic<Bool>(false)
+    /// The recorded values, read without the lock while delivering (immutable).
+    private let output: [Output]
 
     init(downstream: Downstream, output: [Output], completion: Subscribers.Completion<Failure>) {
         machine = Locked(Machine(downstream: downstream, output: output, completion: completion))
+        self.output = output
     }
 
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         var action = machine.withLock { $0.request(demand) }
-        while case .deliver(let downstream, let value) = action {
-            let extra = downstream.receive(value)
+        while case .deliver(let downstream, let range) = action {
+            var extra = Subscribers.Demand.none
+            for index in range {
+                if cancelled.load(ordering: .acquiring) { return }
+                extra += downstream.receive(output[index])
+            }
             action = machine.withLock { $0.delivered(extra) }
         }
         if case .complete(let downstream, let completion) = action {
@@ -95,6 +112,7 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
     }
 
     func cancel() {
+        cancelled.store(true, ordering: .releasing)
         _ = machine.withLock { $0.cancel() }
     }
 
