@@ -56,3 +56,13 @@ extension Violation {
                    file: file, line: line)
     }
 }
+
+extension Violation {
+    /// Rule 1 of `Future`: it delivers one value or a failure; finishing without a value
+    /// leaves `Future.value` with nothing to return.
+    @usableFromInline @inline(never)
+    static func futureFinishedWithoutValue(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: a Future finished without a value; a Future delivers one value or a failure (rule 1 of Future)",
+                   file: file, line: line)
+    }
+}

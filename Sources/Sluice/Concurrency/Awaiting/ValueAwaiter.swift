@@ -14,9 +14,15 @@ final class ValueAwaiter<Input: Sendable, Failure: Error>: Subscriber, Sendable,
     /// Subscribes to `publisher` and suspends until the outcome; cancelling the awaiting task
     /// cancels the subscription and resumes with `.cancelled`.
     static func outcome<P: Publisher>(
-        of publisher: P, mode: Machine.Mode, isolation: isolated (any Actor)? = #isolation
+        of publisher: P, mode: Machine.Mode, cancellable: Bool = true, isolation: isolated (any Actor)? = #isolation
     ) async -> Machine.Outcome where P.Output == Input, P.Failure == Failure {
         let awaiter = ValueAwaiter(mode: mode)
+        guard cancellable else {
+            return await withCheckedContinuation(isolation: isolation) { continuation in
+                awaiter.perform(awaiter.machine.withLock { $0.install(continuation) })
+                publisher.subscribe(awaiter)
+            }
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation(isolation: isolation) { continuation in
                 awaiter.perform(awaiter.machine.withLock { $0.install(continuation) })

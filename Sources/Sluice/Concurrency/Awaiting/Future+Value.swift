@@ -1,0 +1,38 @@
+extension Future where Failure == Never, Output: Sendable {
+    /// The published value, awaited asynchronously.
+    ///
+    /// Waits for the future's result (the future's work started when it was created and is
+    /// not cancellable, so cancelling the awaiting task does not end the wait, as in Combine).
+    ///
+    /// ```swift
+    /// let answer = await Future<Int, Never> { $0(.success(42)) }.value   // 42
+    /// ```
+    public var value: Output {
+        get async {
+            switch await ValueAwaiter.outcome(of: self, mode: .first, cancellable: false, isolation: nil) {
+            case .value(let value?): return value
+            case .value(nil), .moreThanOne, .cancelled: Violation.futureFinishedWithoutValue()
+            }
+        }
+    }
+}
+
+extension Future where Output: Sendable {
+    /// The published value, awaited asynchronously; throws the future's failure, or
+    /// `CancellationError` if the awaiting task is cancelled first (the subscription is then
+    /// cancelled).
+    ///
+    /// ```swift
+    /// let user = try await Future<User, APIError> { promise in fetchUser(promise) }.value
+    /// ```
+    public var value: Output {
+        get async throws {
+            switch await ValueAwaiter.outcome(of: self, mode: .first, isolation: nil) {
+            case .value(let value?): return value
+            case .failure(let error): throw error
+            case .cancelled: throw CancellationError()
+            case .value(nil), .moreThanOne: Violation.futureFinishedWithoutValue()
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+@_spi(Internals) import Sluice
+import Testing
+
+@Suite struct FutureValueTests {
+    @Test func aNeverFailingFuturesValueIsItsResult() async {
+        let future = Future<Int, Never> { $0(.success(42)) }
+        #expect(await future.value == 42)
+    }
+
+    @Test func aFailingFuturesValueThrowsTheFailure() async {
+        let future = Future<Int, TestError> { $0(.failure(TestError(code: 5))) }
+        await #expect(throws: TestError(code: 5)) { try await future.value }
+    }
+
+    @Test func aLaterPromiseResumesTheAwaitingTask() async throws {
+        let promise = Locked<Future<Int, TestError>.Promise?>(nil)
+        let future = Future<Int, TestError> { fulfil in promise.withLock { $0 = fulfil } }
+        let shared = UncheckedBox(future)
+        let task = Task { try await shared.value.value }
+        for _ in 0..<10 { await Task.yield() }
+        promise.withLock { $0 }!(.success(7))
+        #expect(try await task.value == 7)
+    }
+
+    @Test func cancellingTheAwaitingTaskThrowsCancellationError() async {
+        let future = Future<Int, TestError> { _ in }   // never fulfilled
+        let shared = UncheckedBox(future)
+        let task = Task { try await shared.value.value }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
