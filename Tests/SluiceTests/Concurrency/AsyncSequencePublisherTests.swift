@@ -98,6 +98,14 @@ import Dispatch
         #expect(recorder.events == [.subscription])
     }
 
+    @Test func requestThenCancelInsideReceiveSubscriptionNeverIterates() async {
+        let sequence = CountingSequence(count: 3)
+        let subscriber = AnySubscriber<Int, TestError>(receiveSubscription: { $0.request(.unlimited); $0.cancel() })
+        sequence.publisher.subscribe(subscriber)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(sequence.calls == 0)
+    }
+
     @Test func cancelReleasesTheSubscriber() async {
         let released = Gate()
         let (stream, continuation) = AsyncStream<Int>.makeStream()

@@ -109,6 +109,18 @@ import Dispatch
         #expect(recorder.events == [.subscription])
     }
 
+    @Test func requestThenCancelInsideReceiveSubscriptionNeverRunsTheBody() async {
+        let started = Gate()
+        let values = Locked(0)
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { $0.request(.max(1)); $0.cancel() },
+            receiveValue: { _ in values.withLock { $0 += 1 }; return .none })
+        Producer<Int, Never> { sender in started.open(); await sender.send(1) }.subscribe(subscriber)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!started.isOpen)
+        #expect(values.withLock { $0 } == 0)
+    }
+
     @Test func cancelAfterCompletionChangesNothing() async {
         let recorder = RecordingSubscriber<Int, Never>()
         Producer<Int, Never> { sender in await sender.send(1) }.subscribe(recorder)
