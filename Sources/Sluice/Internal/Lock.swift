@@ -39,19 +39,22 @@ final class LockedBuffer<State>: ManagedBuffer<State, PlatformLock> {
 /// Rule 6 of the design: never call out (to a subscriber, an upstream subscription, a
 /// continuation or user code) from inside `withLock`. Decide under the lock, act after it.
 ///
-/// It is SPI (`@_spi(Internals) import Sluice`) so that SluiceTesting shares the one lock.
+/// It is `package` (SluiceTesting and the tests share the one lock; `@_spi(Internals) import
+/// Sluice` still compiles) and `@usableFromInline`, so that `@inlinable` hot paths can use it
+/// and clients specialise them.
 ///
 /// ```swift
 /// let count = Locked(0)
 /// count.withLock { $0 += 1 }
 /// ```
-@_spi(Internals)
-public struct Locked<State> {
+@usableFromInline
+package struct Locked<State> {
     @usableFromInline
     let buffer: ManagedBuffer<State, PlatformLock>
 
     /// Creates the lock around an initial state.
-    public init(_ initial: State) {
+    @usableFromInline
+    package init(_ initial: State) {
         buffer = LockedBuffer<State>.create(minimumCapacity: 1) { _ in initial }
         buffer.withUnsafeMutablePointerToElements { lock in
             #if canImport(Darwin)
@@ -67,7 +70,7 @@ public struct Locked<State> {
 
     /// Runs `body` with exclusive access to the state.
     @inlinable
-    public func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try buffer.withUnsafeMutablePointers { (state, lock) throws(Failure) -> Result in

@@ -69,39 +69,39 @@ struct ValuesBuffer<Element>: Sendable {
 /// any thread and hands elements to the iterating task. All state is in one ``Locked``
 /// state machine; continuations are resumed and the upstream is called only after unlocking.
 ///
-/// Not `@inlinable`: ``Locked`` is SPI, which inlinable code cannot use. Clients call these
-/// entry points unspecialised; the state machine's own code is specialised inside them.
+/// `@inlinable` throughout so that clients specialise it for their element type: unspecialised
+/// generic code costs far more than the lock (metadata look-ups on every element).
 @usableFromInline
 final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
-    let state: Locked<ValuesStateMachine<Input, Failure>>
+    @usableFromInline let state: Locked<ValuesStateMachine<Input, Failure>>
 
-    @usableFromInline
+    @inlinable
     init(mode: ValuesMode) { state = Locked(ValuesStateMachine(mode: mode)) }
 
     @usableFromInline var description: String { "AsyncPublisher" }
 
     // MARK: Subscriber
 
-    @usableFromInline
+    @inlinable
     func receive(subscription: any Subscription) {
         let (late, demand) = state.withLock { $0.subscribed(UpstreamSubscription(subscription)) }
         late?.base.cancel()
         if let demand { subscription.request(demand) }
     }
 
-    @usableFromInline
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let (action, demand) = state.withLock { $0.received(HandOff(input)) }
         perform(action)
         return demand
     }
 
-    @usableFromInline
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         perform(state.withLock { $0.completed(completion) })
     }
 
-    @usableFromInline
+    @inlinable
     func perform(_ action: ValuesStateMachine<Input, Failure>.DeliveryAction) {
         switch action {
         case .none, .drop: break  // a dropped element is released here, outside the lock
@@ -113,7 +113,7 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
 
     /// Ends the iteration: cancels the upstream and wakes a waiting `next()` with nil.
     /// Idempotent and callable from any thread.
-    @usableFromInline
+    @inlinable
     func cancel() {
         guard let (subscription, waiter, dropped) = state.withLock({ $0.cancel() }) else { return }
         withExtendedLifetime(dropped) {}
@@ -123,7 +123,7 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
 
     /// The element, end or failure for one `next()`. Never suspends when the upstream
     /// delivers synchronously inside `request(_:)`.
-    @usableFromInline
+    @inlinable @inline(__always)
     func next(isolation actor: isolated (any Actor)?) async -> ValuesResult<Input, Failure> {
         if Task.isCancelled {
             cancel()
@@ -146,7 +146,7 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
     }
 
     /// The slow path: wait for the upstream, or for the task's cancellation.
-    @usableFromInline
+    @inlinable
     func suspend(isolation actor: isolated (any Actor)?) async -> ValuesResult<Input, Failure> {
         await withTaskCancellationHandler(
             operation: {
