@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Runs the Benchmarks package once and prints Sluice next to its peers.
+
+    python3 Benchmarks/compare.py                      # all suites, table on stdout
+    python3 Benchmarks/compare.py --target Core        # one suite
+    python3 Benchmarks/compare.py --ci --check-allocations   # what .ci/run does
+    python3 Benchmarks/compare.py --update-allocations # rewrite the committed thresholds
+
+Every benchmark is named "<workload> | <contender> (elements: N)" (see Support/Harness.swift).
+The run is exported in package-benchmark's JMH format; from it this script takes, per
+benchmark, the median wall-clock time and the median malloc count of one iteration, divides
+both by N, and prints per workload each contender's ns/element, Sluice's time divided by the
+contender's (below 1: Sluice is faster) and allocations per element. Memory workloads also show
+peak resident memory.
+
+--check-allocations fails (exit 1) when a Sluice benchmark allocates more per iteration than
+Benchmarks/Thresholds/allocations.json allows, or has no entry there.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+THRESHOLDS = os.path.join(HERE, "Thresholds", "allocations.json")
+SLUICE = "Sluice"
+NAME = re.compile(r"^(?P<workload>.+) \| (?P<contender>.+?) \(elements: (?P<n>\d+)\)$")
+
+
+def run_benchmarks(targets, ci, filter_regex):
+    out = tempfile.mkdtemp(prefix="sluice-bench-")
+    cmd = ["swift", "package", "--package-path", HERE,
+           "--allow-writing-to-directory", out,
+           "benchmark", "--format", "jmh", "--path", out, "--no-progress"]
+    for target in targets:
+        cmd += ["--target", target]
+    if filter_regex:
+        cmd += ["--filter", filter_regex]
+    env = dict(os.environ)
+    if ci:
+        env["SLUICE_BENCH_CI"] = "1"
+    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+    # package-benchmark's own tables go to stderr so that stdout is only our table.
+    subprocess.run(cmd, check=True, env=env, stdout=sys.stderr)
+    files = glob.glob(os.path.join(out, "**", "*.jmh.json"), recursive=True)
+    if not files:
+        sys.exit(f"no JMH export found in {out}")
+    elements = []
+    for path in files:
+        with open(path) as f:
+            elements += json.load(f)
+    return elements
+
+
+def metric(element, key):
+    m = element.get("secondaryMetrics", {}).get(key)
+    return None if m is None else m["scorePercentiles"]["50.0"]
+
+
+def parse(elements):
+    """[(target, workload, contender, n, ns/element, mallocs/iteration, peak RSS bytes)]"""
+    rows = []
+    for e in elements:
+        # "package.benchmark.<Target>.<name with spaces as underscores>"
+        _, _, target, name = e["benchmark"].split(".", 3)
+        m = NAME.match(name.replace("_", " "))
+        if not m:
+            continue
+        n = int(m["n"])
+        wall_us = metric(e, "Time (wall clock)")  # the JMH export gives wall clock in μs
+        mallocs = metric(e, "Malloc (total)")
+        rss = metric(e, "Memory (resident peak)")
+        rows.append((target, m["workload"], m["contender"], n,
+                     None if wall_us is None else wall_us * 1000.0 / n, mallocs, rss))
+    return rows
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "—"
+    return f"{x:,.{digits}f}"
+
+
+def table(rows):
+    lines = ["| workload | contender | ns/element (median) | Sluice ÷ contender | allocs/element | peak RSS |",
+             "|---|---|---:|---:|---:|---:|"]
+    workloads = []
+    for r in rows:
+        if (r[0], r[1]) not in workloads:
+            workloads.append((r[0], r[1]))
+    for target, workload in workloads:
+        group = [r for r in rows if (r[0], r[1]) == (target, workload)]
+        group.sort(key=lambda r: (r[2] != SLUICE, r[4] or 0))
+        sluice = next((r for r in group if r[2] == SLUICE), None)
+        for (_, _, contender, n, ns, mallocs, rss) in group:
+            ratio = None
+            if sluice and sluice[4] is not None and ns and contender != SLUICE:
+                ratio = sluice[4] / ns
+            allocs = None if mallocs is None else mallocs / n
+            peak = "—" if rss is None else f"{rss / 1_048_576:,.0f} MiB"
+            lines.append(f"| {target}: {workload} (N = {n:,}) | {contender} | {fmt(ns)} | "
+                         f"{fmt(ratio, 2)} | {fmt(allocs, 3)} | {peak} |")
+    return "\n".join(lines)
+
+
+def sluice_mallocs(rows):
+    return {f"{r[0]}: {r[1]} | {r[2]}": r[5] for r in rows if r[2] == SLUICE and r[5] is not None}
+
+
+def check_allocations(rows):
+    with open(THRESHOLDS) as f:
+        allowed = json.load(f)["maxMallocsPerIteration"]
+    failures = []
+    measured = sluice_mallocs(rows)
+    for key, mallocs in sorted(measured.items()):
+        limit = allowed.get(key)
+        if limit is None:
+            failures.append(f"{key}: no threshold committed (measured {mallocs:,.0f} mallocs/iteration)")
+        elif mallocs > limit:
+            failures.append(f"{key}: {mallocs:,.0f} mallocs/iteration > allowed {limit:,}")
+        else:
+            print(f"ok  {key}: {mallocs:,.0f} mallocs/iteration (allowed {limit:,})")
+    for key in sorted(set(allowed) - set(measured)):
+        failures.append(f"{key}: threshold committed but the benchmark did not run")
+    for failure in failures:
+        print("FAIL " + failure)
+    return not failures
+
+
+def update_allocations(rows):
+    measured = sluice_mallocs(rows)
+    # Headroom for allocator noise: 10% plus 16 mallocs, on the whole iteration.
+    allowed = {k: int(v * 1.10) + 16 for k, v in sorted(measured.items())}
+    os.makedirs(os.path.dirname(THRESHOLDS), exist_ok=True)
+    with open(THRESHOLDS, "w") as f:
+        json.dump({"comment": "Written by `python3 Benchmarks/compare.py --update-allocations`: "
+                              "median mallocs per iteration of each Sluice benchmark, +10% +16.",
+                   "maxMallocsPerIteration": allowed}, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    print(f"wrote {len(allowed)} thresholds to {THRESHOLDS}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--target", action="append", default=[], help="a suite: Core, Bridge, Memory")
+    parser.add_argument("--filter", help="regex on benchmark names, passed to package-benchmark")
+    parser.add_argument("--ci", action="store_true", help="few iterations, small memory workloads")
+    parser.add_argument("--check-allocations", action="store_true")
+    parser.add_argument("--update-allocations", action="store_true")
+    args = parser.parse_args()
+
+    rows = parse(run_benchmarks(args.target, args.ci, args.filter))
+    print(table(rows))
+    if args.update_allocations:
+        update_allocations(rows)
+    if args.check_allocations and not check_allocations(rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
