@@ -167,7 +167,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// Records the subscription and requests the initial demand.
     public func receive(subscription: any Subscription) {
         enter()
-        defer { leave() }
         let first = state.withLock { state -> Bool in
             state.subscriptionCount += 1
             guard state.subscriptionCount == 1 else {
@@ -178,8 +177,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
             state.outstanding = initialDemand
             return true
         }
-        guard first else { return }
+        guard first else { leave(); return }
         log.append(.subscription)
+        // The signal is over before the request: a publisher may deliver values synchronously
+        // inside `request(_:)`, and those do not overlap this signal.
+        leave()
         if initialDemand > 0 { subscription.request(initialDemand) }
     }
 

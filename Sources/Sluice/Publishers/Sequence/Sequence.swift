@@ -1,0 +1,70 @@
+extension Publishers {
+    /// A publisher that publishes the elements of a sequence, one per unit of demand, and
+    /// then finishes.
+    ///
+    /// The sequence is iterated lazily, as demand arrives; it is never copied into an array.
+    /// Each subscriber iterates the sequence afresh. When the last element has been
+    /// delivered, the publisher finishes without waiting for more demand; an empty sequence
+    /// finishes at once.
+    ///
+    /// ```swift
+    /// let cancellable = Publishers.Sequence<[Int], Never>(sequence: [1, 2, 3])
+    ///     .sink { print($0) }   // prints 1, 2, 3
+    /// ```
+    public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+        /// The kind of values published: the sequence's elements.
+        public typealias Output = Elements.Element
+
+        /// The sequence of elements to publish.
+        ///
+        /// ```swift
+        /// Publishers.Sequence<[Int], Never>(sequence: [1, 2]).sequence   // [1, 2]
+        /// ```
+        public let sequence: Elements
+
+        /// Creates a publisher for a sequence of elements.
+        ///
+        /// ```swift
+        /// let publisher = Publishers.Sequence<ClosedRange<Int>, Error>(sequence: 1...3)
+        /// ```
+        @inlinable
+        public init(sequence: Elements) {
+            self.sequence = sequence
+        }
+
+        /// Gives the subscriber a subscription that delivers the elements on demand.
+        ///
+        /// Inlinable so that the per-element loop is specialised for the client's subscriber.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            var iterator = sequence.makeIterator()
+            guard let first = iterator.next() else {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .finished)
+                return
+            }
+            let subscription = SequenceSubscription<S, Elements>(
+                downstream: subscriber, sequence: sequence, iterator: iterator, first: first,
+                // Formed here, in the client's specialised context, so that the loop it calls
+                // is specialised too (calls through `any Subscription` are not).
+                emit: { $0.emit($1, demand: $2) })
+            subscriber.receive(subscription: subscription)
+        }
+    }
+}
+
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
+
+extension Publishers.Sequence: Sendable where Elements: Sendable {}
+
+extension Sequence {
+    /// A publisher that publishes the elements of this sequence on demand, then finishes.
+    ///
+    /// ```swift
+    /// let cancellable = (1...3).publisher.sink { print($0) }   // prints 1, 2, 3
+    /// ```
+    @inlinable
+    public var publisher: Publishers.Sequence<Self, Never> {
+        Publishers.Sequence(sequence: self)
+    }
+}

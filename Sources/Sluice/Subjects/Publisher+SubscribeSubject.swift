@@ -1,0 +1,97 @@
+extension Publisher {
+    /// Attaches the subject as a subscriber: the subject re-publishes this publisher's
+    /// values and completion.
+    ///
+    /// The subject receives the subscription through ``Subject/send(subscription:)`` (and so
+    /// requests unlimited demand). Cancel the returned ``AnyCancellable`` to detach. The
+    /// subject is held weakly: once it is deinitialized, values go nowhere.
+    ///
+    /// ```swift
+    /// let subject = PassthroughSubject<Int, Never>()
+    /// let output = subject.sink { print($0) }
+    /// let input = [1, 2, 3].publisher.subscribe(subject)   // prints 1, 2, 3
+    /// ```
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
+    where S.Output == Output, S.Failure == Failure {
+        let subscriber = SubjectSubscriber(subject)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+}
+
+/// The subscriber behind `subscribe(_:)` for a subject; it is also the subscription the
+/// subject receives, forwarding `request` and `cancel` upstream.
+///
+/// ```
+/// awaiting ──receive(subscription:)──▶ subscribed ──completion / cancel──▶ terminated
+/// ```
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Output
+    typealias Failure = Downstream.Failure
+
+    private struct State {
+        /// Weak: the subject keeps its upstream subscriptions (this object) alive.
+        weak var subject: Downstream?
+        var upstream = SubscriptionSlot.awaiting
+    }
+
+    private let state: Locked<State>
+
+    init(_ subject: Downstream) {
+        state = Locked(State(subject: subject))
+    }
+
+    func receive(subscription: any Subscription) {
+        let subject = state.withLock { state -> Downstream?? in
+            guard state.upstream.attach(subscription) else { return nil }
+            return .some(state.subject)
+        }
+        guard let subject else {
+            subscription.cancel()
+            return
+        }
+        subject?.send(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let subject = state.withLock { $0.upstream.current == nil ? nil : $0.subject }
+        subject?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let subject = state.withLock { state -> Downstream? in
+            guard state.upstream.terminate() != nil else { return nil }
+            defer { state.subject = nil }
+            return state.subject
+        }
+        subject?.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        state.withLock { $0.upstream.current }?.request(demand)
+    }
+
+    func cancel() {
+        let upstream = state.withLock { state -> (any Subscription)?? in
+            state.subject = nil
+            return state.upstream.terminate()
+        }
+        upstream??.cancel()
+    }
+
+    /// `"Subject"`, as Combine prints it.
+    var description: String { "Subject" }
+
+    /// The subject and the upstream subscription.
+    var customMirror: Mirror {
+        let (subject, upstream) = state.withLock { ($0.subject as Any, $0.upstream.current as Any) }
+        return Mirror(self, children: ["downstreamSubject": subject, "upstreamSubscription": upstream])
+    }
+
+    /// The same as ``description``.
+    var playgroundDescription: Any { description }
+}

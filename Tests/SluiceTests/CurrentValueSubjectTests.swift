@@ -1,0 +1,104 @@
+import Dispatch
+import Sluice
+import SluiceTesting
+import Testing
+
+@Suite("CurrentValueSubject")
+struct CurrentValueSubjectTests {
+    @Test func currentValueIsDeliveredWhenTheFirstDemandArrives() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(recorder)
+        #expect(recorder.values == [])
+        subject.value = 2
+        recorder.request(.max(1))
+        #expect(recorder.values == [2])
+        recorder.request(.max(1))
+        #expect(recorder.values == [2])
+        subject.send(3)
+        #expect(recorder.values == [2, 3])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func sinkReceivesTheCurrentValueThenEveryChange() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        subject.value = 1
+        subject.send(2)
+        subject.value += 1
+        #expect(recorder.values == [0, 1, 2, 3])
+        #expect(subject.value == 3)
+    }
+
+    @Test func sendUpdatesTheValueUntilCompletionAndSettingItAfterwardsSendsNothing() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        subject.send(completion: .finished)
+        subject.send(1)
+        #expect(subject.value == 0)
+        subject.value = 2
+        #expect(subject.value == 2)
+        #expect(recorder.events == [.subscription, .value(0), .completion(.finished)])
+    }
+
+    @Test func lateSubscriberReceivesTheCompletionAndNoValue() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        subject.send(completion: .finished)
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        #expect(recorder.events == [.subscription, .completion(.finished)])
+    }
+
+    @Test func reentrantSendInsideReceiveIsDeliveredAfterThatReceiveReturns() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = RecordingSubscriber<Int, Never>()
+        recorder.onValue { value in
+            if value < 3 { subject.send(value + 1) }
+            return .none
+        }
+        subject.subscribe(recorder)
+        #expect(recorder.values == [0, 1, 2, 3])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func concurrentSendsAreSerialisedAndKeepEachSendersOrder() {
+        let subject = CurrentValueSubject<Int, Never>(-1)
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        DispatchQueue.concurrentPerform(iterations: 8) { sender in
+            for index in 0..<10_000 { subject.send(sender * 100_000 + index) }
+        }
+        let values = recorder.values
+        #expect(values.count == 80_001)
+        #expect(recorder.violations.isEmpty)
+        for sender in 0..<8 {
+            #expect(values.filter { $0 >= 0 && $0 / 100_000 == sender } == (0..<10_000).map { sender * 100_000 + $0 })
+        }
+    }
+
+    @Test func cancelReleasesTheSubscriberAndStopsDelivery() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            recorder.cancel()
+            recorder.cancel()
+            subject.send(1)
+            #expect(recorder.values == [0])
+        }
+        #expect(weakRecorder == nil)
+    }
+
+    @Test func describesItselfAsCombineDoes() throws {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(recorder)
+        #expect(String(describing: subject) == "CurrentValueSubject")
+        let subscription = try #require(recorder.subscription)
+        #expect(String(describing: subscription) == "CurrentValueSubject")
+    }
+}

@@ -1,0 +1,248 @@
+import Dispatch
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+
+@Suite("PassthroughSubject")
+struct PassthroughSubjectTests {
+    @Test func eachSubscriberReceivesValuesWithinItsOwnDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let limited = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        let unlimited = RecordingSubscriber<Int, Never>()
+        subject.subscribe(limited)
+        subject.subscribe(unlimited)
+        subject.send(1)
+        subject.send(2)
+        #expect(limited.values == [1])
+        #expect(unlimited.values == [1, 2])
+        #expect(limited.violations.isEmpty && unlimited.violations.isEmpty)
+    }
+
+    @Test func valueSentWhileSubscriberHasNoDemandIsDropped() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(recorder)
+        subject.send(1)
+        recorder.request(.max(1))
+        subject.send(2)
+        subject.send(3)
+        #expect(recorder.values == [2])
+    }
+
+    @Test func demandReturnedFromReceiveIsCounted() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        subject.subscribe(recorder)
+        for value in 0..<5 { subject.send(value) }
+        #expect(recorder.values == [0, 1, 2, 3, 4])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func completionReachesSubscribersOnceAndNothingFollowsIt() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>()
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .failure(TestError()))
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func lateSubscriberReceivesTheCompletionAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(completion: .finished)
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(recorder)
+        #expect(recorder.events == [.subscription, .completion(.finished)])
+    }
+
+    @Test func reentrantSendInsideReceiveIsDeliveredAfterThatReceiveReturns() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        let seenDuringSend = Locked<[Int]?>(nil)
+        recorder.onValue { value in
+            if value == 1 {
+                subject.send(2)
+                let values = recorder.values
+                seenDuringSend.withLock { $0 = values }
+            }
+            return .none
+        }
+        subject.subscribe(recorder)
+        subject.send(1)
+        #expect(seenDuringSend.withLock { $0 } == [1])
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func cancelInsideReceiveStopsDeliveryAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        recorder.onValue { _ in
+            recorder.cancel()
+            subject.send(99)
+            return .none
+        }
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
+    @Test func cancelIsIdempotentAndReleasesTheSubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subject.send(1)
+            recorder.cancel()
+            recorder.cancel()
+            subject.send(2)
+            #expect(recorder.values == [1])
+        }
+        #expect(weakRecorder == nil)
+    }
+
+    @Test func completionReleasesTheSubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subject.send(completion: .finished)
+        }
+        #expect(weakRecorder == nil)
+    }
+
+    @Test func concurrentSendsAreSerialisedKeepEachSendersOrderAndLoseNothing() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorders = (0..<2).map { _ in RecordingSubscriber<Int, Never>() }
+        for recorder in recorders { subject.subscribe(recorder) }
+        DispatchQueue.concurrentPerform(iterations: 8) { sender in
+            for index in 0..<10_000 { subject.send(sender * 100_000 + index) }
+        }
+        for recorder in recorders {
+            let values = recorder.values
+            #expect(values.count == 80_000)
+            #expect(recorder.violations.isEmpty)
+            for sender in 0..<8 {
+                let mine = values.filter { $0 / 100_000 == sender }
+                #expect(mine == (0..<10_000).map { sender * 100_000 + $0 })
+            }
+        }
+    }
+
+    @Test func concurrentSendsNeverExceedLimitedDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1_000))
+        subject.subscribe(recorder)
+        DispatchQueue.concurrentPerform(iterations: 8) { sender in
+            for index in 0..<1_000 { subject.send(sender * 100_000 + index) }
+        }
+        #expect(recorder.values.count == 1_000)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func subscribeAndCancelRacingSendNeverBreakTheContract() {
+        let subject = PassthroughSubject<Int, Never>()
+        for _ in 0..<1_000 {
+            let recorder = RecordingSubscriber<Int, Never>()
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                switch index {
+                case 0:
+                    subject.subscribe(recorder)
+                    recorder.cancel()
+                default:
+                    for value in 0..<20 { subject.send(index * 1_000 + value) }
+                }
+            }
+            subject.send(-1)
+            let values = recorder.values
+            #expect(!values.contains(-1))
+            for sender in 1...2 {
+                let mine = values.filter { $0 / 1_000 == sender }
+                #expect(mine == mine.sorted())
+            }
+            #expect(recorder.violations.isEmpty)
+        }
+    }
+
+    @Test func sendSubscriptionRequestsUnlimitedAndSubscribeForwardsValuesAndCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        let upstream = ControllablePublisher<Int, Never>()
+        let cancellable = upstream.subscribe(subject)
+        let subscription = upstream.subscriptions[0]
+        #expect(subscription.requests == [.unlimited])
+        subscription.send(1)
+        subscription.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+        _ = cancellable
+    }
+
+    @Test func cancellingTheSubscribeCancellableCancelsUpstreamAndStopsForwarding() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        let upstream = ControllablePublisher<Int, Never>()
+        let cancellable = upstream.subscribe(subject)
+        let subscription = upstream.subscriptions[0]
+        cancellable.cancel()
+        cancellable.cancel()
+        #expect(subscription.cancelCount == 1)
+        subscription.send(1)
+        subscription.send(completion: .finished)
+        #expect(recorder.events == [.subscription])
+    }
+
+    @Test func subscribingToASequenceRepublishesIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        let cancellable = [1, 2, 3].publisher.subscribe(subject)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+        _ = cancellable
+    }
+
+    @Test func deinitializedSubjectCancelsItsUpstream() {
+        let upstream = ControllablePublisher<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            cancellable = upstream.subscribe(subject)
+        }
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        _ = cancellable
+    }
+
+    @Test func describesItselfAsCombineDoes() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+        subject.subscribe(recorder)
+        #expect(String(describing: subject) == "PassthroughSubject")
+        let subscription = try #require(recorder.subscription)
+        #expect(String(describing: subscription) == "PassthroughSubject")
+        let demand = Mirror(reflecting: subscription).children.first { $0.label == "demand" }?.value
+        #expect(demand as? Subscribers.Demand == .max(2))
+    }
+
+    @Test func requestingZeroDemandTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            subject.subscribe(recorder)
+            recorder.subscription?.request(.none)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("demand requested must be greater than zero (rule 2)"))
+    }
+}
+
+struct TestError: Error, Equatable {}
