@@ -88,10 +88,7 @@ def fmt(x, digits=1):
 def table(rows):
     lines = ["| workload | contender | ns/element (median) | Sluice ÷ contender | allocs/element | peak RSS |",
              "|---|---|---:|---:|---:|---:|"]
-    workloads = []
-    for r in rows:
-        if (r[0], r[1]) not in workloads:
-            workloads.append((r[0], r[1]))
+    workloads = sorted({(r[0], r[1]) for r in rows})
     for target, workload in workloads:
         group = [r for r in rows if (r[0], r[1]) == (target, workload)]
         group.sort(key=lambda r: (r[2] != SLUICE, r[4] or 0))
@@ -103,12 +100,12 @@ def table(rows):
             allocs = None if mallocs is None else mallocs / n
             peak = "—" if rss is None else f"{rss / 1_048_576:,.0f} MiB"
             lines.append(f"| {target}: {workload} (N = {n:,}) | {contender} | {fmt(ns)} | "
-                         f"{fmt(ratio, 2)} | {fmt(allocs, 3)} | {peak} |")
+                         f"{'—' if ratio is None else f'{ratio:.3g}'} | {fmt(allocs, 3)} | {peak} |")
     return "\n".join(lines)
 
 
 def sluice_mallocs(rows):
-    return {f"{r[0]}: {r[1]} | {r[2]}": r[5] for r in rows if r[2] == SLUICE and r[5] is not None}
+    return {f"{r[0]}: {r[1]} | {r[2]}": r[5] for r in rows if r[2].startswith(SLUICE) and r[5] is not None}
 
 
 def check_allocations(rows):

@@ -9,9 +9,11 @@ let benchmarks: @Sendable () -> Void = {
         },
     ])
     Harness.register("(0..<N).publisher → sink", [
+        SluiceCore.sequenceSink,
         OpenCombineCore.sequenceSink,
     ])
     Harness.register("PassthroughSubject.send → sink", [
+        SluiceCore.subjectSink,
         OpenCombineCore.subjectSink,
     ])
 }
