@@ -1,0 +1,39 @@
+/// A publisher that runs one async call lazily, per subscriber, and publishes its result:
+/// a `Future` that starts at the first demand instead of at creation, and that cancelling
+/// stops (its task is cancelled).
+///
+/// Each subscriber gets its own call, in a task of its own, started when the subscriber
+/// requests a value. The result is delivered as one value followed by `.finished`; a thrown
+/// error (typed: `Failure`) fails the subscription. After a cancel nothing is delivered.
+///
+/// ```swift
+/// let profile = AsyncFuture<Profile, APIError> { try await api.fetchProfile() }
+/// let cancellable = profile.sink(receiveCompletion: { print($0) }, receiveValue: { show($0) })
+/// ```
+public struct AsyncFuture<Output, Failure: Error>: Publisher, Sendable {
+    /// The call made for each subscriber.
+    public let operation: @Sendable () async throws(Failure) -> Output
+    /// The priority of the calling task.
+    public let priority: TaskPriority?
+
+    /// Creates a publisher that calls `operation` for each subscriber, at `priority`.
+    ///
+    /// ```swift
+    /// let answer = AsyncFuture<Int, Never> { await oracle.answer() }
+    /// ```
+    public init(priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async throws(Failure) -> Output) {
+        self.operation = operation
+        self.priority = priority
+    }
+
+    /// Subscribes the subscriber to a ``Producer`` that makes the call and sends
+    /// its result.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let operation = self.operation
+        Producer<Output, Failure>(priority: priority) { (sender) throws(Failure) in
+            let value = try await operation()
+            await sender.send(value)
+        }
+        .receive(subscriber: subscriber)
+    }
+}

@@ -1,0 +1,130 @@
+/// A publisher that iterates an `AsyncSequence` on demand.
+///
+/// Each subscriber gets its own iteration, in one task that alone owns the iterator. The
+/// task starts at the first demand and never calls `next()` more often than the demand
+/// requested so far (no read-ahead, no buffering); while demand is zero it is suspended.
+/// Cancelling the subscription cancels that task, so cooperative cancellation reaches the
+/// sequence; nothing is delivered afterwards (a `CancellationError` it causes included).
+/// The publisher's `Failure` is the sequence's.
+///
+/// ```swift
+/// let stream = AsyncStream<Int> { c in c.yield(1); c.yield(2); c.finish() }
+/// let cancellable = stream.publisher.sink { print($0) }   // prints 1, 2
+/// ```
+public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable {
+    /// The sequence's element.
+    public typealias Output = Base.Element
+    /// The sequence's failure; `Never` for a sequence that cannot throw.
+    public typealias Failure = Base.Failure
+
+    /// The sequence iterated for each subscriber.
+    public let base: Base
+    /// The priority of the iterating task; `nil` inherits nothing (the default priority).
+    public let priority: TaskPriority?
+    /// The actor the iteration runs on; `nil` for no actor (the global executor).
+    public let actor: (any Actor)?
+
+    /// Creates a publisher of `base`'s elements, iterated at `priority` on `actor`.
+    ///
+    /// ```swift
+    /// let publisher = AsyncSequencePublisher(stream, priority: .high, iteratingOn: MainActor.shared)
+    /// ```
+    public init(_ base: Base, priority: TaskPriority? = nil, iteratingOn actor: (any Actor)? = nil) {
+        self.base = base
+        self.priority = priority
+        self.actor = actor
+    }
+
+    /// Gives the subscriber a subscription whose task iterates the sequence on demand.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let base = self.base
+        let priority = self.priority
+        let actor = self.actor
+        let iteration = AsyncSequenceIteration(base: base, subscriber: UncheckedSendableSubscriber(subscriber))
+        let starter: TaskSubscription.Starter
+        if let actor {
+            // Erased, so that the isolated call captures no generic metatype.
+            let body: any TaskSubscriptionBody = iteration
+            starter = { subscription in
+                Task(priority: priority) { await body.run(through: subscription, isolation: actor) }
+            }
+        } else {
+            // Specialised in the client: no actor hop, no existential per subscription.
+            let operation = UncheckedSendableOperation { await iteration.run(through: $0) }
+            starter = { subscription in
+                Task(priority: priority) { await operation.run(subscription) }
+            }
+        }
+        let subscription = TaskSubscription(description: "AsyncSequence", starter: starter)
+        subscriber.receive(subscription: subscription)
+        subscription.subscriptionDelivered()
+    }
+}
+
+extension AsyncSequence where Self: Sendable {
+    /// A publisher of this sequence's elements, iterated on demand in a task of its own.
+    ///
+    /// ```swift
+    /// let cancellable = stream.publisher.sink { print($0) }
+    /// ```
+    public var publisher: AsyncSequencePublisher<Self> { AsyncSequencePublisher(self) }
+
+    /// A publisher of this sequence's elements, iterated at `priority` on `actor`.
+    ///
+    /// ```swift
+    /// let cancellable = stream.publisher(priority: .userInitiated, iteratingOn: MainActor.shared)
+    ///     .sink { label.text = "\($0)" }
+    /// ```
+    public func publisher(priority: TaskPriority? = nil, iteratingOn actor: (any Actor)? = nil)
+        -> AsyncSequencePublisher<Self>
+    {
+        AsyncSequencePublisher(self, priority: priority, iteratingOn: actor)
+    }
+}
+
+/// One subscriber's iteration of the sequence, run by its subscription's task.
+@usableFromInline
+struct AsyncSequenceIteration<Base: AsyncSequence & Sendable, S: Subscriber>: TaskSubscriptionBody
+where S.Input == Base.Element, S.Failure == Base.Failure {
+    @usableFromInline
+    let base: Base
+    @usableFromInline
+    let subscriber: UncheckedSendableSubscriber<S>
+
+    @inlinable
+    init(base: Base, subscriber: UncheckedSendableSubscriber<S>) {
+        self.base = base
+        self.subscriber = subscriber
+    }
+
+    /// The loop on no actor.
+    @inlinable
+    func run(through subscription: TaskSubscription) async {
+        await run(through: subscription, isolation: nil)
+    }
+
+    /// The task's loop: wait for demand, then exactly one `next()` per unit of demand.
+    @inlinable
+    func run(through subscription: TaskSubscription, isolation: isolated (any Actor)?) async {
+        var iterator = base.makeAsyncIterator()
+        var demand = Subscribers.Demand.none
+        do throws(Base.Failure) {
+            while true {
+                if demand == .none {
+                    guard let more = await subscription.nextDemand() else { return }
+                    demand = more
+                }
+                if subscription.isCancelled { return }
+                guard let element = try await iterator.next(isolation: isolation) else { break }
+                if subscription.isCancelled { return }
+                demand -= 1
+                demand += subscriber.base.receive(element)
+            }
+        } catch {
+            if subscription.finish() { subscriber.base.receive(completion: .failure(error)) }
+            return
+        }
+        if subscription.finish() { subscriber.base.receive(completion: .finished) }
+    }
+}

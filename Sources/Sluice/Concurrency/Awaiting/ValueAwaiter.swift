@@ -1,0 +1,52 @@
+/// The subscriber behind ``Publisher/firstValue()``, ``Publisher/onlyValue()`` and
+/// ``Publisher/lastValue()``: it runs a ``ValueAwaiterStateMachine`` under its lock and
+/// resumes the awaiting task, requests and cancels only after unlocking.
+final class ValueAwaiter<Input: Sendable, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
+    typealias Machine = ValueAwaiterStateMachine<Input, Failure>
+
+    let combineIdentifier = CombineIdentifier()
+    private let machine: Locked<Machine>
+
+    init(mode: Machine.Mode) {
+        machine = Locked(Machine(mode: mode))
+    }
+
+    /// Subscribes to `publisher` and suspends until the outcome; cancelling the awaiting task
+    /// cancels the subscription and resumes with `.cancelled`.
+    static func outcome<P: Publisher>(
+        of publisher: P, mode: Machine.Mode, isolation: isolated (any Actor)? = #isolation
+    ) async -> Machine.Outcome where P.Output == Input, P.Failure == Failure {
+        let awaiter = ValueAwaiter(mode: mode)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation(isolation: isolation) { continuation in
+                awaiter.perform(awaiter.machine.withLock { $0.install(continuation) })
+                publisher.subscribe(awaiter)
+            }
+        } onCancel: {
+            awaiter.perform(awaiter.machine.withLock { $0.cancel() })
+        }
+    }
+
+    private func perform(_ action: Machine.Action) {
+        action.cancel?.cancel()
+        if let (continuation, outcome) = action.resume { continuation.resume(returning: outcome) }
+        if let subscription = action.request {
+            subscription.request(machine.withLock { $0.demand })
+        }
+    }
+
+    func receive(subscription: any Subscription) {
+        perform(machine.withLock { $0.receive(subscription: subscription) })
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        perform(machine.withLock { $0.receive(input) })
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        perform(machine.withLock { $0.receive(completion: completion) })
+    }
+
+    var description: String { "ValueAwaiter" }
+}

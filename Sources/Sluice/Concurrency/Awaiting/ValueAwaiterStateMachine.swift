@@ -1,0 +1,124 @@
+/// What a ``ValueAwaiter`` keeps while one task awaits a publisher's first, only or last value.
+///
+/// States and transitions (`done` is final; every path into it resumes the awaiting task
+/// exactly once and gives back the upstream subscription to cancel when it is still live):
+/// ```
+/// waiting ──subscription──▶ waiting(subscription)                    [request the demand]
+/// waiting ──value, .first──▶ done                        [resume: value, cancel upstream]
+/// waiting ──value, .only, none yet──▶ waiting(kept)
+/// waiting ──value, .only, one kept──▶ done            [resume: moreThanOne, cancel upstream]
+/// waiting ──value, .last──▶ waiting(kept)
+/// waiting ──completion──▶ done                  [resume: kept value / nil / failure]
+/// waiting ──cancel (awaiting task)──▶ done              [resume: cancelled, cancel upstream]
+/// done ──subscription──▶ done                                     [cancel that subscription]
+/// ```
+/// The continuation is installed before subscribing; a cancel that comes first is
+/// remembered and resumes it as soon as it is installed.
+struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
+    enum Mode: Sendable { case first, only, last }
+
+    enum Outcome: Sendable {
+        case value(Output?)
+        case failure(Failure)
+        case moreThanOne
+        case cancelled
+    }
+
+    typealias Continuation = CheckedContinuation<Outcome, Never>
+
+    private enum State: Sendable {
+        case waiting(continuation: Continuation?, subscription: SendableSubscriptionBox?, kept: Output?)
+        case cancelledEarly
+        case done
+    }
+
+    let mode: Mode
+    private var state: State = .waiting(continuation: nil, subscription: nil, kept: nil)
+
+    init(mode: Mode) { self.mode = mode }
+
+    /// The demand to request from the upstream.
+    var demand: Subscribers.Demand {
+        switch mode {
+        case .first: .max(1)
+        case .only: .max(2)
+        case .last: .unlimited
+        }
+    }
+
+    /// What to do after unlocking: resume the awaiting task and/or cancel a subscription.
+    struct Action {
+        var resume: (Continuation, Outcome)?
+        var cancel: (any Subscription)?
+        var request: (any Subscription)?
+    }
+
+    mutating func install(_ continuation: Continuation) -> Action {
+        switch state {
+        case .waiting(_, let subscription, let kept):
+            state = .waiting(continuation: continuation, subscription: subscription, kept: kept)
+            return Action()
+        case .cancelledEarly:
+            state = .done
+            return Action(resume: (continuation, .cancelled))
+        case .done:
+            return Action()
+        }
+    }
+
+    mutating func receive(subscription: any Subscription) -> Action {
+        guard case .waiting(let continuation, nil, let kept) = state else {
+            return Action(cancel: subscription)
+        }
+        state = .waiting(continuation: continuation, subscription: SendableSubscriptionBox(subscription), kept: kept)
+        return Action(request: subscription)
+    }
+
+    mutating func receive(_ value: Output) -> Action {
+        guard case .waiting(let continuation, let subscription, let kept) = state else { return Action() }
+        switch mode {
+        case .first:
+            state = .done
+            return Action(resume: continuation.map { ($0, .value(value)) }, cancel: subscription?.base)
+        case .only where kept != nil:
+            state = .done
+            return Action(resume: continuation.map { ($0, .moreThanOne) }, cancel: subscription?.base)
+        case .only, .last:
+            state = .waiting(continuation: continuation, subscription: subscription, kept: value)
+            return Action()
+        }
+    }
+
+    mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
+        guard case .waiting(let continuation, _, let kept) = state else { return Action() }
+        state = .done
+        let outcome: Outcome
+        switch completion {
+        case .finished: outcome = .value(kept)
+        case .failure(let error): outcome = .failure(error)
+        }
+        return Action(resume: continuation.map { ($0, outcome) })
+    }
+
+    mutating func cancel() -> Action {
+        switch state {
+        case .waiting(nil, let subscription, _):
+            state = .cancelledEarly
+            return Action(cancel: subscription?.base)
+        case .waiting(let continuation?, let subscription, _):
+            state = .done
+            return Action(resume: (continuation, .cancelled), cancel: subscription?.base)
+        case .cancelledEarly, .done:
+            return Action()
+        }
+    }
+}
+
+/// An upstream subscription kept in Sendable state.
+///
+/// Safe because `request(_:)` and `cancel()` are thread-safe by contract (design rules 4
+/// and 5) and nothing else is called on it.
+struct SendableSubscriptionBox: @unchecked Sendable {
+    let base: any Subscription
+    init(_ base: any Subscription) { self.base = base }
+}

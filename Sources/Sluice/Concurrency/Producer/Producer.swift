@@ -1,0 +1,119 @@
+/// A publisher whose values come from an async closure that sends them one by one,
+/// suspending while the subscriber has no demand: the publisher counterpart of
+/// `AsyncStream(unfolding:)`/`AsyncStream { continuation in }`, with back-pressure.
+///
+/// The body runs once per subscriber, in a task of its own that starts at the first
+/// demand. ``Sender/send(_:)`` suspends while demand is zero and returns `false` once
+/// the subscription is cancelled (the body's task is cancelled too, so its awaits see
+/// cooperative cancellation). The body returning finishes the stream; throwing fails it
+/// with the typed `Failure`. After a cancel nothing reaches the subscriber.
+///
+/// ```swift
+/// let numbers = Producer<Int, Never> { sender in
+///     for n in 1...3 {
+///         guard await sender.send(n) else { return }   // false: cancelled
+///     }
+/// }
+/// let cancellable = numbers.sink { print($0) }   // prints 1, 2, 3
+/// ```
+public struct Producer<Output, Failure: Error>: Publisher, Sendable {
+    /// The closure producing one subscriber's values.
+    public let body: @Sendable (Sender) async throws(Failure) -> Void
+    /// The priority of the producing task.
+    public let priority: TaskPriority?
+
+    /// Creates a publisher that runs `body` for each subscriber, at `priority`.
+    ///
+    /// ```swift
+    /// let lines = Producer<String, ReadError>(priority: .utility) { sender in
+    ///     for try await line in file.lines { guard await sender.send(line) else { return } }
+    /// }
+    /// ```
+    public init(
+        priority: TaskPriority? = nil,
+        _ body: @escaping @Sendable (Sender) async throws(Failure) -> Void
+    ) {
+        self.body = body
+        self.priority = priority
+    }
+
+    /// Gives the subscriber a subscription whose task runs the body on first demand.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let run: any TaskSubscriptionBody = ProducerRun(
+            body: body, subscriber: UncheckedSendableSubscriber(AnySubscriber(subscriber)))
+        let priority = self.priority
+        let subscription = TaskSubscription(description: "Producer") { subscription in
+            Task(priority: priority) { await run.run(through: subscription, isolation: nil) }
+        }
+        subscriber.receive(subscription: subscription)
+        subscription.subscriptionDelivered()
+    }
+}
+
+extension Producer {
+    /// What a ``Producer`` body sends its values through; it belongs to the
+    /// body's task and is not `Sendable`, so values are sent serially, from that task only.
+    ///
+    /// ```swift
+    /// let delivered = await sender.send(42)
+    /// ```
+    public final class Sender {
+        private let subscription: TaskSubscription
+        private let subscriber: AnySubscriber<Output, Failure>
+        private var demand = Subscribers.Demand.none
+
+        init(subscription: TaskSubscription, subscriber: AnySubscriber<Output, Failure>) {
+            self.subscription = subscription
+            self.subscriber = subscriber
+        }
+
+        /// Delivers `value` once the subscriber has demand for it, suspending until then.
+        ///
+        /// Returns `true` once delivered, `false` if the subscription was cancelled (before
+        /// or while waiting): the value was dropped and the body should return.
+        ///
+        /// ```swift
+        /// for n in 1... { guard await sender.send(n) else { break } }
+        /// ```
+        @discardableResult
+        public func send(_ value: Output) async -> Bool {
+            if demand == .none {
+                guard let more = await subscription.nextDemand() else { return false }
+                demand = more
+            }
+            if subscription.isCancelled { return false }
+            demand -= 1
+            demand += subscriber.receive(value)
+            return true
+        }
+
+        /// `true` once the subscription is cancelled; nothing sent afterwards is delivered.
+        ///
+        /// ```swift
+        /// while !sender.isCancelled { await sender.send(await next()) }
+        /// ```
+        public var isCancelled: Bool { subscription.isCancelled }
+    }
+}
+
+@available(*, unavailable)
+extension Producer.Sender: Sendable {}
+
+/// One subscriber's run of a producer body, in its subscription's task.
+struct ProducerRun<Output, Failure: Error>: TaskSubscriptionBody {
+    let body: @Sendable (Producer<Output, Failure>.Sender) async throws(Failure) -> Void
+    let subscriber: UncheckedSendableSubscriber<AnySubscriber<Output, Failure>>
+
+    func run(through subscription: TaskSubscription, isolation: isolated (any Actor)?) async {
+        if subscription.isCancelled { return }
+        let sender = Producer<Output, Failure>.Sender(
+            subscription: subscription, subscriber: subscriber.base)
+        do throws(Failure) {
+            try await body(sender)
+        } catch {
+            if subscription.finish() { subscriber.base.receive(completion: .failure(error)) }
+            return
+        }
+        if subscription.finish() { subscriber.base.receive(completion: .finished) }
+    }
+}

@@ -1,0 +1,119 @@
+import Synchronization
+
+/// The subscription of every publisher whose values come from one task: the task starts at
+/// the first demand (after `receive(subscription:)` has returned), takes demand in batches
+/// through ``nextDemand(isolation:)``, suspends while there is none, and is cancelled by
+/// ``cancel()``. See ``TaskSubscriptionStateMachine`` for the states.
+///
+/// It holds the subscriber only inside the not-yet-started task closure; once started, the
+/// task alone holds it, and cancelling drops the closure and cancels the task.
+@usableFromInline
+final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline
+    typealias Starter = @Sendable (TaskSubscription) -> Task<Void, Never>
+
+    private struct Inner: Sendable {
+        var machine = TaskSubscriptionStateMachine()
+        var starter: Starter?
+    }
+
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+    private let inner: Locked<Inner>
+    @usableFromInline
+    let cancelledFlag = Atomic<Bool>(false)
+    @usableFromInline
+    let description: String
+
+    @usableFromInline
+    init(description: String, starter: @escaping Starter) {
+        self.description = description
+        inner = Locked(Inner(starter: starter))
+    }
+
+    /// `true` once cancelled; read by the task before each value, without a lock.
+    @inlinable
+    var isCancelled: Bool { cancelledFlag.load(ordering: .acquiring) }
+
+    /// Call after `receive(subscription:)` returned: starts the task if demand came meanwhile.
+    @usableFromInline
+    func subscriptionDelivered() {
+        let starter = inner.withLock { inner -> Starter? in
+            guard inner.machine.subscriptionDelivered() else { return nil }
+            defer { inner.starter = nil }
+            return inner.starter
+        }
+        if let starter { start(starter) }
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        let (action, starter) = inner.withLock { inner -> (TaskSubscriptionStateMachine.RequestAction, Starter?) in
+            let action = inner.machine.request(demand)
+            guard case .startTask = action else { return (action, nil) }
+            defer { inner.starter = nil }
+            return (action, inner.starter)
+        }
+        switch action {
+        case .none: break
+        case .startTask: if let starter { start(starter) }
+        case .resume(let waiter, let demand): waiter.resume(returning: demand)
+        }
+    }
+
+    private func start(_ starter: Starter) {
+        let task = starter(self)
+        inner.withLock { $0.machine.attach(task) }?.cancel()
+    }
+
+    @usableFromInline
+    func cancel() {
+        cancelledFlag.store(true, ordering: .releasing)
+        let action = inner.withLock { inner -> TaskSubscriptionStateMachine.CancelAction? in
+            inner.starter = nil
+            return inner.machine.cancel()
+        }
+        guard let action else { return }
+        action.task?.cancel()
+        action.waiter?.resume(returning: nil)
+    }
+
+    /// The demand requested since the last call; suspends while there is none. `nil` once
+    /// cancelled: the task must stop.
+    @usableFromInline
+    func nextDemand(isolation: isolated (any Actor)? = #isolation) async -> Subscribers.Demand? {
+        if let pending = inner.withLock({ $0.machine.takePendingDemand() }) {
+            if pending > .none { return pending }
+        } else {
+            return nil
+        }
+        return await withUnsafeContinuation(isolation: isolation) { continuation in
+            switch inner.withLock({ $0.machine.takeDemand(continuation) }) {
+            case .demand(let demand): continuation.resume(returning: demand)
+            case .suspended: break
+            case .stop: continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    /// The task ends; returns `true` if the caller is to deliver its completion.
+    @usableFromInline
+    func finish() -> Bool {
+        inner.withLock { $0.machine.finish() }
+    }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}
+
+/// What a ``TaskSubscription``'s task runs: one subscriber's production. Publishers pass it
+/// as an existential so that the task's closure captures no generic subscriber metatype.
+@usableFromInline
+protocol TaskSubscriptionBody: Sendable {
+    func run(through subscription: TaskSubscription, isolation: isolated (any Actor)?) async
+}

@@ -1,0 +1,192 @@
+/// A publisher's elements as an `AsyncSequence`, with the publisher's own failure type.
+///
+/// Made by ``Publisher/values``. One type serves throwing and non-throwing publishers: when
+/// `P.Failure == Never`, `for await` needs no `try`; otherwise a typed `catch` gets
+/// `P.Failure`.
+///
+/// Each iterator subscribes to the publisher when it is made and requests nothing then. Each
+/// `next()` requests exactly `.max(1)`, and only when nothing is buffered, so the outstanding
+/// demand never exceeds the waiting `next()` calls. If the publisher delivers synchronously
+/// inside `request(_:)` (a sequence publisher, `Just`), `next()` returns without suspending.
+///
+/// Cancellation: cancelling the iterating task cancels the subscription and `next()` returns
+/// nil (never a `CancellationError`); leaving the loop (`break`, `return`, a throw) cancels
+/// it too. After the publisher completes, `next()` returns nil forever; a failure is thrown
+/// once, then nil.
+///
+/// Values a hot publisher (a subject) sends while the loop body runs find no demand and are
+/// dropped, as in Combine. To keep them, use ``Publisher/values(prefetch:)`` or
+/// ``Publisher/values(bufferingPolicy:)``.
+///
+/// ```swift
+/// for await number in [1, 2, 3].publisher.values {
+///     print(number)
+/// }
+/// do {
+///     for try await line in linesPublisher.values { print(line) }
+/// } catch {
+///     // `error` is linesPublisher's Failure
+/// }
+/// ```
+public struct AsyncPublisher<P: Publisher>: AsyncSequence {
+    /// The publisher's output.
+    public typealias Element = P.Output
+
+    /// The publisher's failure; `Never` for a publisher that cannot fail.
+    public typealias Failure = P.Failure
+
+    /// How a buffering variant keeps elements; see ``Publisher/values(bufferingPolicy:)``.
+    public typealias BufferingPolicy = ValuesBufferingPolicy
+
+    @usableFromInline let publisher: P
+    @usableFromInline let mode: ValuesMode
+
+    /// Wraps `publisher`; the same as `publisher.values`.
+    ///
+    /// ```swift
+    /// let numbers = AsyncPublisher([1, 2, 3].publisher)
+    /// ```
+    @inlinable
+    public init(_ publisher: P) {
+        self.init(publisher, mode: .onDemand)
+    }
+
+    @inlinable
+    init(_ publisher: P, mode: ValuesMode) {
+        self.publisher = publisher
+        self.mode = mode
+    }
+
+    /// Subscribes to the publisher (requesting nothing yet) and returns the iterator.
+    ///
+    /// ```swift
+    /// var iterator = publisher.values.makeAsyncIterator()
+    /// let first = await iterator.next()
+    /// ```
+    @inlinable
+    public func makeAsyncIterator() -> Iterator {
+        let subscriber = ValuesSubscriber<P.Output, P.Failure>(mode: mode)
+        let iterator = Iterator(ValuesIteratorLifetime(subscriber))
+        publisher.subscribe(subscriber)
+        return iterator
+    }
+
+    /// The iterator of an ``AsyncPublisher``; not Sendable: one task iterates.
+    ///
+    /// Dropping it cancels the subscription.
+    ///
+    /// ```swift
+    /// var iterator = subject.values.makeAsyncIterator()
+    /// while let value = await iterator.next() { print(value) }
+    /// ```
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let lifetime: ValuesIteratorLifetime<P.Output, P.Failure>
+
+        @inlinable
+        init(_ lifetime: ValuesIteratorLifetime<P.Output, P.Failure>) { self.lifetime = lifetime }
+
+        /// The next element, nil at the end or after cancellation; throws the failure once.
+        /// Runs on the caller's actor throughout: no hop per element.
+        ///
+        /// ```swift
+        /// @MainActor func show() async { for await x in model.values { label = x } }
+        /// ```
+        @inlinable
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(P.Failure) -> P.Output? {
+            switch await lifetime.subscriber.next(isolation: actor) {
+            case .element(let element): return element.value
+            case .finished: return nil
+            case .failure(let error): throw error
+            }
+        }
+
+        /// The next element, nil at the end or after cancellation; throws the failure once.
+        ///
+        /// ```swift
+        /// let value = try await iterator.next()
+        /// ```
+        @inlinable
+        public mutating func next() async throws(P.Failure) -> P.Output? {
+            try await next(isolation: nil)
+        }
+    }
+}
+
+extension AsyncPublisher: Sendable where P: Sendable {}
+
+@available(*, unavailable)
+extension AsyncPublisher.Iterator: Sendable {}
+
+/// Combine's name for the throwing variant; in Sluice one type serves both.
+///
+/// ```swift
+/// let lines: AsyncThrowingPublisher<AnyPublisher<String, any Error>> = publisher.values
+/// ```
+public typealias AsyncThrowingPublisher<P: Publisher> = AsyncPublisher<P>
+
+/// How ``Publisher/values(bufferingPolicy:)`` keeps elements the loop has not taken yet;
+/// the names are `AsyncStream`'s.
+///
+/// ```swift
+/// for await event in subject.values(bufferingPolicy: .bufferingNewest(10)) { handle(event) }
+/// ```
+public enum ValuesBufferingPolicy: Sendable, Equatable {
+    /// Keep every element. Memory grows without bound if the loop falls behind.
+    case unbounded
+    /// Keep the oldest `n` elements; drop newer ones while the buffer is full.
+    case bufferingOldest(Int)
+    /// Keep the newest `n` elements; drop the oldest to make room.
+    case bufferingNewest(Int)
+}
+
+extension Publisher {
+    /// The publisher's elements as an `AsyncSequence`: each `next()` requests one element.
+    ///
+    /// Right for cold publishers and for anything that honours demand. A hot publisher's
+    /// values sent while the loop body runs are dropped (Combine's contract); see
+    /// ``values(prefetch:)`` and ``values(bufferingPolicy:)``.
+    ///
+    /// ```swift
+    /// for await x in (1...3).publisher.values { print(x) }
+    /// ```
+    @inlinable
+    public var values: AsyncPublisher<Self> { AsyncPublisher(self) }
+
+    /// The elements with up to `prefetch` requested ahead of the loop.
+    ///
+    /// It requests `prefetch` at the first `next()`, then tops up to `prefetch` in batches
+    /// whenever at most half of it is left buffered or requested, so it never buffers more
+    /// than `prefetch`. Use it for throughput (fewer, larger requests) and for hot sources
+    /// that honour demand, where it keeps what arrives while the loop body runs; a source
+    /// that sends beyond demand still traps.
+    ///
+    /// ```swift
+    /// for await row in rowsPublisher.values(prefetch: 64) { process(row) }
+    /// ```
+    @inlinable
+    public func values(prefetch: Int) -> AsyncPublisher<Self> {
+        precondition(prefetch > 0, "values(prefetch:) needs a positive count, got \(prefetch)")
+        return AsyncPublisher(self, mode: .prefetch(prefetch))
+    }
+
+    /// The elements with `.unlimited` demand, kept as `bufferingPolicy` says until the loop
+    /// takes them.
+    ///
+    /// Use it for hot sources that ignore demand (subjects, notifications, UI events):
+    /// `.bufferingNewest(n)` for state where only the latest matters, `.bufferingOldest(n)`
+    /// to keep the first `n` and drop the rest, `.unbounded` only when the producer is known
+    /// to be finite or slower than the loop.
+    ///
+    /// ```swift
+    /// for await tap in taps.values(bufferingPolicy: .bufferingNewest(1)) { refresh(tap) }
+    /// ```
+    @inlinable
+    public func values(bufferingPolicy: ValuesBufferingPolicy) -> AsyncPublisher<Self> {
+        switch bufferingPolicy {
+        case .unbounded: break
+        case .bufferingOldest(let limit), .bufferingNewest(let limit):
+            precondition(limit >= 0, "a buffering limit must not be negative, got \(limit)")
+        }
+        return AsyncPublisher(self, mode: .buffering(bufferingPolicy))
+    }
+}

@@ -1,0 +1,224 @@
+/// The decisions behind ``AsyncPublisher``: one instance per iterator, run under the
+/// storage's lock. Every event is a `mutating func` that returns what to do; the storage
+/// does it after unlocking (design rule 6).
+///
+/// Phases and transitions (`waiter` is the one suspended `next()`, `buffer` the elements
+/// delivered and not yet taken, `outstanding` the demand requested and not yet used):
+///
+/// ```
+/// awaitingSubscription ──subscribed──▶ active(subscription)
+///   │                                    │  next(): buffer empty, outstanding 0 → request
+///   │                                    │          (waiting for demand), then element ready
+///   │                                    │          in buffer or suspend(waiter)
+///   │                                    │  received: waiter? resume it : buffer it
+///   │                                    ├──completed──▶ upstreamCompleted(completion)
+///   │                                    │                 │ next(): buffer first, then the
+///   │                                    │                 ▼ completion (once) ──▶ terminated
+///   └──────────cancel────────────────────┴──cancel──────▶ terminated (nil forever)
+/// ```
+///
+/// Modes: `.onDemand` requests `.max(1)` only when a `next()` finds nothing buffered;
+/// `.prefetch(n)` requests `n` at first and tops up to `n` in batches when at most `n / 2`
+/// remain buffered or requested; `.buffering(policy)` requests `.unlimited` once and keeps
+/// elements as the policy says. The types are `@usableFromInline` rather than private so that
+/// clients specialise the hot path.
+@usableFromInline
+struct ValuesStateMachine<Element, Failure: Error>: Sendable {
+    @usableFromInline typealias Continuation = UnsafeContinuation<ValuesResult<Element, Failure>, Never>
+
+    @usableFromInline
+    enum Phase: Sendable {
+        case awaitingSubscription
+        case active(UpstreamSubscription)
+        case upstreamCompleted(Subscribers.Completion<Failure>)
+        case terminated
+    }
+
+    /// What `next()` does after unlocking.
+    @usableFromInline
+    enum NextAction {
+        /// Return the element; if `replenish` is set, request more first (prefetch mode).
+        case element(HandOff<Element>, replenish: (UpstreamSubscription, Subscribers.Demand)?)
+        /// Return nil (`failure == nil`) or throw once.
+        case end(Failure?)
+        /// Request, then ask again: a synchronous upstream will have delivered.
+        case request(UpstreamSubscription, Subscribers.Demand)
+        /// Nothing ready: suspend.
+        case suspend
+    }
+
+    /// What `suspend(_:)` does after unlocking.
+    @usableFromInline
+    enum SuspendAction {
+        case none
+        /// Resume at once; then request `replenish`, if set (prefetch mode).
+        case resume(Continuation, ValuesResult<Element, Failure>, replenish: (UpstreamSubscription, Subscribers.Demand)?)
+        case request(UpstreamSubscription, Subscribers.Demand)
+    }
+
+    /// What `receive(_:)` and `receive(completion:)` do after unlocking.
+    @usableFromInline
+    enum DeliveryAction {
+        case none
+        case resume(Continuation, ValuesResult<Element, Failure>)
+        /// An element the buffering policy dropped, released outside the lock.
+        case drop(HandOff<Element>)
+    }
+
+    @usableFromInline var phase: Phase = .awaitingSubscription
+    @usableFromInline var waiter: Continuation?
+    @usableFromInline var outstanding: Subscribers.Demand = .none
+    @usableFromInline var buffer = ValuesBuffer<Element>()
+    @usableFromInline let mode: ValuesMode
+
+    @usableFromInline
+    init(mode: ValuesMode) { self.mode = mode }
+
+    /// The demand a waiting `next()` needs now, or nil if enough is outstanding.
+    @inlinable
+    mutating func demandToRequest() -> Subscribers.Demand? {
+        guard outstanding == .none else { return nil }
+        let demand: Subscribers.Demand
+        switch mode {
+        case .onDemand: demand = .max(1)
+        case .prefetch(let limit): demand = .max(limit)
+        case .buffering: demand = .unlimited
+        }
+        outstanding = demand
+        return demand
+    }
+
+    /// After an element was taken in prefetch mode: the batch that tops the level up to the
+    /// limit, once at most half of it is left.
+    @inlinable
+    mutating func replenishment() -> Subscribers.Demand? {
+        guard case .prefetch(let limit) = mode, let pending = outstanding.max else { return nil }
+        let level = buffer.count + pending
+        guard level <= limit / 2 else { return nil }
+        outstanding += limit - level
+        return .max(limit - level)
+    }
+
+    // MARK: Consumer side
+
+    @inlinable
+    mutating func next() -> NextAction {
+        if let element = buffer.popFirst() {
+            if case .active(let subscription) = phase, let more = replenishment() {
+                return .element(element, replenish: (subscription, more))
+            }
+            return .element(element, replenish: nil)
+        }
+        switch phase {
+        case .awaitingSubscription:
+            return .suspend
+        case .active(let subscription):
+            if let demand = demandToRequest() { return .request(subscription, demand) }
+            return .suspend
+        case .upstreamCompleted(let completion):
+            phase = .terminated
+            if case .failure(let error) = completion { return .end(error) }
+            return .end(nil)
+        case .terminated:
+            return .end(nil)
+        }
+    }
+
+    /// Parks `continuation` unless something arrived since `next()` said to suspend.
+    @inlinable
+    mutating func suspend(_ continuation: Continuation) -> SuspendAction {
+        switch next() {
+        case .element(let element, let replenish):
+            return .resume(continuation, .element(element), replenish: replenish)
+        case .end(let failure):
+            return .resume(continuation, failure.map { .failure($0) } ?? .finished, replenish: nil)
+        case .request(let subscription, let demand):
+            waiter = continuation
+            return .request(subscription, demand)
+        case .suspend:
+            waiter = continuation
+            return .none
+        }
+    }
+
+    /// Ends the iteration: idempotent. Returns what to release outside the lock.
+    @inlinable
+    mutating func cancel() -> (UpstreamSubscription?, Continuation?, ValuesBuffer<Element>)? {
+        let subscription: UpstreamSubscription?
+        switch phase {
+        case .terminated: return nil
+        case .active(let current): subscription = current
+        case .awaitingSubscription, .upstreamCompleted: subscription = nil
+        }
+        phase = .terminated
+        defer { waiter = nil; buffer = ValuesBuffer() }
+        return (subscription, waiter, buffer)
+    }
+
+    // MARK: Upstream side
+
+    /// The first subscription is kept; returns one to cancel (late or second), if any.
+    @inlinable
+    mutating func subscribed(_ subscription: UpstreamSubscription) -> (cancel: UpstreamSubscription?, request: Subscribers.Demand?) {
+        guard case .awaitingSubscription = phase else { return (subscription, nil) }
+        phase = .active(subscription)
+        guard waiter != nil else { return (nil, nil) }
+        return (nil, demandToRequest())
+    }
+
+    @inlinable
+    mutating func received(_ element: HandOff<Element>) -> (DeliveryAction, Subscribers.Demand) {
+        switch phase {
+        case .awaitingSubscription: Violation.signalBeforeSubscription("AsyncPublisher")
+        case .upstreamCompleted: Violation.signalAfterCompletion("AsyncPublisher")
+        case .terminated: return (.drop(element), .none)
+        case .active: break
+        }
+        guard outstanding > 0 else { Violation.valueBeyondDemand("AsyncPublisher") }
+        outstanding -= 1
+        if let continuation = waiter {
+            waiter = nil
+            guard case .prefetch = mode, let more = replenishment() else {
+                return (.resume(continuation, .element(element)), .none)
+            }
+            return (.resume(continuation, .element(element)), more)
+        }
+        guard case .buffering(let policy) = mode else {
+            buffer.append(element)
+            return (.none, .none)
+        }
+        switch policy {
+        case .unbounded:
+            buffer.append(element)
+            return (.none, .none)
+        case .bufferingOldest(let limit):
+            guard buffer.count < limit else { return (.drop(element), .none) }
+            buffer.append(element)
+            return (.none, .none)
+        case .bufferingNewest(let limit):
+            guard limit > 0 else { return (.drop(element), .none) }
+            let dropped = buffer.count >= limit ? buffer.popFirst() : nil
+            buffer.append(element)
+            return (dropped.map { .drop($0) } ?? .none, .none)
+        }
+    }
+
+    @inlinable
+    mutating func completed(_ completion: Subscribers.Completion<Failure>) -> DeliveryAction {
+        switch phase {
+        case .awaitingSubscription: Violation.signalBeforeSubscription("AsyncPublisher")
+        case .upstreamCompleted: Violation.signalAfterCompletion("AsyncPublisher")
+        case .terminated: return .none
+        case .active: break
+        }
+        guard let continuation = waiter else {
+            phase = .upstreamCompleted(completion)
+            return .none
+        }
+        // A waiter means the buffer is empty: the completion goes straight to it.
+        waiter = nil
+        phase = .terminated
+        if case .failure(let error) = completion { return .resume(continuation, .failure(error)) }
+        return .resume(continuation, .finished)
+    }
+}

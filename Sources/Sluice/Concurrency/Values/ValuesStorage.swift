@@ -1,0 +1,181 @@
+/// An element on its way from the upstream to the one task that iterates.
+///
+/// Safe to mark Sendable: the upstream gives the element away when it calls `receive(_:)`,
+/// and from then on exactly one side holds it (the buffer under the lock, then the iterating
+/// task), so it is never used from two threads at once. This is what lets `values` serve
+/// publishers of non-Sendable outputs, as Combine's does.
+@usableFromInline
+struct HandOff<Element>: @unchecked Sendable {
+    @usableFromInline var value: Element
+    @inlinable init(_ value: Element) { self.value = value }
+}
+
+/// The upstream subscription, kept in Sendable state.
+///
+/// Safe to mark Sendable: `Subscription.request(_:)` and `cancel()` are thread-safe by
+/// contract (design rules 4 and 5), and nothing else is called on it.
+@usableFromInline
+struct UpstreamSubscription: @unchecked Sendable {
+    @usableFromInline let base: any Subscription
+    @inlinable init(_ base: any Subscription) { self.base = base }
+}
+
+/// What one `next()` produces.
+@usableFromInline
+enum ValuesResult<Element, Failure: Error>: Sendable {
+    case element(HandOff<Element>)
+    case finished
+    case failure(Failure)
+}
+
+/// How an ``AsyncPublisher`` asks for elements.
+@usableFromInline
+enum ValuesMode: Sendable {
+    case onDemand
+    case prefetch(Int)
+    case buffering(ValuesBufferingPolicy)
+}
+
+/// A FIFO queue that reuses its storage: no allocation per element once it has grown.
+@usableFromInline
+struct ValuesBuffer<Element>: Sendable {
+    @usableFromInline var storage: [HandOff<Element>?] = []
+    @usableFromInline var head = 0
+
+    @inlinable init() {}
+
+    @inlinable var count: Int { storage.count - head }
+
+    @inlinable
+    mutating func append(_ element: HandOff<Element>) { storage.append(element) }
+
+    @inlinable
+    mutating func popFirst() -> HandOff<Element>? {
+        guard head < storage.count else { return nil }
+        let element = storage[head].take()
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+}
+
+/// The subscriber behind an ``AsyncPublisher`` iterator: it receives from the upstream on
+/// any thread and hands elements to the iterating task. All state is in one ``Locked``
+/// state machine; continuations are resumed and the upstream is called only after unlocking.
+///
+/// Not `@inlinable`: ``Locked`` is SPI, which inlinable code cannot use. Clients call these
+/// entry points unspecialised; the state machine's own code is specialised inside them.
+@usableFromInline
+final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
+    let state: Locked<ValuesStateMachine<Input, Failure>>
+
+    @usableFromInline
+    init(mode: ValuesMode) { state = Locked(ValuesStateMachine(mode: mode)) }
+
+    @usableFromInline var description: String { "AsyncPublisher" }
+
+    // MARK: Subscriber
+
+    @usableFromInline
+    func receive(subscription: any Subscription) {
+        let (late, demand) = state.withLock { $0.subscribed(UpstreamSubscription(subscription)) }
+        late?.base.cancel()
+        if let demand { subscription.request(demand) }
+    }
+
+    @usableFromInline
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let (action, demand) = state.withLock { $0.received(HandOff(input)) }
+        perform(action)
+        return demand
+    }
+
+    @usableFromInline
+    func receive(completion: Subscribers.Completion<Failure>) {
+        perform(state.withLock { $0.completed(completion) })
+    }
+
+    @usableFromInline
+    func perform(_ action: ValuesStateMachine<Input, Failure>.DeliveryAction) {
+        switch action {
+        case .none, .drop: break  // a dropped element is released here, outside the lock
+        case .resume(let continuation, let result): continuation.resume(returning: result)
+        }
+    }
+
+    // MARK: Iterator side
+
+    /// Ends the iteration: cancels the upstream and wakes a waiting `next()` with nil.
+    /// Idempotent and callable from any thread.
+    @usableFromInline
+    func cancel() {
+        guard let (subscription, waiter, dropped) = state.withLock({ $0.cancel() }) else { return }
+        withExtendedLifetime(dropped) {}
+        subscription?.base.cancel()
+        waiter?.resume(returning: .finished)
+    }
+
+    /// The element, end or failure for one `next()`. Never suspends when the upstream
+    /// delivers synchronously inside `request(_:)`.
+    @usableFromInline
+    func next(isolation actor: isolated (any Actor)?) async -> ValuesResult<Input, Failure> {
+        if Task.isCancelled {
+            cancel()
+            return .finished
+        }
+        while true {
+            switch state.withLock({ $0.next() }) {
+            case .element(let element, let replenish):
+                if let (subscription, demand) = replenish { subscription.base.request(demand) }
+                return .element(element)
+            case .end(let failure):
+                if let failure { return .failure(failure) }
+                return .finished
+            case .request(let subscription, let demand):
+                subscription.base.request(demand)
+            case .suspend:
+                return await suspend(isolation: actor)
+            }
+        }
+    }
+
+    /// The slow path: wait for the upstream, or for the task's cancellation.
+    @usableFromInline
+    func suspend(isolation actor: isolated (any Actor)?) async -> ValuesResult<Input, Failure> {
+        await withTaskCancellationHandler(
+            operation: {
+                await withUnsafeContinuation(isolation: actor) { continuation in
+                    switch self.state.withLock({ $0.suspend(continuation) }) {
+                    case .none:
+                        break
+                    case .resume(let continuation, let result, let replenish):
+                        continuation.resume(returning: result)
+                        if let (subscription, demand) = replenish { subscription.base.request(demand) }
+                    case .request(let subscription, let demand):
+                        subscription.base.request(demand)
+                    }
+                }
+            },
+            onCancel: { self.cancel() },
+            isolation: actor)
+    }
+}
+
+/// Owned by the iterator alone: when the iterator goes away (the loop was left by `break`,
+/// `return` or a throw), the subscription is cancelled. The upstream holds the
+/// ``ValuesSubscriber``, not this, so the subscriber cannot keep it alive.
+@usableFromInline
+final class ValuesIteratorLifetime<Input, Failure: Error>: Sendable {
+    @usableFromInline let subscriber: ValuesSubscriber<Input, Failure>
+
+    @inlinable
+    init(_ subscriber: ValuesSubscriber<Input, Failure>) { self.subscriber = subscriber }
+
+    deinit { subscriber.cancel() }
+}

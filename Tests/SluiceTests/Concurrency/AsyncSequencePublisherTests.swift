@@ -1,0 +1,168 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+import Dispatch
+
+@Suite struct AsyncSequencePublisherTests {
+    @Test func unlimitedDemandDeliversEveryElementInOrderThenFinished() async {
+        let recorder = RecordingSubscriber<Int, TestError>()
+        CountingSequence(count: 100).publisher.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == Array(0..<100))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func nothingIsIteratedBeforeTheFirstDemand() async {
+        let sequence = CountingSequence(count: 3)
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        sequence.publisher.subscribe(recorder)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(sequence.calls == 0)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
+        await recorder.waitForValues(count: 1)
+        #expect(recorder.values == [0])
+        recorder.cancel()
+    }
+
+    @Test func nextIsNeverCalledMoreOftenThanDemanded() async {
+        let sequence = CountingSequence(count: 10)
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
+        recorder.onValue { value in
+            // At the moment value n arrives, exactly n + 1 `next()` calls were made.
+            #expect(sequence.calls == value + 1)
+            return .none
+        }
+        sequence.publisher.subscribe(recorder)
+        await recorder.waitForValues(count: 2)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(sequence.calls == 2)
+        recorder.request(.max(3))
+        await recorder.waitForValues(count: 5)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(sequence.calls == 5)
+        #expect(recorder.violations.isEmpty)
+        recorder.cancel()
+        await sequence.released.wait()
+    }
+
+    @Test func demandReturnedFromReceiveIsCounted() async {
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1), demandPerValue: .max(1))
+        CountingSequence(count: 50).publisher.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == Array(0..<50))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func theSequencesTypedFailureIsDelivered() async {
+        let recorder = RecordingSubscriber<Int, TestError>()
+        CountingSequence(count: 2, failure: TestError(code: 7)).publisher.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .failure(TestError(code: 7)))
+        #expect(recorder.values == [0, 1])
+    }
+
+    @Test func cancelWhileSuspendedInNextCancelsTheTaskAndDeliversNothing() async {
+        let terminated = Gate()
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        continuation.onTermination = { _ in terminated.open() }
+        let recorder = RecordingSubscriber<Int, Never>()
+        stream.publisher.subscribe(recorder)
+        continuation.yield(1)
+        await recorder.waitForValues(count: 1)
+        recorder.cancel()
+        await terminated.wait()   // cooperative cancellation reached the sequence
+        continuation.yield(2)
+        continuation.finish()
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
+    @Test func cancelInsideReceiveStopsIterationAndReleasesTheIterator() async {
+        let sequence = CountingSequence(count: 10)
+        let recorder = RecordingSubscriber<Int, TestError>()
+        recorder.onValue { _ in recorder.cancel(); return .none }
+        sequence.publisher.subscribe(recorder)
+        await sequence.released.wait()
+        #expect(recorder.events == [.subscription, .value(0)])
+        #expect(sequence.calls == 1)
+    }
+
+    @Test func cancelBeforeTheFirstDemandNeverStartsIteration() async {
+        let sequence = CountingSequence(count: 3)
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        sequence.publisher.subscribe(recorder)
+        recorder.cancel()
+        recorder.cancel()
+        recorder.request(.max(1))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(sequence.calls == 0)
+        #expect(recorder.events == [.subscription])
+    }
+
+    @Test func cancelReleasesTheSubscriber() async {
+        let released = Gate()
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        weak var weakSubscription: AnyObject?
+        do {
+            let probe = DeinitProbe(released)
+            let subscriber = AnySubscriber<Int, Never>(
+                receiveSubscription: { weakSubscription = $0 as AnyObject; $0.request(.unlimited) },
+                receiveValue: { _ in _ = probe; return .none })
+            stream.publisher.subscribe(subscriber)
+        }
+        continuation.yield(1)
+        (weakSubscription as? any Subscription)?.cancel()
+        await released.wait()
+        continuation.finish()
+    }
+
+    @Test func completionReleasesTheSubscriber() async {
+        let released = Gate()
+        do {
+            let probe = DeinitProbe(released)
+            let subscriber = AnySubscriber<Int, TestError>(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: { _ in _ = probe; return .none })
+            CountingSequence(count: 3).publisher.subscribe(subscriber)
+        }
+        await released.wait()
+    }
+
+    @Test func iterationRunsOnTheGivenActor() async {
+        let recorder = RecordingSubscriber<Int, TestError>()
+        recorder.onValue { _ in MainActor.assertIsolated("delivery off the main actor"); return .none }
+        CountingSequence(count: 5).publisher(priority: .high, iteratingOn: MainActor.shared).subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values.count == 5)
+    }
+
+    @Test func subscriptionDescribesItselfAsAsyncSequence() {
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        CountingSequence(count: 1).publisher.subscribe(recorder)
+        #expect(String(describing: recorder.subscription!) == "AsyncSequence")
+        recorder.cancel()
+    }
+
+    @Test func cancelRacingRequestNeverExceedsDemandOrSignalsAfterCancel() async {
+        for _ in 0..<10_000 {
+            let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+            CountingSequence(count: 5).publisher.subscribe(recorder)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 { recorder.request(.max(2)) } else { recorder.cancel() }
+            }
+            recorder.cancel()
+            #expect(recorder.values.count <= 2)
+            #expect(recorder.violations.isEmpty)
+        }
+    }
+
+    @Test func requestNoneTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+            CountingSequence(count: 1).publisher.subscribe(recorder)
+            recorder.subscription!.request(.none)
+        }.map { result in
+            let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(text.contains("demand requested must be greater than zero (rule 2)"))
+        }
+    }
+}

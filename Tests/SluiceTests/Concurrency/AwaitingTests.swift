@@ -1,0 +1,118 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+
+/// Waits (yielding, never sleeping) until the publisher has its first subscription.
+private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) async -> ControllableSubscription<O, F> {
+    while publisher.subscriptions.isEmpty { await Task.yield() }
+    return publisher.subscriptions[0]
+}
+
+@Suite struct AwaitingTests {
+    @Test func firstValueRequestsOneAndCancelsAfterIt() async throws {
+        let publisher = ControllablePublisher<Int, TestError>()
+        let shared = UncheckedBox(publisher)
+        let task = Task { try await shared.value.firstValue() }
+        let subscription = await firstSubscription(of: publisher)
+        await subscription.waitForCalls { !$0.isEmpty }
+        #expect(subscription.send(7) == .none)
+        #expect(try await task.value == 7)
+        #expect(subscription.history == [.request(.max(1)), .cancel])
+    }
+
+    @Test func firstValueOfAnEmptyPublisherIsNil() async throws {
+        let value = try await Producer<Int, TestError> { _ in }.firstValue()
+        #expect(value == nil)
+    }
+
+    @Test func firstValueThrowsTheTypedFailure() async {
+        await #expect(throws: TestError(code: 2)) {
+            try await Producer<Int, TestError> { (_) throws(TestError) in throw TestError(code: 2) }.firstValue()
+        }
+    }
+
+    @Test func lastValueRequestsUnlimitedAndReturnsTheLastBeforeFinishing() async throws {
+        let publisher = ControllablePublisher<Int, TestError>()
+        let shared = UncheckedBox(publisher)
+        let task = Task { try await shared.value.lastValue() }
+        let subscription = await firstSubscription(of: publisher)
+        await subscription.waitForCalls { !$0.isEmpty }
+        for n in 1...3 { subscription.send(n) }
+        subscription.send(completion: .finished)
+        #expect(try await task.value == 3)
+        #expect(subscription.history == [.request(.unlimited)])
+    }
+
+    @Test func onlyValueReturnsTheSingleValue() async throws {
+        let value = try await Producer<Int, Never> { sender in await sender.send(5) }.onlyValue()
+        #expect(value == 5)
+    }
+
+    @Test func onlyValueFailsAtASecondValueAndCancels() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let shared = UncheckedBox(publisher)
+        let task = Task { () async -> OnlyValueError<Never>? in
+            do throws(OnlyValueError<Never>) { _ = try await shared.value.onlyValue(); return nil } catch { return error }
+        }
+        let subscription = await firstSubscription(of: publisher)
+        await subscription.waitForCalls { !$0.isEmpty }
+        subscription.send(1)
+        subscription.send(2)
+        #expect(await task.value == .moreThanOneValue)
+        #expect(subscription.history == [.request(.max(2)), .cancel])
+    }
+
+    @Test func onlyValueFailsWhenThereIsNoValue() async {
+        await #expect(throws: OnlyValueError<Never>.noValue) {
+            try await Producer<Int, Never> { _ in }.onlyValue()
+        }
+    }
+
+    @Test func onlyValueWrapsTheFailure() async {
+        await #expect(throws: OnlyValueError<TestError>.failure(TestError(code: 4))) {
+            try await Producer<Int, TestError> { (_) throws(TestError) in throw TestError(code: 4) }.onlyValue()
+        }
+    }
+
+    @Test func cancellingTheAwaitingTaskCancelsTheSubscription() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let shared = UncheckedBox(publisher)
+        let task = Task { () async -> OnlyValueError<Never>? in
+            do throws(OnlyValueError<Never>) { _ = try await shared.value.onlyValue(); return nil } catch { return error }
+        }
+        let subscription = await firstSubscription(of: publisher)
+        await subscription.waitForCalls { !$0.isEmpty }
+        task.cancel()
+        #expect(await task.value == .cancelled)
+        #expect(subscription.history == [.request(.max(2)), .cancel])
+        subscription.send(1)   // ignored after cancellation
+    }
+
+    @Test func anAlreadyCancelledTaskCancelsTheSubscriptionWithoutRequesting() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let shared = UncheckedBox(publisher)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await shared.value.firstValue()
+        }
+        #expect(await task.value == nil)
+        #expect(publisher.subscriptions[0].history == [.cancel])
+    }
+
+    @Test func cancelRacingTheValueResumesExactlyOnce() async {
+        for _ in 0..<10_000 {
+            let publisher = ControllablePublisher<Int, Never>()
+            let shared = UncheckedBox(publisher)
+            let task = Task { await shared.value.firstValue() }
+            let subscription = await firstSubscription(of: publisher)
+            await subscription.waitForCalls { !$0.isEmpty }
+            let sharedSubscription = UncheckedBox(subscription)
+            async let send: Void = { sharedSubscription.value.send(1) }()
+            task.cancel()
+            await send
+            let value = await task.value
+            #expect(value == nil || value == 1)
+            #expect(subscription.cancelCount <= 1)
+        }
+    }
+}

@@ -1,0 +1,224 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+import Dispatch
+
+@Suite struct ProducerTests {
+    @Test func sentValuesArriveInOrderAndReturningFinishes() async {
+        let recorder = RecordingSubscriber<Int, TestError>()
+        Producer<Int, TestError> { sender in
+            for n in 0..<100 { await sender.send(n) }
+        }.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == Array(0..<100))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func theBodyStartsAtTheFirstDemandOnly() async {
+        let started = Gate()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        Producer<Int, Never> { sender in
+            started.open()
+            await sender.send(1)
+        }.subscribe(recorder)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!started.isOpen)
+        recorder.request(.max(1))
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == [1])
+    }
+
+    @Test func sendSuspendsWhileDemandIsZero() async {
+        let returned = Locked<[Int]>([])
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        Producer<Int, Never> { sender in
+            for n in 1...3 {
+                await sender.send(n)
+                returned.withLock { $0.append(n) }
+            }
+        }.subscribe(recorder)
+        await recorder.waitForValues(count: 1)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(returned.withLock { $0 } == [1])   // send(2) is suspended
+        #expect(recorder.values == [1])
+        recorder.request(.max(2))
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func demandReturnedFromReceiveIsCounted() async {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        Producer<Int, Never> { sender in
+            for n in 0..<50 { await sender.send(n) }
+        }.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == Array(0..<50))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func throwingFailsWithTheTypedError() async {
+        let recorder = RecordingSubscriber<Int, TestError>()
+        Producer<Int, TestError> { (sender) throws(TestError) in
+            await sender.send(1)
+            throw TestError(code: 3)
+        }.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .failure(TestError(code: 3)))
+        #expect(recorder.values == [1])
+    }
+
+    @Test func cancelWhileSendIsSuspendedMakesItReturnFalseAndCancelsTheTask() async {
+        let ended = Gate()
+        let outcome = Locked<(sent: Bool, taskCancelled: Bool)?>(nil)
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        Producer<Int, Never> { sender in
+            await sender.send(1)
+            let sent = await sender.send(2)
+            outcome.withLock { $0 = (sent, Task.isCancelled) }
+            ended.open()
+        }.subscribe(recorder)
+        await recorder.waitForValues(count: 1)
+        recorder.cancel()
+        await ended.wait()
+        #expect(outcome.withLock { $0 }! == (false, true))
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
+    @Test func cancelDuringDeliveryDropsLaterValuesAndTheCompletion() async {
+        let ended = Gate()
+        let results = Locked<[Bool]>([])
+        let recorder = RecordingSubscriber<Int, Never>()
+        recorder.onValue { _ in recorder.cancel(); return .none }
+        Producer<Int, Never> { sender in
+            for n in 1...3 { let sent = await sender.send(n); results.withLock { $0.append(sent) } }
+            ended.open()
+        }.subscribe(recorder)
+        await ended.wait()
+        #expect(results.withLock { $0 } == [true, false, false])
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
+    @Test func cancelBeforeTheFirstDemandNeverRunsTheBody() async {
+        let started = Gate()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        Producer<Int, Never> { _ in started.open() }.subscribe(recorder)
+        recorder.cancel()
+        recorder.request(.max(1))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(!started.isOpen)
+        #expect(recorder.events == [.subscription])
+    }
+
+    @Test func cancelAfterCompletionChangesNothing() async {
+        let recorder = RecordingSubscriber<Int, Never>()
+        Producer<Int, Never> { sender in await sender.send(1) }.subscribe(recorder)
+        await recorder.waitForCompletion()
+        recorder.cancel()
+        recorder.cancel()
+        #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    }
+
+    @Test func eachSubscriberGetsItsOwnRun() async {
+        let runs = Locked(0)
+        let producer = Producer<Int, Never> { sender in
+            let run = runs.withLock { $0 += 1; return $0 }
+            await sender.send(run)
+        }
+        let first = RecordingSubscriber<Int, Never>()
+        producer.subscribe(first)
+        await first.waitForCompletion()
+        let second = RecordingSubscriber<Int, Never>()
+        producer.subscribe(second)
+        await second.waitForCompletion()
+        #expect(first.values == [1])
+        #expect(second.values == [2])
+    }
+
+    @Test func cancelReleasesTheSubscriber() async {
+        let released = Gate()
+        let hold = Gate()
+        weak var weakSubscription: AnyObject?
+        do {
+            let probe = DeinitProbe(released)
+            let subscriber = AnySubscriber<Int, Never>(
+                receiveSubscription: { weakSubscription = $0 as AnyObject; $0.request(.max(1)) },
+                receiveValue: { _ in _ = probe; return .none })
+            Producer<Int, Never> { sender in
+                await sender.send(1)
+                await sender.send(2)   // suspends: no demand
+                await hold.wait()
+            }.subscribe(subscriber)
+        }
+        (weakSubscription as? any Subscription)?.cancel()
+        hold.open()
+        await released.wait()
+    }
+
+    @Test func cancelRacingRequestAndDeliveryNeverExceedsDemand() async {
+        for _ in 0..<10_000 {
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            Producer<Int, Never> { sender in
+                for n in 0..<3 { guard await sender.send(n) else { return } }
+            }.subscribe(recorder)
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                switch index {
+                case 0: recorder.request(.max(1))
+                case 1: recorder.request(.max(1))
+                default: recorder.cancel()
+                }
+            }
+            #expect(recorder.values.count <= 2)
+            #expect(recorder.violations.isEmpty)
+        }
+    }
+
+    @Test func subscriptionDescribesItselfAsProducer() {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        Producer<Int, Never> { _ in }.subscribe(recorder)
+        #expect(String(describing: recorder.subscription!) == "Producer")
+        recorder.cancel()
+    }
+}
+
+@Suite struct AsyncFutureTests {
+    @Test func publishesTheResultThenFinishesAndCallsOnlyOnDemand() async {
+        let calls = Locked(0)
+        let future = AsyncFuture<Int, Never> { calls.withLock { $0 += 1 }; return 42 }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        future.subscribe(recorder)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(calls.withLock { $0 } == 0)
+        recorder.request(.max(1))
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == [42])
+        #expect(calls.withLock { $0 } == 1)
+    }
+
+    @Test func aThrownErrorFailsTheSubscription() async {
+        let recorder = RecordingSubscriber<Int, TestError>()
+        AsyncFuture<Int, TestError> { () throws(TestError) in throw TestError(code: 1) }.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .failure(TestError(code: 1)))
+        #expect(recorder.values.isEmpty)
+    }
+
+    @Test func cancelCancelsTheRunningCall() async {
+        let started = Gate()
+        let ended = Gate()
+        let sawCancellation = Locked(false)
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let recorder = RecordingSubscriber<Int, Never>()
+        AsyncFuture<Int, Never> {
+            started.open()
+            for await _ in stream {}   // ends when the task is cancelled
+            sawCancellation.withLock { $0 = Task.isCancelled }
+            ended.open()
+            return 1
+        }.subscribe(recorder)
+        await started.wait()
+        recorder.cancel()
+        await ended.wait()
+        continuation.finish()
+        #expect(sawCancellation.withLock { $0 })
+        #expect(recorder.events == [.subscription])
+    }
+}

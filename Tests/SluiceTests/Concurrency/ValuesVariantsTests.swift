@@ -1,0 +1,113 @@
+import Sluice
+import SluiceTesting
+import Testing
+
+@Suite struct ValuesVariantsTests {
+    /// Iterates `sequence` over `source` in a task; sends 1 when demand arrives, and while the
+    /// loop body handles 1 the source sends 2, 3 and 4 and finishes.
+    private func valuesSentDuringTheLoopBody(
+        _ source: HotSource, _ sequence: AsyncPublisher<HotSource>
+    ) async -> [Int] {
+        let loop = Task {
+            var received: [Int] = []
+            for await value in sequence {
+                received.append(value)
+                if value == 1 {
+                    for more in 2...4 { source.send(more) }
+                    source.finish()
+                }
+            }
+            return received
+        }
+        await source.waitForDemand()
+        source.send(1)
+        return await loop.value
+    }
+
+    @Test func byDefaultValuesSentWhileTheLoopBodyRunsAreLost() async {
+        let source = HotSource()
+        #expect(await valuesSentDuringTheLoopBody(source, source.values) == [1])
+        #expect(source.requests == [.max(1)])
+    }
+
+    @Test func prefetchKeepsValuesSentDuringTheBodyWithinItsLimit() async {
+        let source = HotSource()
+        #expect(await valuesSentDuringTheLoopBody(source, source.values(prefetch: 2)) == [1, 2, 3])
+        #expect(source.requests == [.max(2)], "the replenishment is returned from receive(_:)")
+    }
+
+    @Test func unboundedBufferingKeepsEverything() async {
+        let source = HotSource()
+        #expect(await valuesSentDuringTheLoopBody(source, source.values(bufferingPolicy: .unbounded)) == [1, 2, 3, 4])
+        #expect(source.requests == [.unlimited])
+    }
+
+    @Test func bufferingOldestKeepsTheFirstNAndDropsLaterOnes() async {
+        let source = HotSource()
+        #expect(await valuesSentDuringTheLoopBody(source, source.values(bufferingPolicy: .bufferingOldest(2))) == [1, 2, 3])
+    }
+
+    @Test func bufferingNewestKeepsTheLastNAndDropsOlderOnes() async {
+        let source = HotSource()
+        #expect(await valuesSentDuringTheLoopBody(source, source.values(bufferingPolicy: .bufferingNewest(2))) == [1, 3, 4])
+    }
+
+    @Test func bufferingNewestZeroKeepsOnlyWhatAWaitingNextTakes() async {
+        let source = HotSource()
+        #expect(await valuesSentDuringTheLoopBody(source, source.values(bufferingPolicy: .bufferingNewest(0))) == [1])
+    }
+
+    @Test func prefetchRequestsNAtFirstThenTopsUpInBatchesAtHalf() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        var iterator = publisher.values(prefetch: 4).makeAsyncIterator()
+        let subscription = Shared(publisher.subscriptions[0])
+        #expect(subscription.value.requests.isEmpty)
+        let driver = Task {
+            await subscription.value.waitForCalls { $0.count == 1 }
+            for value in 1...4 { subscription.value.send(value) }
+        }
+        #expect(await iterator.next() == 1)
+        await driver.value
+        #expect(subscription.value.requests == [.max(4)], "3 of 4 left: no top-up yet")
+        #expect(await iterator.next() == 2)
+        #expect(subscription.value.requests == [.max(4), .max(2)], "2 of 4 left: top up by 2")
+        #expect(await iterator.next() == 3)
+        #expect(subscription.value.requests == [.max(4), .max(2)], "1 buffered + 2 requested: no top-up")
+        #expect(await iterator.next() == 4)
+        #expect(subscription.value.requests == [.max(4), .max(2), .max(2)], "0 buffered + 2 requested: top up by 2")
+    }
+
+    @Test func prefetchTrapsWhenTheUpstreamSendsBeyondItsLimit() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let publisher = ControllablePublisher<Int, Never>()
+            var iterator = publisher.values(prefetch: 2).makeAsyncIterator()
+            let subscription = Shared(publisher.subscriptions[0])
+            let driver = Task {
+                await subscription.value.waitForCalls { $0.count == 1 }
+                for value in 1...3 { subscription.value.send(value) }
+            }
+            _ = await iterator.next()
+            await driver.value
+        }.map { result in
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("beyond the demand it requested (rule 2)"))
+        }
+    }
+
+    @Test func bufferedElementsAreDeliveredBeforeTheCompletion() async throws {
+        let publisher = ControllablePublisher<Int, TestError>()
+        var iterator = publisher.values(bufferingPolicy: .unbounded).makeAsyncIterator()
+        let subscription = Shared(publisher.subscriptions[0])
+        let driver = Task {
+            await subscription.value.waitForCalls { $0.count == 1 }
+            for value in 1...3 { subscription.value.send(value) }
+            subscription.value.send(completion: .failure(TestError(code: 9)))
+        }
+        #expect(try await iterator.next() == 1)
+        await driver.value
+        #expect(try await iterator.next() == 2)
+        #expect(try await iterator.next() == 3)
+        await #expect(throws: TestError(code: 9)) { _ = try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+    }
+}
