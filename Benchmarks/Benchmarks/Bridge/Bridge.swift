@@ -8,9 +8,16 @@ let benchmarks: @Sendable () -> Void = {
         AsyncPeers.forAwaitSyncSequence,
     ])
     Harness.register("for await over (0..<N).publisher.values", [
+        SluiceBridge.values,
+        SluiceBridge.valuesPrefetch,
         OpenCombineBridge.values,
     ])
+    Harness.register("(0..<N).async.publisher → sink", [
+        SluiceBridge.asyncSequencePublisher,
+    ])
     Harness.register("producer task → consumer task", [
+        SluiceBridge.producer,
+        SluiceBridge.producerPrefetch,
         AsyncPeers.streamUnbounded,
         AsyncPeers.streamBufferingNewest,
         AsyncPeers.asyncChannel,

@@ -10,7 +10,7 @@ let benchmarks: @Sendable () -> Void = {
         "fast producer, slow consumer",
         elements: Harness.memoryElements,
         configuration: Harness.memory,
-        [MemoryPeers.streamUnbounded, MemoryPeers.asyncChannel]
+        [SluiceMemory.producerValues, MemoryPeers.streamUnbounded, MemoryPeers.asyncChannel]
     )
 }
 
