@@ -14,7 +14,8 @@ contender's (below 1: Sluice is faster) and allocations per element. Memory work
 peak resident memory.
 
 --check-allocations fails (exit 1) when a Sluice benchmark allocates more per iteration than
-Benchmarks/Thresholds/allocations.json allows, or has no entry there.
+Benchmarks/Thresholds/allocations.json allows, or has no entry there. The thresholds are for
+--ci mode (the memory workload moves fewer elements there).
 """
 import argparse
 import glob
@@ -95,7 +96,7 @@ def table(rows):
         sluice = next((r for r in group if r[2] == SLUICE), None)
         for (_, _, contender, n, ns, mallocs, rss) in group:
             ratio = None
-            if sluice and sluice[4] is not None and ns and contender != SLUICE:
+            if sluice and sluice[4] is not None and ns and not contender.startswith(SLUICE):
                 ratio = sluice[4] / ns
             allocs = None if mallocs is None else mallocs / n
             peak = "—" if rss is None else f"{rss / 1_048_576:,.0f} MiB"
@@ -105,7 +106,8 @@ def table(rows):
 
 
 def sluice_mallocs(rows):
-    return {f"{r[0]}: {r[1]} | {r[2]}": r[5] for r in rows if r[2].startswith(SLUICE) and r[5] is not None}
+    """{"<target>: <workload> | <contender>": (mallocs per iteration, elements per iteration)}"""
+    return {f"{r[0]}: {r[1]} | {r[2]}": (r[5], r[3]) for r in rows if r[2].startswith(SLUICE) and r[5] is not None}
 
 
 def check_allocations(rows):
@@ -113,7 +115,7 @@ def check_allocations(rows):
         allowed = json.load(f)["maxMallocsPerIteration"]
     failures = []
     measured = sluice_mallocs(rows)
-    for key, mallocs in sorted(measured.items()):
+    for key, (mallocs, _) in sorted(measured.items()):
         limit = allowed.get(key)
         if limit is None:
             failures.append(f"{key}: no threshold committed (measured {mallocs:,.0f} mallocs/iteration)")
@@ -130,12 +132,14 @@ def check_allocations(rows):
 
 def update_allocations(rows):
     measured = sluice_mallocs(rows)
-    # Headroom for allocator noise: 10% plus 16 mallocs, on the whole iteration.
-    allowed = {k: int(v * 1.10) + 16 for k, v in sorted(measured.items())}
+    # Headroom for scheduling noise (suspensions that allocate): +10%, plus 0.05 per element
+    # One more allocation per element (+N) still fails the check.
+    allowed = {k: int(m * 1.10) + n // 20 for k, (m, n) in sorted(measured.items())}
     os.makedirs(os.path.dirname(THRESHOLDS), exist_ok=True)
     with open(THRESHOLDS, "w") as f:
         json.dump({"comment": "Written by `python3 Benchmarks/compare.py --update-allocations`: "
-                              "median mallocs per iteration of each Sluice benchmark, +10% +16.",
+                              "median mallocs per iteration of each Sluice benchmark in --ci mode, "
+                              "+10% + elements/20.",
                    "maxMallocsPerIteration": allowed}, f, indent=2, ensure_ascii=False)
         f.write("\n")
     print(f"wrote {len(allowed)} thresholds to {THRESHOLDS}")
