@@ -86,6 +86,20 @@ def parse(text):
     return rows
 
 
+def machine():
+    """One line naming when and where the run happened, for the README's table."""
+    os_name = " ".join(os.uname()[i] for i in (0, 2))
+    if os.path.exists("/etc/os-release"):
+        with open("/etc/os-release") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    os_name = line.split("=", 1)[1].strip().strip('"')
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout
+    swift = swift.splitlines()[0] if swift else "swift ?"
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores "
+            f"({os.uname().machine}), {os_name}, {swift}")
+
+
 def fmt(x, digits=1):
     if x is None:
         return "—"
