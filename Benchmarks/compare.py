@@ -7,9 +7,8 @@
     python3 Benchmarks/compare.py --update-allocations # rewrite the committed thresholds
 
 Every benchmark is named "<workload> | <contender> (elements: N)" (see Support/Harness.swift).
-The run is exported in package-benchmark's JMH format; from it this script takes, per
-benchmark, the median wall-clock time and the median malloc count of one iteration, divides
-both by N, and prints per workload each contender's ns/element, Sluice's time divided by the
+From package-benchmark's text report this script takes, per benchmark, the median (p50)
+wall-clock time and malloc count of one iteration, divides both by N, and prints per workload each contender's ns/element, Sluice's time divided by the
 contender's (below 1: Sluice is faster) and allocations per element. Memory workloads also show
 peak resident memory.
 
@@ -18,13 +17,12 @@ Benchmarks/Thresholds/allocations.json allows, or has no entry there. The thresh
 --ci mode (the memory workload moves fewer elements there).
 """
 import argparse
-import glob
 import json
 import os
 import re
 import subprocess
 import sys
-import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 THRESHOLDS = os.path.join(HERE, "Thresholds", "allocations.json")
@@ -33,10 +31,8 @@ NAME = re.compile(r"^(?P<workload>.+) \| (?P<contender>.+?) \(elements: (?P<n>\d
 
 
 def run_benchmarks(targets, ci, filter_regex):
-    out = tempfile.mkdtemp(prefix="sluice-bench-")
-    cmd = ["swift", "package", "--package-path", HERE,
-           "--allow-writing-to-directory", out,
-           "benchmark", "--format", "jmh", "--path", out, "--no-progress"]
+    """Runs package-benchmark (its text tables echoed to stderr) and returns that text."""
+    cmd = ["swift", "package", "--package-path", HERE, "benchmark", "--no-progress"]
     for target in targets:
         cmd += ["--target", target]
     if filter_regex:
@@ -45,39 +41,63 @@ def run_benchmarks(targets, ci, filter_regex):
     if ci:
         env["SLUICE_BENCH_CI"] = "1"
     print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
-    # package-benchmark's own tables go to stderr so that stdout is only our table.
-    subprocess.run(cmd, check=True, env=env, stdout=sys.stderr)
-    files = glob.glob(os.path.join(out, "**", "*.jmh.json"), recursive=True)
-    if not files:
-        sys.exit(f"no JMH export found in {out}")
-    elements = []
-    for path in files:
-        with open(path) as f:
-            elements += json.load(f)
-    return elements
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, text=True)
+    sys.stderr.write(proc.stdout)
+    if proc.returncode != 0:
+        sys.exit(f"the benchmark run failed (exit {proc.returncode})")
+    return proc.stdout
 
 
-def metric(element, key):
-    m = element.get("secondaryMetrics", {}).get(key)
-    return None if m is None else m["scorePercentiles"]["50.0"]
+METRICS = {"Time (wall clock)": "wall_ns", "Malloc (total)": "mallocs", "Memory (resident peak)": "rss"}
 
 
-def parse(elements):
-    """[(target, workload, contender, n, ns/element, mallocs/iteration, peak RSS bytes)]"""
-    rows = []
-    for e in elements:
-        # "package.benchmark.<Target>.<name with spaces as underscores>"
-        _, _, target, name = e["benchmark"].split(".", 3)
-        m = NAME.match(name.replace("_", " "))
-        if not m:
+def parse(text):
+    """[(target, workload, contender, n, ns/element, mallocs/iteration, peak RSS bytes)]
+
+    Reads package-benchmark's text report: a target's name underlined with '=', each
+    benchmark's name, then a table whose rows are '│ <metric> (<unit>) * │ p0 │ p25 │ p50 │ …'.
+    Harness.swift makes time nanoseconds and counts unscaled, so p50 is read as it is.
+    """
+    rows, target, current = [], None, None
+    lines = text.splitlines()
+
+    def flush():
+        if current and "wall_ns" in current:
+            c = current
+            rows.append((c["target"], c["workload"], c["contender"], c["n"], c["wall_ns"] / c["n"],
+                         c.get("mallocs"), c.get("rss")))
+
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if i + 1 < len(lines) and lines[i + 1].startswith("===") and stripped and not stripped.startswith("="):
+            target = stripped
             continue
-        n = int(m["n"])
-        wall_us = metric(e, "Time (wall clock)")  # the JMH export gives wall clock in μs
-        mallocs = metric(e, "Malloc (total)")
-        rss = metric(e, "Memory (resident peak)")
-        rows.append((target, m["workload"], m["contender"], n,
-                     None if wall_us is None else wall_us * 1000.0 / n, mallocs, rss))
+        m = NAME.match(stripped)
+        if m:
+            flush()
+            current = {"target": target, "workload": m["workload"], "contender": m["contender"], "n": int(m["n"])}
+            continue
+        if current and stripped.startswith("│"):
+            cells = [c.strip() for c in stripped.strip("│").split("│")]
+            key = next((v for k, v in METRICS.items() if cells[0].startswith(k)), None)
+            if key and len(cells) > 3:
+                current[key] = float(cells[3].replace(",", ""))
+    flush()
     return rows
+
+
+def machine():
+    """One line naming when and where the run happened, for the README's table."""
+    os_name = " ".join(os.uname()[i] for i in (0, 2))
+    if os.path.exists("/etc/os-release"):
+        with open("/etc/os-release") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    os_name = line.split("=", 1)[1].strip().strip('"')
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout
+    swift = swift.splitlines()[0] if swift else "swift ?"
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores "
+            f"({os.uname().machine}), {os_name}, {swift}")
 
 
 def fmt(x, digits=1):
@@ -155,6 +175,7 @@ def main():
     args = parser.parse_args()
 
     rows = parse(run_benchmarks(args.target, args.ci, args.filter))
+    print(f"Run {machine()}{' (--ci)' if args.ci else ''}:\n")
     print(table(rows))
     if args.update_allocations:
         update_allocations(rows)

@@ -41,17 +41,20 @@ public enum Harness {
     /// ```
     public static let memoryElements = isCI ? 100_000 : 10_000_000
 
+    /// Counts printed unscaled (no K or M), so that `compare.py` reads them as they are.
+    static var rawUnits: [BenchmarkMetric: BenchmarkUnits] { [.mallocCountTotal: .count, .peakMemoryResident: .count] }
+
     /// The configuration of the throughput workloads: wall clock per iteration (divided by
-    /// ``elementsPerIteration`` in the table), mallocs per iteration, and throughput (which the
-    /// JMH export needs).
+    /// ``elementsPerIteration`` in the table) and mallocs per iteration.
     ///
     /// ```swift
     /// Benchmark("x", configuration: Harness.throughput) { _ in }
     /// ```
     public static var throughput: Benchmark.Configuration {
         .init(
-            metrics: [.throughput, .wallClock, .mallocCountTotal],
+            metrics: [.wallClock, .mallocCountTotal],
             timeUnits: .nanoseconds,
+            units: rawUnits,
             warmupIterations: isCI ? 1 : 3,
             scalingFactor: .one,
             maxDuration: isCI ? .milliseconds(200) : .seconds(2),
@@ -66,8 +69,9 @@ public enum Harness {
     /// ```
     public static var memory: Benchmark.Configuration {
         .init(
-            metrics: [.throughput, .wallClock, .mallocCountTotal, .peakMemoryResident],
+            metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
             timeUnits: .nanoseconds,
+            units: rawUnits,
             warmupIterations: 0,
             scalingFactor: .one,
             maxDuration: .seconds(1),
