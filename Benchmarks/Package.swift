@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // The benchmarks are a package of their own so that their dependencies (package-benchmark,
 // the peers we compare against) never reach Sluice's users. Run from the repository root:
-//     bash Benchmarks/compare.sh
+//     python3 Benchmarks/compare.py
 import PackageDescription
 
 /// Every suite gets the same dependencies: the harness, Sluice and the peers.
