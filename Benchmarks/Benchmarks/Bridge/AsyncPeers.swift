@@ -1,0 +1,61 @@
+import AsyncAlgorithms
+import Benchmark
+import BenchmarkSupport
+
+/// Swift concurrency's own ways to move elements from a producer task to a consumer task.
+/// Each consumes in the benchmark's task while a second task produces.
+enum AsyncPeers {
+    /// `for await` over a sequence whose `next()` never suspends: the floor of any bridge.
+    static let forAwaitSyncSequence = Harness.Contender.async("(0..<N).async") { n in
+        for await value in (0..<n).async { Benchmark.blackHole(value) }
+    }
+
+    static let streamUnbounded = Harness.Contender.async("AsyncStream (unbounded)") { n in
+        await pumpStream(n, policy: .unbounded)
+    }
+
+    /// Drops elements while the consumer lags; the time is per element produced.
+    static let streamBufferingNewest = Harness.Contender.async("AsyncStream (bufferingNewest 1024)") { n in
+        await pumpStream(n, policy: .bufferingNewest(1024))
+    }
+
+    /// A rendezvous: each `send` suspends until the consumer takes the element.
+    static let asyncChannel = Harness.Contender.async("AsyncChannel") { n in
+        let channel = AsyncChannel<Int>()
+        let producer = Task {
+            for i in 0..<n { await channel.send(i) }
+            channel.finish()
+        }
+        for await value in channel { Benchmark.blackHole(value) }
+        await producer.value
+    }
+
+    /// swift-async-algorithms 1.1.4's MultiProducerSingleConsumerAsyncChannel, watermarks 512/1024.
+    static let mpscChannel = Harness.Contender.async("MPSC channel (watermark 512/1024)") { n in
+        await withTaskGroup(of: Void.self) { group in
+            var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+                of: Int.self,
+                backpressureStrategy: .watermark(low: 512, high: 1024)
+            )
+            var channel = channelAndSource.takeChannel()
+            var source = consume channelAndSource.source
+            group.addTask {
+                while let value = await channel.next() { Benchmark.blackHole(value) }
+            }
+            for i in 0..<n {
+                do { try await source.send(i) } catch { fatalError("the channel finished early: \(error)") }
+            }
+            source.finish()
+        }
+    }
+
+    static func pumpStream(_ n: Int, policy: AsyncStream<Int>.Continuation.BufferingPolicy) async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: policy)
+        let producer = Task {
+            for i in 0..<n { continuation.yield(i) }
+            continuation.finish()
+        }
+        for await value in stream { Benchmark.blackHole(value) }
+        await producer.value
+    }
+}

@@ -1,0 +1,26 @@
+import Benchmark
+import BenchmarkSupport
+
+// The bridge: `for await` over publishers and async producers feeding a consumer in another
+// task, with Swift concurrency's own channels as the peers.
+let benchmarks: @Sendable () -> Void = {
+    Harness.register("baseline: for await, non-suspending sequence", [
+        AsyncPeers.forAwaitSyncSequence,
+    ])
+    Harness.register("for await over (0..<N).publisher.values", [
+        SluiceBridge.values,
+        SluiceBridge.valuesPrefetch,
+        OpenCombineBridge.values,
+    ])
+    Harness.register("(0..<N).async.publisher → sink", [
+        SluiceBridge.asyncSequencePublisher,
+    ])
+    Harness.register("producer task → consumer task", [
+        SluiceBridge.producer,
+        SluiceBridge.producerPrefetch,
+        AsyncPeers.streamUnbounded,
+        AsyncPeers.streamBufferingNewest,
+        AsyncPeers.asyncChannel,
+        AsyncPeers.mpscChannel,
+    ])
+}

@@ -1,0 +1,45 @@
+import Benchmark
+import BenchmarkSupport
+import AsyncAlgorithms
+import Sluice
+
+/// Sluice's side of the bridge workloads.
+enum SluiceBridge {
+    /// `values` over a publisher that delivers inside `request(_:)`: `next()` never suspends.
+    static let values = Harness.Contender.async(Harness.sluice) { n in
+        for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
+    }
+
+    static let valuesPrefetch = Harness.Contender.async("Sluice values(prefetch: 1024)") { n in
+        for await value in (0..<n).publisher.values(prefetch: 1024) { Benchmark.blackHole(value) }
+    }
+
+    /// A `Producer` task sending into `values`: each `send` waits for the consumer's demand.
+    static let producer = Harness.Contender.async(Harness.sluice) { n in
+        for await value in counting(n).values { Benchmark.blackHole(value) }
+    }
+
+    static let producerPrefetch = Harness.Contender.async("Sluice values(prefetch: 1024)") { n in
+        for await value in counting(n).values(prefetch: 1024) { Benchmark.blackHole(value) }
+    }
+
+    /// `AsyncSequence.publisher` into a sink, awaited until it finishes.
+    static let asyncSequencePublisher = Harness.Contender.async(Harness.sluice) { n in
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in finished.resume() },
+                receiveValue: { Benchmark.blackHole($0) }
+            )
+            (0..<n).async.publisher.subscribe(sink)
+        }
+    }
+
+    /// Sends `0..<n`, each send suspending until there is demand.
+    static func counting(_ n: Int) -> Producer<Int, Never> {
+        Producer { sender in
+            for i in 0..<n {
+                guard await sender.send(i) else { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Benchmark
+import BenchmarkSupport
+
+// The core: a synchronous publisher and a subject, each into a sink, Sluice next to OpenCombine.
+let benchmarks: @Sendable () -> Void = {
+    Harness.register("baseline: plain loop", [
+        .sync("for-in") { n in
+            for i in 0..<n { Benchmark.blackHole(i) }
+        },
+    ])
+    Harness.register("(0..<N).publisher → sink", [
+        SluiceCore.sequenceSink,
+        OpenCombineCore.sequenceSink,
+    ])
+    Harness.register("PassthroughSubject.send → sink", [
+        SluiceCore.subjectSink,
+        OpenCombineCore.subjectSink,
+    ])
+}

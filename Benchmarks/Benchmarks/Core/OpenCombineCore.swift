@@ -1,0 +1,18 @@
+import Benchmark
+import BenchmarkSupport
+import OpenCombine
+
+/// OpenCombine 0.14.0, the peer of the core workloads.
+enum OpenCombineCore {
+    static let sequenceSink = Harness.Contender.sync("OpenCombine") { n in
+        let cancellable = (0..<n).publisher.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let subjectSink = Harness.Contender.sync("OpenCombine") { n in
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.sink { Benchmark.blackHole($0) }
+        for i in 0..<n { subject.send(i) }
+        cancellable.cancel()
+    }
+}

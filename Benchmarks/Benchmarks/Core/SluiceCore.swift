@@ -1,0 +1,18 @@
+import Benchmark
+import BenchmarkSupport
+import Sluice
+
+/// Sluice's side of the core workloads; written like the OpenCombine peer, line for line.
+enum SluiceCore {
+    static let sequenceSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let subjectSink = Harness.Contender.sync(Harness.sluice) { n in
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.sink { Benchmark.blackHole($0) }
+        for i in 0..<n { subject.send(i) }
+        cancellable.cancel()
+    }
+}

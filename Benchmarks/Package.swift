@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+// The benchmarks are a package of their own so that their dependencies (package-benchmark,
+// the peers we compare against) never reach Sluice's users. Run from the repository root:
+//     python3 Benchmarks/compare.py
+import PackageDescription
+
+/// Every suite gets the same dependencies: the harness, Sluice and the peers.
+func suite(_ name: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            "BenchmarkSupport",
+            .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "Sluice", package: "Sluice"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        ],
+        path: "Benchmarks/\(name)",
+        // Sluice and OpenCombine both extend `Sequence` with `publisher`: a file sees only the
+        // members of the modules it imports, so each contender lives in a file of its own.
+        swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
+let package = Package(
+    name: "SluiceBenchmarks",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        .package(name: "Sluice", path: "../"),
+        .package(
+            url: "https://github.com/ordo-one/benchmark",
+            from: "1.38.1",
+            traits: ["MallocInterposer"]
+        ),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", exact: "1.1.4"),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "Support"
+        ),
+        suite("Core"),
+        suite("Bridge"),
+        suite("Memory"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Runs the Benchmarks package once and prints Sluice next to its peers.
+
+    python3 Benchmarks/compare.py                      # all suites, table on stdout
+    python3 Benchmarks/compare.py --target Core        # one suite
+    python3 Benchmarks/compare.py --ci --check-allocations   # what .ci/run does
+    python3 Benchmarks/compare.py --update-allocations # rewrite the committed thresholds
+
+Every benchmark is named "<workload> | <contender> (elements: N)" (see Support/Harness.swift).
+From package-benchmark's text report this script takes, per benchmark, the median (p50)
+wall-clock time and malloc count of one iteration, divides both by N, and prints per workload each contender's ns/element, Sluice's time divided by the
+contender's (below 1: Sluice is faster) and allocations per element. Memory workloads also show
+peak resident memory.
+
+--check-allocations fails (exit 1) when a Sluice benchmark allocates more per iteration than
+Benchmarks/Thresholds/allocations.json allows, or has no entry there. The thresholds are for
+--ci mode (the memory workload moves fewer elements there).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+THRESHOLDS = os.path.join(HERE, "Thresholds", "allocations.json")
+SLUICE = "Sluice"
+NAME = re.compile(r"^(?P<workload>.+) \| (?P<contender>.+?) \(elements: (?P<n>\d+)\)$")
+
+
+def run_benchmarks(targets, ci, filter_regex):
+    """Runs package-benchmark (its text tables echoed to stderr) and returns that text."""
+    cmd = ["swift", "package", "--package-path", HERE, "benchmark", "--no-progress"]
+    for target in targets:
+        cmd += ["--target", target]
+    if filter_regex:
+        cmd += ["--filter", filter_regex]
+    env = dict(os.environ)
+    if ci:
+        env["SLUICE_BENCH_CI"] = "1"
+    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, text=True)
+    sys.stderr.write(proc.stdout)
+    if proc.returncode != 0:
+        sys.exit(f"the benchmark run failed (exit {proc.returncode})")
+    return proc.stdout
+
+
+METRICS = {"Time (wall clock)": "wall_ns", "Malloc (total)": "mallocs", "Memory (resident peak)": "rss"}
+
+
+def parse(text):
+    """[(target, workload, contender, n, ns/element, mallocs/iteration, peak RSS bytes)]
+
+    Reads package-benchmark's text report: a target's name underlined with '=', each
+    benchmark's name, then a table whose rows are '│ <metric> (<unit>) * │ p0 │ p25 │ p50 │ …'.
+    Harness.swift makes time nanoseconds and counts unscaled, so p50 is read as it is.
+    """
+    rows, target, current = [], None, None
+    lines = text.splitlines()
+
+    def flush():
+        if current and "wall_ns" in current:
+            c = current
+            rows.append((c["target"], c["workload"], c["contender"], c["n"], c["wall_ns"] / c["n"],
+                         c.get("mallocs"), c.get("rss")))
+
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if i + 1 < len(lines) and lines[i + 1].startswith("===") and stripped and not stripped.startswith("="):
+            target = stripped
+            continue
+        m = NAME.match(stripped)
+        if m:
+            flush()
+            current = {"target": target, "workload": m["workload"], "contender": m["contender"], "n": int(m["n"])}
+            continue
+        if current and stripped.startswith("│"):
+            cells = [c.strip() for c in stripped.strip("│").split("│")]
+            key = next((v for k, v in METRICS.items() if cells[0].startswith(k)), None)
+            if key and len(cells) > 3:
+                current[key] = float(cells[3].replace(",", ""))
+    flush()
+    return rows
+
+
+def machine():
+    """One line naming when and where the run happened, for the README's table."""
+    os_name = " ".join(os.uname()[i] for i in (0, 2))
+    if os.path.exists("/etc/os-release"):
+        with open("/etc/os-release") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    os_name = line.split("=", 1)[1].strip().strip('"')
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout
+    swift = swift.splitlines()[0] if swift else "swift ?"
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores "
+            f"({os.uname().machine}), {os_name}, {swift}")
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "—"
+    return f"{x:,.{digits}f}"
+
+
+def table(rows):
+    lines = ["| workload | contender | ns/element (median) | Sluice ÷ contender | allocs/element | peak RSS |",
+             "|---|---|---:|---:|---:|---:|"]
+    workloads = sorted({(r[0], r[1]) for r in rows})
+    for target, workload in workloads:
+        group = [r for r in rows if (r[0], r[1]) == (target, workload)]
+        group.sort(key=lambda r: (r[2] != SLUICE, r[4] or 0))
+        sluice = next((r for r in group if r[2] == SLUICE), None)
+        for (_, _, contender, n, ns, mallocs, rss) in group:
+            ratio = None
+            if sluice and sluice[4] is not None and ns and not contender.startswith(SLUICE):
+                ratio = sluice[4] / ns
+            allocs = None if mallocs is None else mallocs / n
+            peak = "—" if rss is None else f"{rss / 1_048_576:,.0f} MiB"
+            lines.append(f"| {target}: {workload} (N = {n:,}) | {contender} | {fmt(ns)} | "
+                         f"{'—' if ratio is None else f'{ratio:.3g}'} | {fmt(allocs, 3)} | {peak} |")
+    return "\n".join(lines)
+
+
+def sluice_mallocs(rows):
+    """{"<target>: <workload> | <contender>": (mallocs per iteration, elements per iteration)}"""
+    return {f"{r[0]}: {r[1]} | {r[2]}": (r[5], r[3]) for r in rows if r[2].startswith(SLUICE) and r[5] is not None}
+
+
+def check_allocations(rows):
+    with open(THRESHOLDS) as f:
+        allowed = json.load(f)["maxMallocsPerIteration"]
+    failures = []
+    measured = sluice_mallocs(rows)
+    for key, (mallocs, _) in sorted(measured.items()):
+        limit = allowed.get(key)
+        if limit is None:
+            failures.append(f"{key}: no threshold committed (measured {mallocs:,.0f} mallocs/iteration)")
+        elif mallocs > limit:
+            failures.append(f"{key}: {mallocs:,.0f} mallocs/iteration > allowed {limit:,}")
+        else:
+            print(f"ok  {key}: {mallocs:,.0f} mallocs/iteration (allowed {limit:,})")
+    for key in sorted(set(allowed) - set(measured)):
+        failures.append(f"{key}: threshold committed but the benchmark did not run")
+    for failure in failures:
+        print("FAIL " + failure)
+    return not failures
+
+
+def update_allocations(rows):
+    measured = sluice_mallocs(rows)
+    # Headroom for scheduling noise (suspensions that allocate): +10%, plus 0.05 per element
+    # One more allocation per element (+N) still fails the check.
+    allowed = {k: int(m * 1.10) + n // 20 for k, (m, n) in sorted(measured.items())}
+    os.makedirs(os.path.dirname(THRESHOLDS), exist_ok=True)
+    with open(THRESHOLDS, "w") as f:
+        json.dump({"comment": "Written by `python3 Benchmarks/compare.py --update-allocations`: "
+                              "median mallocs per iteration of each Sluice benchmark in --ci mode, "
+                              "+10% + elements/20.",
+                   "maxMallocsPerIteration": allowed}, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    print(f"wrote {len(allowed)} thresholds to {THRESHOLDS}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--target", action="append", default=[], help="a suite: Core, Bridge, Memory")
+    parser.add_argument("--filter", help="regex on benchmark names, passed to package-benchmark")
+    parser.add_argument("--ci", action="store_true", help="few iterations, small memory workloads")
+    parser.add_argument("--check-allocations", action="store_true")
+    parser.add_argument("--update-allocations", action="store_true")
+    args = parser.parse_args()
+
+    rows = parse(run_benchmarks(args.target, args.ci, args.filter))
+    print(f"Run {machine()}{' (--ci)' if args.ci else ''}:\n")
+    print(table(rows))
+    if args.update_allocations:
+        update_allocations(rows)
+    if args.check_allocations and not check_allocations(rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
