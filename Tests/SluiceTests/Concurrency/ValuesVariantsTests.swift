@@ -33,7 +33,9 @@ import Testing
     @Test func prefetchKeepsValuesSentDuringTheBodyWithinItsLimit() async {
         let source = HotSource()
         #expect(await valuesSentDuringTheLoopBody(source, source.values(prefetch: 2)) == [1, 2, 3])
-        #expect(source.requests == [.max(2)], "the replenishment is returned from receive(_:)")
+        // 2 at first, then 1 more when 1 was taken: returned from receive(_:) if next() had
+        // suspended when 1 came, else requested by next().
+        #expect(source.requests == [.max(2)] || source.requests == [.max(2), .max(1)])
     }
 
     @Test func unboundedBufferingKeepsEverything() async {
@@ -84,7 +86,8 @@ import Testing
             let subscription = Shared(publisher.subscriptions[0])
             let driver = Task {
                 await subscription.value.waitForCalls { $0.count == 1 }
-                for value in 1...3 { subscription.value.send(value) }
+                // 4 is beyond the limit whether or not `next()` had suspended when 1 came.
+                for value in 1...4 { subscription.value.send(value) }
             }
             _ = await iterator.next()
             await driver.value
