@@ -12,6 +12,18 @@ let benchmarks: @Sendable () -> Void = {
         SluiceBridge.valuesPrefetch,
         OpenCombineBridge.values,
     ])
+    Harness.register("for await over (0..<N).publisher.values on a custom actor", [
+        SluiceBridge.valuesOnActor,
+        OpenCombineBridge.valuesOnActor,
+    ])
+    Harness.register("for await over (0..<N).publisher.values on @MainActor", [
+        SluiceBridge.valuesOnMainActor,
+        OpenCombineBridge.valuesOnMainActor,
+    ])
+    Harness.register("await Future(…).value, one future per element", [
+        SluiceBridge.futureValue,
+        OpenCombineBridge.futureValue,
+    ])
     Harness.register("(0..<N).async.publisher → sink", [
         SluiceBridge.asyncSequencePublisher,
     ])

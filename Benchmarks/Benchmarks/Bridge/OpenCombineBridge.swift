@@ -7,4 +7,29 @@ enum OpenCombineBridge {
     static let values = Harness.Contender.async("OpenCombine") { n in
         for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
     }
+
+    static let valuesOnActor = Harness.Contender.async("OpenCombine") { n in
+        await Consumer().consume(n)
+    }
+
+    static let valuesOnMainActor = Harness.Contender.async("OpenCombine") { n in
+        await consumeOnMainActor(n)
+    }
+
+    @MainActor
+    static func consumeOnMainActor(_ n: Int) async {
+        for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
+    }
+
+    actor Consumer {
+        func consume(_ n: Int) async {
+            for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
+        }
+    }
+
+    static let futureValue = Harness.Contender.async("OpenCombine") { n in
+        for i in 0..<n {
+            Benchmark.blackHole(await Future<Int, Never> { $0(.success(i)) }.value)
+        }
+    }
 }

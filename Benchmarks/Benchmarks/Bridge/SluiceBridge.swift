@@ -14,6 +14,34 @@ enum SluiceBridge {
         for await value in (0..<n).publisher.values(prefetch: 1024) { Benchmark.blackHole(value) }
     }
 
+    /// The same loop on a custom actor: `next(isolation:)` keeps it there, no hop per element.
+    static let valuesOnActor = Harness.Contender.async(Harness.sluice) { n in
+        await Consumer().consume(n)
+    }
+
+    /// The same loop on the main actor.
+    static let valuesOnMainActor = Harness.Contender.async(Harness.sluice) { n in
+        await consumeOnMainActor(n)
+    }
+
+    @MainActor
+    static func consumeOnMainActor(_ n: Int) async {
+        for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
+    }
+
+    actor Consumer {
+        func consume(_ n: Int) async {
+            for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
+        }
+    }
+
+    /// Awaiting a completed `Future`'s value, one future per element.
+    static let futureValue = Harness.Contender.async(Harness.sluice) { n in
+        for i in 0..<n {
+            Benchmark.blackHole(await Future<Int, Never> { $0(.success(i)) }.value)
+        }
+    }
+
     /// A `Producer` task sending into `values`: each `send` waits for the consumer's demand.
     static let producer = Harness.Contender.async(Harness.sluice) { n in
         for await value in counting(n).values { Benchmark.blackHole(value) }

@@ -34,23 +34,28 @@ where Downstream.Input == Elements.Element {
         }
     }
 
-    private enum State {
+    @usableFromInline
+    enum State {
         case idle(Emission)
         case emitting(pending: Subscribers.Demand)
         case terminated
     }
 
-    private var state: State
+    @usableFromInline
+    var state: State
 
     /// The sequence, kept for `description` until the subscription terminates.
-    private(set) var sequence: Elements?
+    @usableFromInline
+    var sequence: Elements?
 
+    @inlinable
     init(_ emission: Emission, sequence: Elements) {
         state = .idle(emission)
         self.sequence = sequence
     }
 
     /// Demand arrived. Returns what the caller must emit, if it becomes the emitter.
+    @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> (Emission, Subscribers.Demand)? {
         switch state {
         case .idle(let emission):
@@ -66,6 +71,7 @@ where Downstream.Input == Elements.Element {
 
     /// The emitter used up its demand. Returns the demand to continue with, or `nil` when it
     /// must stop: the emission is parked (idle) or the subscription was cancelled.
+    @inlinable
     mutating func outOfDemand(parking emission: Emission) -> Subscribers.Demand? {
         switch state {
         case .emitting(let pending) where pending > 0:
@@ -80,6 +86,7 @@ where Downstream.Input == Elements.Element {
     }
 
     /// The emitter delivered the last element. Returns whether it must send `.finished`.
+    @inlinable
     mutating func exhausted() -> Bool {
         guard case .emitting = state else { return false }
         state = .terminated
@@ -89,6 +96,7 @@ where Downstream.Input == Elements.Element {
 
     /// Cancellation. Returns the parked emission, if any, to be released after unlocking
     /// (releasing the subscriber may run its deinit, which is user code).
+    @inlinable
     mutating func cancel() -> Emission? {
         defer {
             state = .terminated
