@@ -1,5 +1,5 @@
-/// The state of one subscriber of a subject (its *conduit*); the conduit runs every
-/// transition under its lock and calls the subscriber after unlocking.
+/// The state of one subscriber of a subject (its *conduit*); ``SubjectStorage`` runs every
+/// transition under the subject's one lock and calls the subscriber after unlocking.
 ///
 /// Signals to one subscriber must never overlap (rule 3), even when many threads call
 /// `send`, yet no lock may be held while calling it (rule 6). So the first sender to find the
@@ -16,7 +16,7 @@
 ///          │ finish: deliver completion        after delivery, queue empty, completion kept:
 ///          ▼                                                     ▼  deliver completion
 ///      terminated ◀──────────────────────────────────────────────┘
-///   (cancel from any state; nothing is delivered from here, closures are released)
+///   (cancel from any state removes the conduit's entry from the subject's storage)
 /// ```
 /// A value offered without demand is dropped (that is a subject's contract).
 @usableFromInline
@@ -41,6 +41,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// `CurrentValueSubject`: the current value goes out with the first demand.
     @usableFromInline var currentValuePending: Bool
 
+    @usableFromInline
     init(receiver: Receiver, deliversCurrentValue: Bool) {
         self.receiver = receiver
         currentValuePending = deliversCurrentValue
@@ -121,15 +122,6 @@ struct ConduitStateMachine<Output, Failure: Error> {
             terminate()
             return .complete(receiver, completion)
         }
-    }
-
-    /// The subscriber cancels. Returns whether it was active, and the closures (which hold
-    /// the subscriber) for the caller to release after unlocking.
-    mutating func cancel() -> (wasActive: Bool, released: (Receiver?, [Output])) {
-        guard !isTerminated else { return (false, (nil, [])) }
-        let released = (receiver, queue)
-        terminate()
-        return (true, released)
     }
 
     @usableFromInline
