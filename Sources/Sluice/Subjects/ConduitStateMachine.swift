@@ -38,6 +38,8 @@ struct ConduitStateMachine<Output, Failure: Error> {
     @usableFromInline var queue: [Output] = []
     @usableFromInline var head = 0
     @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+    /// Cancelled while delivering; the deliverer removes the entry when it comes back.
+    @usableFromInline var cancelledWhileDelivering = false
     /// `CurrentValueSubject`: the current value goes out with the first demand.
     @usableFromInline var currentValuePending: Bool
 
@@ -53,22 +55,25 @@ struct ConduitStateMachine<Output, Failure: Error> {
     @usableFromInline
     enum DeliveryAction {
         case stop
-        case deliver(Receiver, Output)
+        case deliver(BorrowedReceiver<Output, Failure>, Output)
         case complete(Receiver, Subscribers.Completion<Failure>)
+        /// Cancelled during the delivery: the entry is to be removed and released.
+        case cancelled
     }
 
     /// A sender offers a value. Returns the closure to deliver it with if the caller becomes
     /// the deliverer; `nil` if the value was dropped (no demand, terminated) or queued.
     @inlinable
-    mutating func offer(_ value: Output) -> Receiver? {
-        guard !isTerminated, demand > 0 else { return nil }
+    mutating func offer(_ value: Output) -> BorrowedReceiver<Output, Failure>? {
+        guard !isTerminated, !cancelledWhileDelivering, demand > 0 else { return nil }
         demand -= 1
         if case .delivering = phase {
             queue.append(value)
             return nil
         }
+        guard let receiver else { return nil }
         phase = .delivering
-        return receiver
+        return BorrowedReceiver(receiver)
     }
 
     /// The deliverer's `receive` returned `more`. Returns the next thing to deliver, or
@@ -76,6 +81,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     @inlinable
     mutating func delivered(more: Subscribers.Demand) -> DeliveryAction {
         guard case .delivering = phase else { return .stop }
+        if cancelledWhileDelivering { return .cancelled }
         demand += more
         if head < queue.count, let receiver {
             let value = queue[head]
@@ -84,7 +90,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
             }
-            return .deliver(receiver, value)
+            return .deliver(BorrowedReceiver(receiver), value)
         }
         if let completion = pendingCompletion, let receiver {
             terminate()
@@ -97,7 +103,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// The subscriber requests more. For a pending current value, `currentValue` supplies it
     /// and the caller becomes the deliverer.
     mutating func request(_ more: Subscribers.Demand, currentValue: () -> Output?) -> DeliveryAction {
-        guard !isTerminated else { return .stop }
+        guard !isTerminated, !cancelledWhileDelivering else { return .stop }
         demand += more
         guard currentValuePending, case .idle = phase, let receiver, let value = currentValue() else {
             return .stop
@@ -105,7 +111,17 @@ struct ConduitStateMachine<Output, Failure: Error> {
         currentValuePending = false
         demand -= 1
         phase = .delivering
-        return .deliver(receiver, value)
+        return .deliver(BorrowedReceiver(receiver), value)
+    }
+
+    /// The subscriber cancels while its deliverer is out calling it. Returns `false` if not
+    /// delivering: then the caller removes the entry at once. Otherwise nothing more is
+    /// delivered, and the deliverer removes the entry (and releases the subscriber) when it
+    /// comes back, so the receiver it borrowed stays alive until then.
+    mutating func cancelIfDelivering() -> Bool {
+        guard case .delivering = phase else { return false }
+        cancelledWhileDelivering = true
+        return true
     }
 
     /// The subject completes. Returns the completion to deliver now, or `.stop` if the
@@ -115,7 +131,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
         case .terminated:
             return .stop
         case .delivering:
-            pendingCompletion = completion
+            if !cancelledWhileDelivering { pendingCompletion = completion }
             return .stop
         case .idle:
             guard let receiver else { return .stop }
@@ -134,18 +150,55 @@ struct ConduitStateMachine<Output, Failure: Error> {
     }
 }
 
-/// The two closures through which a conduit reaches its subscriber, made in the subject's
-/// inlinable `receive(subscriber:)` (so specialised for it). A class, so that handing it out
-/// of the lock is a retain, not a closure re-abstraction (which allocated on every `send`).
+/// How a conduit reaches its subscriber: a subclass made in the subject's inlinable
+/// `receive(subscriber:)` (so specialised for the concrete subscriber in the client) holds
+/// it, and a `send` calls it through the vtable, with no closure context to retain.
 @usableFromInline
-final class SubjectReceiver<Output, Failure: Error> {
-    @usableFromInline let receiveValue: (Output) -> Subscribers.Demand
-    @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+class SubjectReceiver<Output, Failure: Error> {
+    @inlinable init() {}
 
-    @inlinable
-    init(receiveValue: @escaping (Output) -> Subscribers.Demand,
-         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
-        self.receiveValue = receiveValue
-        self.receiveCompletion = receiveCompletion
+    /// Delivers a value; returns the demand the subscriber adds.
+    @inlinable func receive(_ value: Output) -> Subscribers.Demand { .none }
+
+    /// Delivers the completion.
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {}
+}
+
+/// The ``SubjectReceiver`` for one concrete subscriber type.
+@usableFromInline
+final class SubscriberReceiver<S: Subscriber>: SubjectReceiver<S.Input, S.Failure> {
+    @usableFromInline let subscriber: S
+
+    @inlinable init(_ subscriber: S) { self.subscriber = subscriber }
+
+    @inlinable override func receive(_ value: S.Input) -> Subscribers.Demand { subscriber.receive(value) }
+
+    @inlinable override func receive(completion: Subscribers.Completion<S.Failure>) {
+        subscriber.receive(completion: completion)
+    }
+}
+
+/// The deliverer's unretained reference to a conduit's ``SubjectReceiver``, so that a `send`
+/// costs no retain/release of it.
+///
+/// Safe: it is made only under the subject's lock for the thread that the state machine
+/// elects deliverer (phase `delivering`), and while a conduit is `delivering` nothing
+/// releases its receiver: cancel then only marks the conduit, and the deliverer itself
+/// releases the receiver (after unlocking) when it comes back. The deliverer uses it only
+/// until it reports back with `delivered(more:)`.
+@usableFromInline
+struct BorrowedReceiver<Output, Failure: Error> {
+    @usableFromInline let reference: Unmanaged<SubjectReceiver<Output, Failure>>
+
+    @inlinable init(_ receiver: SubjectReceiver<Output, Failure>) {
+        reference = .passUnretained(receiver)
+    }
+
+    @inlinable func receive(_ value: Output) -> Subscribers.Demand {
+        reference._withUnsafeGuaranteedRef { $0.receive(value) }
+    }
+
+    @inlinable func isSame(as receiver: SubjectReceiver<Output, Failure>?) -> Bool {
+        reference.toOpaque() == receiver.map { Unmanaged.passUnretained($0).toOpaque() }
     }
 }

@@ -85,8 +85,7 @@ func subscribeToSubject<S: Subscriber>(
     deliversCurrentValue: Bool
 ) {
     let conduit = SubjectConduit<S.Input, S.Failure>(parent: storage, description: description)
-    let receiver = SubjectReceiver<S.Input, S.Failure>(
-        receiveValue: { subscriber.receive($0) }, receiveCompletion: { subscriber.receive(completion: $0) })
+    let receiver = SubscriberReceiver(subscriber)
     let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
     if let completion = storage.add(conduit, machine) {
         conduit.detach()

@@ -17,6 +17,7 @@
 final class SubjectStorage<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
     @usableFromInline typealias Machine = ConduitStateMachine<Output, Failure>
+    @usableFromInline typealias Borrowed = BorrowedReceiver<Output, Failure>
 
     /// One subscriber: its subscription object (to detach it on completion) and its state.
     @usableFromInline
@@ -39,9 +40,9 @@ final class SubjectStorage<Output, Failure: Error> {
 
         /// The index of the entry whose deliverer holds `receiver` (unique while it is held).
         @inlinable
-        func index(of receiver: Receiver) -> Int? {
-            if entries.count == 1 { return entries[0].machine.receiver === receiver ? 0 : nil }
-            return entries.firstIndex { $0.machine.receiver === receiver }
+        func index(of receiver: Borrowed) -> Int? {
+            if entries.count == 1 { return receiver.isSame(as: entries[0].machine.receiver) ? 0 : nil }
+            return entries.firstIndex { receiver.isSame(as: $0.machine.receiver) }
         }
 
         @usableFromInline
@@ -54,16 +55,18 @@ final class SubjectStorage<Output, Failure: Error> {
     @usableFromInline
     enum Claim {
         case nothing
-        case one(Receiver)
-        case many([Receiver])
+        case one(Borrowed)
+        case many([Borrowed])
     }
 
     /// What the deliverer does next; `.complete` also hands back the detached conduit.
     @usableFromInline
     enum DeliveryAction {
         case stop
-        case deliver(Receiver, Output)
+        case deliver(Borrowed, Output)
         case complete(Receiver, Subscribers.Completion<Failure>, SubjectConduit<Output, Failure>)
+        /// Cancelled during the delivery: release the entry (it holds the subscriber).
+        case release(Entry)
     }
 
     /// Inlinable, so that `send` runs specialised in the client.
@@ -94,7 +97,7 @@ final class SubjectStorage<Output, Failure: Error> {
                 guard let receiver = state.entries[0].machine.offer(value) else { return .nothing }
                 return .one(receiver)
             default:
-                var receivers: [Receiver] = []
+                var receivers: [Borrowed] = []
                 for index in state.entries.indices {
                     if let receiver = state.entries[index].machine.offer(value) { receivers.append(receiver) }
                 }
@@ -105,32 +108,37 @@ final class SubjectStorage<Output, Failure: Error> {
         case .nothing:
             return
         case .one(let receiver):
-            drain(receiver, after: receiver.receiveValue(value))
+            drain(receiver, after: receiver.receive(value))
         case .many(let receivers):
-            for receiver in receivers { drain(receiver, after: receiver.receiveValue(value)) }
+            for receiver in receivers { drain(receiver, after: receiver.receive(value)) }
         }
     }
 
     /// The deliverer's loop: after each delivery, delivers whatever was queued meanwhile.
     @inlinable
-    func drain(_ receiver: Receiver, after more: Subscribers.Demand) {
+    func drain(_ receiver: Borrowed, after more: Subscribers.Demand) {
+        var receiver = receiver
         var more = more
         while true {
             switch delivered(receiver, more: more) {
             case .stop:
                 return
-            case .deliver(let receiver, let value):
-                more = receiver.receiveValue(value)
+            case .deliver(let next, let value):
+                receiver = next
+                more = next.receive(value)
             case .complete(let receiver, let completion, let conduit):
-                receiver.receiveCompletion(completion)
+                receiver.receive(completion: completion)
                 conduit.detach()
+                return
+            case .release(let entry):
+                withExtendedLifetime(entry) {}  // the subscriber is released after unlocking
                 return
             }
         }
     }
 
     @inlinable
-    func delivered(_ receiver: Receiver, more: Subscribers.Demand) -> DeliveryAction {
+    func delivered(_ receiver: Borrowed, more: Subscribers.Demand) -> DeliveryAction {
         state.withLock { state in
             guard let index = state.index(of: receiver) else { return .stop }
             switch state.entries[index].machine.delivered(more: more) {
@@ -140,6 +148,8 @@ final class SubjectStorage<Output, Failure: Error> {
                 return .deliver(receiver, value)
             case .complete(let receiver, let completion):
                 return .complete(receiver, completion, state.entries.remove(at: index).conduit)
+            case .cancelled:
+                return .release(state.entries.remove(at: index))
             }
         }
     }
@@ -162,15 +172,16 @@ final class SubjectStorage<Output, Failure: Error> {
             return state.entries[index].machine.request(demand) { current }
         }
         guard case .deliver(let receiver, let value) = action else { return }
-        drain(receiver, after: receiver.receiveValue(value))
+        drain(receiver, after: receiver.receive(value))
     }
 
-    /// The conduit cancels: removes its entry (a deliverer holding its receiver then finds
-    /// nothing and stops). Returns the entry, which holds the subscriber, for the caller to
-    /// release after unlocking; `nil` if it had already terminated.
+    /// The conduit cancels: removes its entry and returns it (it holds the subscriber) for
+    /// the caller to release after unlocking; `nil` if it had already terminated, or if a
+    /// deliverer is out calling the subscriber (it removes the entry when it comes back).
     func cancel(_ conduit: SubjectConduit<Output, Failure>) -> Entry? {
         state.withLock { state in
             guard let index = state.index(of: conduit) else { return nil }
+            if state.entries[index].machine.cancelIfDelivering() { return nil }
             return state.entries.remove(at: index)
         }
     }
@@ -207,7 +218,7 @@ final class SubjectStorage<Output, Failure: Error> {
     func send(completion: Subscribers.Completion<Failure>) {
         guard let now = complete(completion) else { return }
         for (receiver, conduit) in now {
-            receiver.receiveCompletion(completion)
+            receiver.receive(completion: completion)
             conduit.detach()
         }
     }
