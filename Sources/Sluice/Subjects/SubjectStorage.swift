@@ -110,7 +110,26 @@ final class SubjectStorage<Output, Failure: Error> {
         case .one(let receiver):
             drain(receiver, after: receiver.receive(value))
         case .many(let receivers):
-            for receiver in receivers { drain(receiver, after: receiver.receive(value)) }
+            for (position, receiver) in receivers.enumerated() {
+                // An earlier subscriber's `receive` may have cancelled this one meanwhile.
+                if position > 0, let cancelled = takeIfCancelled(receiver) {
+                    withExtendedLifetime(cancelled) {}  // the subscriber is released after unlocking
+                    continue
+                }
+                drain(receiver, after: receiver.receive(value))
+            }
+        }
+    }
+
+    /// For a claimed receiver not yet called: if its conduit was cancelled since the claim,
+    /// removes and returns its entry (nothing is to be delivered to it).
+    @usableFromInline
+    func takeIfCancelled(_ receiver: Borrowed) -> Entry? {
+        state.withLock { state in
+            guard let index = state.index(of: receiver),
+                state.entries[index].machine.cancelledWhileDelivering
+            else { return nil }
+            return state.entries.remove(at: index)
         }
     }
 
