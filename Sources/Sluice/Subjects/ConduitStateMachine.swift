@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The state of one subscriber of a subject (its *conduit*); ``SubjectStorage`` runs every
 /// transition under the subject's one lock and calls the subscriber after unlocking.
 ///
@@ -67,13 +69,25 @@ struct ConduitStateMachine<Output, Failure: Error> {
     mutating func offer(_ value: Output) -> BorrowedReceiver<Output, Failure>? {
         guard !isTerminated, !cancelledWhileDelivering, demand > 0 else { return nil }
         demand -= 1
-        if case .delivering = phase {
+        if deliveringAndNotified() {
             queue.append(value)
             return nil
         }
         guard let receiver else { return nil }
         phase = .delivering
+        receiver.setDelivering(hasNews: false)
         return BorrowedReceiver(receiver)
+    }
+
+    /// Whether a deliverer is out calling the subscriber; if so, it is told (through the
+    /// receiver's flag) to come back under the lock instead of leaving by the fast path.
+    /// A deliverer that already left by the fast path makes the conduit idle here.
+    @inlinable
+    mutating func deliveringAndNotified() -> Bool {
+        guard case .delivering = phase else { return false }
+        if receiver?.notifyDeliverer() == true { return true }
+        phase = .idle
+        return false
     }
 
     /// The deliverer's `receive` returned `more`. Returns the next thing to deliver, or
@@ -90,6 +104,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
                 queue.removeAll(keepingCapacity: true)
                 head = 0
             }
+            receiver.setDelivering(hasNews: head < queue.count || pendingCompletion != nil)
             return .deliver(BorrowedReceiver(receiver), value)
         }
         if let completion = pendingCompletion, let receiver {
@@ -97,6 +112,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
             return .complete(receiver, completion)
         }
         phase = .idle
+        receiver?.setIdle()
         return .stop
     }
 
@@ -105,12 +121,14 @@ struct ConduitStateMachine<Output, Failure: Error> {
     mutating func request(_ more: Subscribers.Demand, currentValue: () -> Output?) -> DeliveryAction {
         guard !isTerminated, !cancelledWhileDelivering else { return .stop }
         demand += more
+        if case .delivering = phase, receiver?.isDelivering == false { phase = .idle }  // left by the fast path
         guard currentValuePending, case .idle = phase, let receiver, let value = currentValue() else {
             return .stop
         }
         currentValuePending = false
         demand -= 1
         phase = .delivering
+        receiver.setDelivering(hasNews: false)
         return .deliver(BorrowedReceiver(receiver), value)
     }
 
@@ -119,7 +137,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// delivered, and the deliverer removes the entry (and releases the subscriber) when it
     /// comes back, so the receiver it borrowed stays alive until then.
     mutating func cancelIfDelivering() -> Bool {
-        guard case .delivering = phase else { return false }
+        guard deliveringAndNotified() else { return false }
         cancelledWhileDelivering = true
         return true
     }
@@ -127,6 +145,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// The subject completes. Returns the completion to deliver now, or `.stop` if the
     /// deliverer will deliver it after the queue (or the conduit already terminated).
     mutating func finish(_ completion: Subscribers.Completion<Failure>) -> DeliveryAction {
+        _ = deliveringAndNotified()
         switch phase {
         case .terminated:
             return .stop
@@ -155,7 +174,35 @@ struct ConduitStateMachine<Output, Failure: Error> {
 /// it, and a `send` calls it through the vtable, with no closure context to retain.
 @usableFromInline
 class SubjectReceiver<Output, Failure: Error> {
+    /// Lets a deliverer finish without the lock: 0 idle, 1 delivering, 2 delivering and
+    /// news for the deliverer (a value queued, a completion or a cancel) under the lock.
+    /// Written under the subject's lock, except for the deliverer's 1 → 0 (``tryLeave()``).
+    @usableFromInline let delivery = Atomic<UInt8>(0)
+
     @inlinable init() {}
+
+    /// The deliverer is done, with no demand to add: leaves without the lock unless there is
+    /// news. Returns `false` if it must come back under the lock.
+    @inlinable func tryLeave() -> Bool {
+        delivery.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Under the lock, while the phase is `delivering`: tells the deliverer to come back.
+    /// Returns `false` if it already left (the conduit is idle).
+    @inlinable func notifyDeliverer() -> Bool {
+        let (exchanged, original) = delivery.compareExchange(
+            expected: 1, desired: 2, ordering: .acquiringAndReleasing)
+        return exchanged || original == 2
+    }
+
+    /// Under the lock: whether the deliverer is still out.
+    @inlinable var isDelivering: Bool { delivery.load(ordering: .acquiring) != 0 }
+
+    /// Under the lock: a deliverer goes out (`hasNews`: it must come back under the lock).
+    @inlinable func setDelivering(hasNews: Bool) { delivery.store(hasNews ? 2 : 1, ordering: .releasing) }
+
+    /// Under the lock: the deliverer came back and nothing is left.
+    @inlinable func setIdle() { delivery.store(0, ordering: .releasing) }
 
     /// Delivers a value; returns the demand the subscriber adds.
     @inlinable func receive(_ value: Output) -> Subscribers.Demand { .none }
@@ -196,6 +243,11 @@ struct BorrowedReceiver<Output, Failure: Error> {
 
     @inlinable func receive(_ value: Output) -> Subscribers.Demand {
         reference._withUnsafeGuaranteedRef { $0.receive(value) }
+    }
+
+    /// See ``SubjectReceiver/tryLeave()``; after it succeeds, this reference is not used again.
+    @inlinable func tryLeave() -> Bool {
+        reference._withUnsafeGuaranteedRef { $0.tryLeave() }
     }
 
     @inlinable func isSame(as receiver: SubjectReceiver<Output, Failure>?) -> Bool {

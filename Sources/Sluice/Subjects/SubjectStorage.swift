@@ -139,6 +139,8 @@ final class SubjectStorage<Output, Failure: Error> {
         var receiver = receiver
         var more = more
         while true {
+            // Fast path: nothing happened meanwhile and no demand to add, so no lock.
+            if more == .none, receiver.tryLeave() { return }
             switch delivered(receiver, more: more) {
             case .stop:
                 return
