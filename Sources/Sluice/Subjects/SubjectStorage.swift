@@ -98,6 +98,7 @@ final class SubjectStorage<Output, Failure: Error> {
                 return .one(receiver)
             default:
                 var receivers: [Borrowed] = []
+                receivers.reserveCapacity(state.entries.count)
                 for index in state.entries.indices {
                     if let receiver = state.entries[index].machine.offer(value) { receivers.append(receiver) }
                 }
@@ -110,7 +111,8 @@ final class SubjectStorage<Output, Failure: Error> {
         case .one(let receiver):
             drain(receiver, after: receiver.receive(value))
         case .many(let receivers):
-            for (position, receiver) in receivers.enumerated() {
+            for position in receivers.indices {
+                let receiver = receivers[position]
                 // An earlier subscriber's `receive` may have cancelled this one meanwhile.
                 if position > 0, let cancelled = takeIfCancelled(receiver) {
                     withExtendedLifetime(cancelled) {}  // the subscriber is released after unlocking
@@ -123,7 +125,7 @@ final class SubjectStorage<Output, Failure: Error> {
 
     /// For a claimed receiver not yet called: if its conduit was cancelled since the claim,
     /// removes and returns its entry (nothing is to be delivered to it).
-    @usableFromInline
+    @inlinable
     func takeIfCancelled(_ receiver: Borrowed) -> Entry? {
         state.withLock { state in
             guard let index = state.index(of: receiver),
