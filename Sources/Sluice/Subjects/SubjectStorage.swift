@@ -45,6 +45,18 @@ final class SubjectStorage<Output, Failure: Error> {
             return entries.firstIndex { receiver.isSame(as: $0.machine.receiver) }
         }
 
+        /// Offers `value` to every subscriber; returns the receivers claimed. Out of line so
+        /// that the one-subscriber `send` stays small.
+        @inlinable @inline(never)
+        mutating func offerToAll(_ value: Output) -> [Borrowed] {
+            var receivers: [Borrowed] = []
+            receivers.reserveCapacity(entries.count)
+            for index in entries.indices {
+                if let receiver = entries[index].machine.offer(value) { receivers.append(receiver) }
+            }
+            return receivers
+        }
+
         @usableFromInline
         func index(of conduit: SubjectConduit<Output, Failure>) -> Int? {
             entries.firstIndex { $0.conduit === conduit }
@@ -97,12 +109,7 @@ final class SubjectStorage<Output, Failure: Error> {
                 guard let receiver = state.entries[0].machine.offer(value) else { return .nothing }
                 return .one(receiver)
             default:
-                var receivers: [Borrowed] = []
-                receivers.reserveCapacity(state.entries.count)
-                for index in state.entries.indices {
-                    if let receiver = state.entries[index].machine.offer(value) { receivers.append(receiver) }
-                }
-                return .many(receivers)
+                return .many(state.offerToAll(value))
             }
         }
         switch claim {
@@ -111,15 +118,22 @@ final class SubjectStorage<Output, Failure: Error> {
         case .one(let receiver):
             drain(receiver, after: receiver.receive(value))
         case .many(let receivers):
-            for position in receivers.indices {
-                let receiver = receivers[position]
-                // An earlier subscriber's `receive` may have cancelled this one meanwhile.
-                if position > 0, let cancelled = takeIfCancelled(receiver) {
-                    withExtendedLifetime(cancelled) {}  // the subscriber is released after unlocking
-                    continue
-                }
-                drain(receiver, after: receiver.receive(value))
+            deliver(value, to: receivers)
+        }
+    }
+
+    /// `send` to several subscribers: delivers to each receiver claimed, in order. Kept out of
+    /// line (but specialised) so that the one-subscriber `send` stays small.
+    @inlinable @inline(never)
+    func deliver(_ value: Output, to receivers: [Borrowed]) {
+        for position in receivers.indices {
+            let receiver = receivers[position]
+            // An earlier subscriber's `receive` may have cancelled this one meanwhile.
+            if position > 0, let cancelled = takeIfCancelled(receiver) {
+                withExtendedLifetime(cancelled) {}  // the subscriber is released after unlocking
+                continue
             }
+            drain(receiver, after: receiver.receive(value))
         }
     }
 
