@@ -245,3 +245,60 @@ struct PassthroughSubjectTests {
     }
 }
 
+
+@Suite("PassthroughSubject delivery fast path")
+struct PassthroughSubjectFastPathTests {
+    @Test func cancelInsideReceiveReleasesTheSubscriberWhenThatReceiveReturns() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            recorder.onValue { [weak recorder] _ in
+                recorder?.cancel()
+                subject.send(99)
+                return .none
+            }
+            subject.subscribe(recorder)
+        }
+        // Only the subject's subscription holds the recorder now.
+        #expect(weakRecorder != nil)
+        subject.send(1)
+        #expect(weakRecorder == nil)
+        subject.send(2)  // nothing left to deliver to
+    }
+
+    @Test func subscriberCancelledByAnEarlierSubscriberDuringTheSameSendGetsNothing() {
+        let subject = PassthroughSubject<Int, Never>()
+        let first = RecordingSubscriber<Int, Never>()
+        let second = RecordingSubscriber<Int, Never>()
+        first.onValue { _ in
+            second.cancel()
+            return .none
+        }
+        subject.subscribe(first)
+        subject.subscribe(second)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(first.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+        #expect(second.events == [.subscription])
+    }
+
+    @Test func completionSentInsideReceiveFollowsTheValueForEverySubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        let first = RecordingSubscriber<Int, Never>()
+        let second = RecordingSubscriber<Int, Never>()
+        first.onValue { _ in
+            subject.send(completion: .finished)
+            return .none
+        }
+        subject.subscribe(first)
+        subject.subscribe(second)
+        subject.send(1)
+        subject.send(2)
+        #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(second.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(first.violations.isEmpty && second.violations.isEmpty)
+    }
+}

@@ -36,7 +36,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     public var value: Output {
         get { storage.currentValue! }
         set {
-            for conduit in storage.setCurrentValue(newValue) { conduit.offer(newValue) }
+            storage.send(newValue, setCurrent: true, evenIfCompleted: true)
         }
     }
 
@@ -48,8 +48,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     /// ```
     @inlinable
     public func send(_ value: Output) {
-        guard let conduits = storage.conduitsForSend(value, setCurrent: true) else { return }
-        for conduit in conduits { conduit.offer(value) }
+        storage.send(value, setCurrent: true)
     }
 
     /// Sends a completion to every subscriber; the subject sends nothing after it.
@@ -58,8 +57,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     /// subject.send(completion: .finished)
     /// ```
     public func send(completion: Subscribers.Completion<Failure>) {
-        guard let conduits = storage.complete(completion) else { return }
-        for conduit in conduits { conduit.finish(completion) }
+        storage.send(completion: completion)
     }
 
     /// Keeps the upstream subscription (cancelled when the subject is deinitialized) and
@@ -92,5 +90,5 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     public var description: String { "CurrentValueSubject" }
 }
 
-// Safe: all mutable state is in `SubjectStorage` and the conduits, behind their locks.
+// Safe: all mutable state is in `SubjectStorage`, behind its lock.
 extension CurrentValueSubject: @unchecked Sendable {}

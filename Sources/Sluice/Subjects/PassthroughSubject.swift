@@ -35,8 +35,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// ```
     @inlinable
     public func send(_ value: Output) {
-        guard let conduits = storage.conduitsForSend(value, setCurrent: false) else { return }
-        for conduit in conduits { conduit.offer(value) }
+        storage.send(value, setCurrent: false)
     }
 
     /// Sends a completion to every subscriber; the subject sends nothing after it.
@@ -45,8 +44,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// subject.send(completion: .failure(MyError()))
     /// ```
     public func send(completion: Subscribers.Completion<Failure>) {
-        guard let conduits = storage.complete(completion) else { return }
-        for conduit in conduits { conduit.finish(completion) }
+        storage.send(completion: completion)
     }
 
     /// Keeps the upstream subscription (cancelled when the subject is deinitialized) and
@@ -86,11 +84,11 @@ func subscribeToSubject<S: Subscriber>(
     _ storage: SubjectStorage<S.Input, S.Failure>, _ subscriber: S, description: String,
     deliversCurrentValue: Bool
 ) {
-    let conduit = SubjectConduit<S.Input, S.Failure>(
-        parent: storage, description: description, deliversCurrentValue: deliversCurrentValue,
-        receiver: SubjectReceiver(
-            receiveValue: { subscriber.receive($0) }, receiveCompletion: { subscriber.receive(completion: $0) }))
-    if let completion = storage.add(conduit) {
+    let conduit = SubjectConduit<S.Input, S.Failure>(parent: storage, description: description)
+    let receiver = SubscriberReceiver(subscriber)
+    let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
+    if let completion = storage.add(conduit, machine) {
+        conduit.detach()
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: completion)
     } else {
@@ -98,5 +96,5 @@ func subscribeToSubject<S: Subscriber>(
     }
 }
 
-// Safe: all mutable state is in `SubjectStorage` and the conduits, behind their locks.
+// Safe: all mutable state is in `SubjectStorage`, behind its lock.
 extension PassthroughSubject: @unchecked Sendable {}

@@ -1,68 +1,24 @@
-/// One subscriber's subscription to a subject: runs ``ConduitStateMachine`` under its lock
-/// and delivers to the subscriber after unlocking.
+/// One subscriber's subscription to a subject. Its state (``ConduitStateMachine``) lives in
+/// the subject's ``SubjectStorage``, under the subject's one lock; this object is what the
+/// subscriber holds, forwarding `request` and `cancel` there.
 ///
-/// It holds the subscriber only through the two closures made in the subject's inlinable
+/// The subscriber is reached only through the two closures made in the subject's inlinable
 /// `receive(subscriber:)`, i.e. specialised for the concrete subscriber in the client, so the
-/// per-value call to the subscriber is direct. Cancelling and completing release them.
+/// per-value call to the subscriber is direct. Cancelling and completing release them and
+/// drop the reference to the subject's storage.
 @usableFromInline
 final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    @usableFromInline typealias Machine = ConduitStateMachine<Output, Failure>
-
-    /// Inlinable, so that `offer` runs specialised in the client.
-    @usableFromInline let state: InlinableLocked<Machine>
-    /// The subject's shared state, to read the current value and to detach on cancel; `nil`
-    /// reads as "no current value". Dropped on cancel.
+    /// The subject's shared state; dropped on cancel and completion.
     private let parent: Locked<SubjectStorage<Output, Failure>?>
     /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscription.
     @usableFromInline let description: String
 
     @usableFromInline
-    init(
-        parent: SubjectStorage<Output, Failure>, description: String, deliversCurrentValue: Bool,
-        receiver: Machine.Receiver
-    ) {
-        state = InlinableLocked(Machine(receiver: receiver,
-                               deliversCurrentValue: deliversCurrentValue))
+    init(parent: SubjectStorage<Output, Failure>, description: String) {
         self.parent = Locked(parent)
         self.description = description
-    }
-
-    /// Offers a value sent to the subject: delivers it now if this thread becomes the
-    /// deliverer, else it is queued (or dropped without demand).
-    @inlinable
-    func offer(_ value: Output) {
-        guard let receiver = claim(value) else { return }
-        drain(after: receiver.receiveValue(value))
-    }
-
-    @inlinable
-    func claim(_ value: Output) -> Machine.Receiver? {
-        state.withLock { $0.offer(value) }
-    }
-
-    /// The deliverer's loop: after each delivery, delivers whatever was queued meanwhile.
-    @inlinable
-    func drain(after more: Subscribers.Demand) {
-        var more = more
-        while true {
-            switch delivered(more: more) {
-            case .stop:
-                return
-            case .deliver(let receiver, let value):
-                more = receiver.receiveValue(value)
-            case .complete(let receiver, let completion):
-                receiver.receiveCompletion(completion)
-                detach()
-                return
-            }
-        }
-    }
-
-    @inlinable
-    func delivered(more: Subscribers.Demand) -> Machine.DeliveryAction {
-        state.withLock { $0.delivered(more: more) }
     }
 
     /// Adds demand; delivers a `CurrentValueSubject`'s current value on the first request.
@@ -70,45 +26,33 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        let parent = self.parent.withLock { $0 }
-        // Lock order: conduit, then subject storage (the storage never takes a conduit lock).
-        let action = state.withLock { $0.request(demand) { parent?.currentValue } }
-        guard case .deliver(let receiver, let value) = action else { return }
-        drain(after: receiver.receiveValue(value))
+        parent.withLock { $0 }?.request(self, demand)
     }
 
     /// Stops delivery, releases the subscriber and detaches from the subject. Idempotent.
     @usableFromInline
     func cancel() {
-        let (wasActive, released) = state.withLock { $0.cancel() }
-        guard wasActive else { return }
-        withExtendedLifetime(released) {}  // released after unlocking
-        detach()
+        guard let parent = detach() else { return }
+        let released = parent.cancel(self)
+        withExtendedLifetime(released) {}  // the subscriber is released after unlocking
     }
 
-    /// The subject completed: delivers the completion now or after the current delivery.
-    func finish(_ completion: Subscribers.Completion<Failure>) {
-        guard case .complete(let receiver, let completion) = state.withLock({ $0.finish(completion) })
-        else { return }
-        receiver.receiveCompletion(completion)
-        detach()
-    }
-
+    /// Drops the reference to the subject's storage; returns it if it was still held.
     @usableFromInline
-    func detach() {
-        let parent = self.parent.withLock { parent in
+    @discardableResult
+    func detach() -> SubjectStorage<Output, Failure>? {
+        parent.withLock { parent in
             defer { parent = nil }
             return parent
         }
-        parent?.remove(self)
     }
 
     /// The subscriber's outstanding demand, as Combine shows it.
     @usableFromInline
     var customMirror: Mirror {
-        let demand = state.withLock { $0.demand }
-        let parent: Any = self.parent.withLock { $0 } as Any
-        return Mirror(self, children: ["parent": parent, "demand": demand])
+        let parent = self.parent.withLock { $0 }
+        let demand = parent?.demand(of: self) ?? .none
+        return Mirror(self, children: ["parent": parent as Any, "demand": demand])
     }
 
     /// The same as ``description``.
@@ -116,6 +60,6 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     var playgroundDescription: Any { description }
 }
 
-// Safe: all mutable state is behind the two locks; the closures (and so the subscriber) are
-// called only by the one deliverer the state machine elects, never concurrently (rule 3).
+// Safe: the one mutable reference is behind a lock; the subscriber's state is in the
+// subject's storage, behind its lock.
 extension SubjectConduit: @unchecked Sendable {}

@@ -1,18 +1,34 @@
-/// What a subject shares with its conduits, under one lock: the subscribers, the
-/// completion once sent, the upstream subscriptions and (for `CurrentValueSubject`) the
+/// What a subject shares with its conduits, under ONE lock: the subscribers' state machines,
+/// the completion once sent, the upstream subscriptions and (for `CurrentValueSubject`) the
 /// current value.
 ///
-/// The lock is a leaf: nothing is called while it is held, and conduits may take it while
-/// holding their own lock (never the other way round).
+/// One lock for the subject and all its conduits, so that one acquisition both checks the
+/// subject and claims delivery for every idle subscriber with demand (a `send` to one sink
+/// takes the lock twice: claim, then finish the delivery). Nothing is called while it is held
+/// (rule 6): the deliverer calls the subscriber after unlocking, then comes back to learn
+/// what was queued meanwhile.
 ///
 /// ```
 /// active ──send(completion:)──▶ completed   (sticky: later subscribers get the completion)
 /// ```
+/// A conduit's entry lives here from subscription until it terminates (cancelled, or its
+/// completion handed to the deliverer); an absent entry reads as terminated.
 @usableFromInline
 final class SubjectStorage<Output, Failure: Error> {
+    @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
+    @usableFromInline typealias Machine = ConduitStateMachine<Output, Failure>
+    @usableFromInline typealias Borrowed = BorrowedReceiver<Output, Failure>
+
+    /// One subscriber: its subscription object (to detach it on completion) and its state.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let conduit: SubjectConduit<Output, Failure>
+        @usableFromInline var machine: Machine
+    }
+
     @usableFromInline
     struct State {
-        @usableFromInline var conduits: [SubjectConduit<Output, Failure>] = []
+        @usableFromInline var entries: [Entry] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var upstreams: [any Subscription] = []
         @usableFromInline var currentValue: Output?
@@ -21,6 +37,48 @@ final class SubjectStorage<Output, Failure: Error> {
         init(currentValue: Output?) {
             self.currentValue = currentValue
         }
+
+        /// The index of the entry whose deliverer holds `receiver` (unique while it is held).
+        @inlinable
+        func index(of receiver: Borrowed) -> Int? {
+            if entries.count == 1 { return receiver.isSame(as: entries[0].machine.receiver) ? 0 : nil }
+            return entries.firstIndex { receiver.isSame(as: $0.machine.receiver) }
+        }
+
+        /// Offers `value` to every subscriber; returns the receivers claimed. Out of line so
+        /// that the one-subscriber `send` stays small.
+        @inlinable @inline(never)
+        mutating func offerToAll(_ value: Output) -> [Borrowed] {
+            var receivers: [Borrowed] = []
+            receivers.reserveCapacity(entries.count)
+            for index in entries.indices {
+                if let receiver = entries[index].machine.offer(value) { receivers.append(receiver) }
+            }
+            return receivers
+        }
+
+        @usableFromInline
+        func index(of conduit: SubjectConduit<Output, Failure>) -> Int? {
+            entries.firstIndex { $0.conduit === conduit }
+        }
+    }
+
+    /// What a `send` claimed under the lock: the receivers this thread now delivers to.
+    @usableFromInline
+    enum Claim {
+        case nothing
+        case one(Borrowed)
+        case many([Borrowed])
+    }
+
+    /// What the deliverer does next; `.complete` also hands back the detached conduit.
+    @usableFromInline
+    enum DeliveryAction {
+        case stop
+        case deliver(Borrowed, Output)
+        case complete(Receiver, Subscribers.Completion<Failure>, SubjectConduit<Output, Failure>)
+        /// Cancelled during the delivery: release the entry (it holds the subscriber).
+        case release(Entry)
     }
 
     /// Inlinable, so that `send` runs specialised in the client.
@@ -36,52 +94,169 @@ final class SubjectStorage<Output, Failure: Error> {
         state.withLock { $0.currentValue }
     }
 
-    /// The conduits to offer a value to, or `nil` once completed. With `setCurrent`, the
-    /// value also becomes the current value (unless completed).
+    /// Sends `value` to every subscriber with demand. With `setCurrent`, it also becomes the
+    /// current value; with `evenIfCompleted`, that happens after completion too (and nothing
+    /// is delivered then, as the entries are gone).
     @inlinable
-    func conduitsForSend(_ value: Output, setCurrent: Bool) -> [SubjectConduit<Output, Failure>]? {
-        state.withLock { state in
-            guard state.completion == nil else { return nil }
+    func send(_ value: Output, setCurrent: Bool, evenIfCompleted: Bool = false) {
+        let claim = state.withLock { state -> Claim in
+            guard evenIfCompleted || state.completion == nil else { return .nothing }
             if setCurrent { state.currentValue = value }
-            return state.conduits
+            switch state.entries.count {
+            case 0:
+                return .nothing
+            case 1:
+                guard let receiver = state.entries[0].machine.offer(value) else { return .nothing }
+                return .one(receiver)
+            default:
+                return .many(state.offerToAll(value))
+            }
+        }
+        switch claim {
+        case .nothing:
+            return
+        case .one(let receiver):
+            drain(receiver, after: receiver.receive(value))
+        case .many(let receivers):
+            deliver(value, to: receivers)
         }
     }
 
-    /// Sets the current value even after completion, as `CurrentValueSubject.value` does;
-    /// returns the conduits to offer it to (none once completed).
+    /// `send` to several subscribers: delivers to each receiver claimed, in order. Kept out of
+    /// line (but specialised) so that the one-subscriber `send` stays small.
+    @inlinable @inline(never)
+    func deliver(_ value: Output, to receivers: [Borrowed]) {
+        for position in receivers.indices {
+            let receiver = receivers[position]
+            // An earlier subscriber's `receive` may have cancelled this one meanwhile.
+            if position > 0, let cancelled = takeIfCancelled(receiver) {
+                withExtendedLifetime(cancelled) {}  // the subscriber is released after unlocking
+                continue
+            }
+            drain(receiver, after: receiver.receive(value))
+        }
+    }
+
+    /// For a claimed receiver not yet called: if its conduit was cancelled since the claim,
+    /// removes and returns its entry (nothing is to be delivered to it).
     @inlinable
-    func setCurrentValue(_ value: Output) -> [SubjectConduit<Output, Failure>] {
+    func takeIfCancelled(_ receiver: Borrowed) -> Entry? {
         state.withLock { state in
-            state.currentValue = value
-            return state.completion == nil ? state.conduits : []
+            guard let index = state.index(of: receiver),
+                state.entries[index].machine.cancelledWhileDelivering
+            else { return nil }
+            return state.entries.remove(at: index)
+        }
+    }
+
+    /// The deliverer's loop: after each delivery, delivers whatever was queued meanwhile.
+    @inlinable
+    func drain(_ receiver: Borrowed, after more: Subscribers.Demand) {
+        var receiver = receiver
+        var more = more
+        while true {
+            // Fast path: nothing happened meanwhile and no demand to add, so no lock.
+            if more == .none, receiver.tryLeave() { return }
+            switch delivered(receiver, more: more) {
+            case .stop:
+                return
+            case .deliver(let next, let value):
+                receiver = next
+                more = next.receive(value)
+            case .complete(let receiver, let completion, let conduit):
+                receiver.receive(completion: completion)
+                conduit.detach()
+                return
+            case .release(let entry):
+                withExtendedLifetime(entry) {}  // the subscriber is released after unlocking
+                return
+            }
+        }
+    }
+
+    @inlinable
+    func delivered(_ receiver: Borrowed, more: Subscribers.Demand) -> DeliveryAction {
+        state.withLock { state in
+            guard let index = state.index(of: receiver) else { return .stop }
+            switch state.entries[index].machine.delivered(more: more) {
+            case .stop:
+                return .stop
+            case .deliver(let receiver, let value):
+                return .deliver(receiver, value)
+            case .complete(let receiver, let completion):
+                return .complete(receiver, completion, state.entries.remove(at: index).conduit)
+            case .cancelled:
+                return .release(state.entries.remove(at: index))
+            }
         }
     }
 
     /// Adds a conduit, or returns the completion if the subject already completed.
     @usableFromInline
-    func add(_ conduit: SubjectConduit<Output, Failure>) -> Subscribers.Completion<Failure>? {
+    func add(_ conduit: SubjectConduit<Output, Failure>, _ machine: Machine) -> Subscribers.Completion<Failure>? {
         state.withLock { state in
             if let completion = state.completion { return completion }
-            state.conduits.append(conduit)
+            state.entries.append(Entry(conduit: conduit, machine: machine))
             return nil
         }
     }
 
-    func remove(_ conduit: SubjectConduit<Output, Failure>) {
-        let removed = state.withLock { state -> SubjectConduit<Output, Failure>? in
-            guard let index = state.conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-            return state.conduits.remove(at: index)
+    /// The conduit's subscriber requests more; delivers a pending current value.
+    func request(_ conduit: SubjectConduit<Output, Failure>, _ demand: Subscribers.Demand) {
+        let action = state.withLock { state -> Machine.DeliveryAction in
+            guard let index = state.index(of: conduit) else { return .stop }
+            let current = state.currentValue
+            return state.entries[index].machine.request(demand) { current }
         }
-        withExtendedLifetime(removed) {}
+        guard case .deliver(let receiver, let value) = action else { return }
+        drain(receiver, after: receiver.receive(value))
     }
 
-    /// Completes; returns the conduits to finish, or `nil` if already completed.
-    func complete(_ completion: Subscribers.Completion<Failure>) -> [SubjectConduit<Output, Failure>]? {
+    /// The conduit cancels: removes its entry and returns it (it holds the subscriber) for
+    /// the caller to release after unlocking; `nil` if it had already terminated, or if a
+    /// deliverer is out calling the subscriber (it removes the entry when it comes back).
+    func cancel(_ conduit: SubjectConduit<Output, Failure>) -> Entry? {
+        state.withLock { state in
+            guard let index = state.index(of: conduit) else { return nil }
+            if state.entries[index].machine.cancelIfDelivering() { return nil }
+            return state.entries.remove(at: index)
+        }
+    }
+
+    /// The conduit's outstanding demand (`.none` once terminated).
+    func demand(of conduit: SubjectConduit<Output, Failure>) -> Subscribers.Demand {
+        state.withLock { state in state.index(of: conduit).map { state.entries[$0].machine.demand } ?? .none }
+    }
+
+    /// Completes; returns the completions to deliver now (a subscriber being delivered to
+    /// gets it from its deliverer), or `nil` if already completed.
+    func complete(
+        _ completion: Subscribers.Completion<Failure>
+    ) -> [(Receiver, SubjectConduit<Output, Failure>)]? {
         state.withLock { state in
             guard state.completion == nil else { return nil }
             state.completion = completion
-            defer { state.conduits = [] }
-            return state.conduits
+            var now: [(Receiver, SubjectConduit<Output, Failure>)] = []
+            var delivering: [Entry] = []
+            for var entry in state.entries {
+                if case .complete(let receiver, _) = entry.machine.finish(completion) {
+                    now.append((receiver, entry.conduit))
+                } else if !entry.machine.isTerminated {
+                    delivering.append(entry)
+                }
+            }
+            state.entries = delivering
+            return now
+        }
+    }
+
+    /// Completes the subject and delivers the completion to every idle subscriber, after
+    /// unlocking; a subscriber being delivered to gets it from its deliverer. Sticky.
+    func send(completion: Subscribers.Completion<Failure>) {
+        guard let now = complete(completion) else { return }
+        for (receiver, conduit) in now {
+            receiver.receive(completion: completion)
+            conduit.detach()
         }
     }
 
@@ -96,7 +271,7 @@ final class SubjectStorage<Output, Failure: Error> {
         }
     }
 
-    var conduitCount: Int { state.withLock { $0.conduits.count } }
+    var conduitCount: Int { state.withLock { $0.entries.count } }
 }
 
 // Safe: all mutable state is behind the lock.

@@ -1,0 +1,87 @@
+import Synchronization
+
+/// How a conduit reaches its subscriber: a subclass made in the subject's inlinable
+/// `receive(subscriber:)` (so specialised for the concrete subscriber in the client) holds
+/// it, and a `send` calls it through the vtable, with no closure context to retain.
+@usableFromInline
+class SubjectReceiver<Output, Failure: Error> {
+    /// Lets a deliverer finish without the lock: 0 idle, 1 delivering, 2 delivering and
+    /// news for the deliverer (a value queued, a completion or a cancel) under the lock.
+    /// Written under the subject's lock, except for the deliverer's 1 → 0 (``tryLeave()``).
+    @usableFromInline let delivery = Atomic<UInt8>(0)
+
+    @inlinable init() {}
+
+    /// The deliverer is done, with no demand to add: leaves without the lock unless there is
+    /// news. Returns `false` if it must come back under the lock.
+    @inlinable func tryLeave() -> Bool {
+        delivery.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Under the lock, while the phase is `delivering`: tells the deliverer to come back.
+    /// Returns `false` if it already left (the conduit is idle).
+    @inlinable func notifyDeliverer() -> Bool {
+        let (exchanged, original) = delivery.compareExchange(
+            expected: 1, desired: 2, ordering: .acquiringAndReleasing)
+        return exchanged || original == 2
+    }
+
+    /// Under the lock: whether the deliverer is still out.
+    @inlinable var isDelivering: Bool { delivery.load(ordering: .acquiring) != 0 }
+
+    /// Under the lock: a deliverer goes out (`hasNews`: it must come back under the lock).
+    @inlinable func setDelivering(hasNews: Bool) { delivery.store(hasNews ? 2 : 1, ordering: .releasing) }
+
+    /// Under the lock: the deliverer came back and nothing is left.
+    @inlinable func setIdle() { delivery.store(0, ordering: .releasing) }
+
+    /// Delivers a value; returns the demand the subscriber adds.
+    @inlinable func receive(_ value: Output) -> Subscribers.Demand { .none }
+
+    /// Delivers the completion.
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {}
+}
+
+/// The ``SubjectReceiver`` for one concrete subscriber type.
+@usableFromInline
+final class SubscriberReceiver<S: Subscriber>: SubjectReceiver<S.Input, S.Failure> {
+    @usableFromInline let subscriber: S
+
+    @inlinable init(_ subscriber: S) { self.subscriber = subscriber }
+
+    @inlinable override func receive(_ value: S.Input) -> Subscribers.Demand { subscriber.receive(value) }
+
+    @inlinable override func receive(completion: Subscribers.Completion<S.Failure>) {
+        subscriber.receive(completion: completion)
+    }
+}
+
+/// The deliverer's unretained reference to a conduit's ``SubjectReceiver``, so that a `send`
+/// costs no retain/release of it.
+///
+/// Safe: it is made only under the subject's lock for the thread that the state machine
+/// elects deliverer (phase `delivering`), and while a conduit is `delivering` nothing
+/// releases its receiver: cancel then only marks the conduit, and the deliverer itself
+/// releases the receiver (after unlocking) when it comes back. The deliverer uses it only
+/// until it reports back with `delivered(more:)`.
+@usableFromInline
+struct BorrowedReceiver<Output, Failure: Error> {
+    @usableFromInline let reference: Unmanaged<SubjectReceiver<Output, Failure>>
+
+    @inlinable init(_ receiver: SubjectReceiver<Output, Failure>) {
+        reference = .passUnretained(receiver)
+    }
+
+    @inlinable func receive(_ value: Output) -> Subscribers.Demand {
+        reference._withUnsafeGuaranteedRef { $0.receive(value) }
+    }
+
+    /// See ``SubjectReceiver/tryLeave()``; after it succeeds, this reference is not used again.
+    @inlinable func tryLeave() -> Bool {
+        reference._withUnsafeGuaranteedRef { $0.tryLeave() }
+    }
+
+    @inlinable func isSame(as receiver: SubjectReceiver<Output, Failure>?) -> Bool {
+        reference.toOpaque() == receiver.map { Unmanaged.passUnretained($0).toOpaque() }
+    }
+}
