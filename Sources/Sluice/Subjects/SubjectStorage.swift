@@ -82,11 +82,11 @@ final class SubjectStorage<Output, Failure: Error> {
     }
 
     /// Inlinable, so that `send` runs specialised in the client.
-    @usableFromInline let state: InlinableLocked<State>
+    @usableFromInline let state: Locked<State>
 
     @usableFromInline
     init(currentValue: Output?) {
-        state = InlinableLocked(State(currentValue: currentValue))
+        state = Locked(State(currentValue: currentValue))
     }
 
     @inlinable
