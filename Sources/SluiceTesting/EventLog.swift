@@ -50,11 +50,3 @@ final class EventLog<Event> {
 
 extension EventLog: Sendable where Event: Sendable {}
 extension EventLog.State: Sendable where Event: Sendable {}
-
-/// A subscription that may be sent across isolation domains.
-///
-/// Safe because `Subscription.request(_:)` and `cancel()` are thread-safe by contract
-/// (design rules 4 and 5); nothing else is called on it.
-struct SendableSubscription: @unchecked Sendable {
-    let base: any Subscription
-}

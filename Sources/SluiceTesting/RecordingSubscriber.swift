@@ -32,7 +32,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     fileprivate struct State {
-        var subscription: SendableSubscription?
+        var subscription: UpstreamSubscription?
         var subscriptionCount = 0
         var outstanding = Subscribers.Demand.none
         var completed = false
@@ -90,7 +90,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// recorder.request(.max(1))
     /// ```
     public func request(_ demand: Subscribers.Demand) {
-        let subscription = state.withLock { state -> SendableSubscription? in
+        let subscription = state.withLock { state -> UpstreamSubscription? in
             guard let subscription = state.subscription else { return nil }
             state.outstanding += demand
             return subscription
@@ -173,7 +173,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
                 state.violations.append("received a second subscription (rule 1)")
                 return false
             }
-            state.subscription = SendableSubscription(base: subscription)
+            state.subscription = UpstreamSubscription(subscription)
             state.outstanding = initialDemand
             return true
         }

@@ -27,7 +27,7 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
     typealias Continuation = CheckedContinuation<Outcome, Never>
 
     private enum State: Sendable {
-        case waiting(continuation: Continuation?, subscription: SendableSubscriptionBox?, kept: Output?)
+        case waiting(continuation: Continuation?, subscription: UpstreamSubscription?, kept: Output?)
         case cancelledEarly
         case done
     }
@@ -70,7 +70,7 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
         guard case .waiting(let continuation, nil, let kept) = state else {
             return Action(cancel: subscription)
         }
-        state = .waiting(continuation: continuation, subscription: SendableSubscriptionBox(subscription), kept: kept)
+        state = .waiting(continuation: continuation, subscription: UpstreamSubscription(subscription), kept: kept)
         return Action(request: subscription)
     }
 
@@ -112,13 +112,4 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
             return Action()
         }
     }
-}
-
-/// An upstream subscription kept in Sendable state.
-///
-/// Safe because `request(_:)` and `cancel()` are thread-safe by contract (design rules 4
-/// and 5) and nothing else is called on it.
-struct SendableSubscriptionBox: @unchecked Sendable {
-    let base: any Subscription
-    init(_ base: any Subscription) { self.base = base }
 }

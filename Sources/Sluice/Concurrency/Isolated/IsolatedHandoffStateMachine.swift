@@ -21,7 +21,7 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
     typealias Waiter = UnsafeContinuation<Event?, Never>
 
     private enum State: Sendable {
-        case active(subscription: SendableSubscriptionBox?, waiter: Waiter?, requested: Bool)
+        case active(subscription: UpstreamSubscription?, waiter: Waiter?, requested: Bool)
         case completed(Subscribers.Completion<Failure>)
         case done
     }
@@ -50,7 +50,7 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
 
     mutating func receive(subscription: any Subscription) -> Action {
         guard case .active(nil, let waiter, _) = state else { return Action(cancel: subscription) }
-        state = .active(subscription: SendableSubscriptionBox(subscription), waiter: waiter, requested: waiter != nil)
+        state = .active(subscription: UpstreamSubscription(subscription), waiter: waiter, requested: waiter != nil)
         return Action(request: waiter != nil ? subscription : nil)
     }
 

@@ -10,16 +10,6 @@ struct HandOff<Element>: @unchecked Sendable {
     @inlinable init(_ value: Element) { self.value = value }
 }
 
-/// The upstream subscription, kept in Sendable state.
-///
-/// Safe to mark Sendable: `Subscription.request(_:)` and `cancel()` are thread-safe by
-/// contract (design rules 4 and 5), and nothing else is called on it.
-@usableFromInline
-struct UpstreamSubscription: @unchecked Sendable {
-    @usableFromInline let base: any Subscription
-    @inlinable init(_ base: any Subscription) { self.base = base }
-}
-
 /// What one `next()` produces.
 @usableFromInline
 enum ValuesResult<Element, Failure: Error>: Sendable {
