@@ -13,6 +13,7 @@ let package = Package(
         .target(name: "SluiceTesting", dependencies: ["Sluice"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceConformanceTests", dependencies: ["Sluice", "SluiceTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
