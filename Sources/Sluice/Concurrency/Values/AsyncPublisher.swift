@@ -82,6 +82,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline let lifetime: ValuesIteratorLifetime<P.Output, P.Failure>
 
+        /// The subscription, once the default mode's fast lane requests through it directly.
+        @usableFromInline var upstream = DirectUpstream()
+
         @inlinable
         init(_ lifetime: ValuesIteratorLifetime<P.Output, P.Failure>) { self.lifetime = lifetime }
 
@@ -93,7 +96,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         /// ```
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(P.Failure) -> P.Output? {
-            switch await lifetime.subscriber.next(isolation: actor) {
+            switch await lifetime.subscriber.next(isolation: actor, upstream: &upstream) {
             case .element(let element): return element.value
             case .finished: return nil
             case .failure(let error): throw error

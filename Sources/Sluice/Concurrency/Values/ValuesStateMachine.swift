@@ -17,7 +17,10 @@
 ///   └──────────cancel────────────────────┴──cancel──────▶ terminated (nil forever)
 /// ```
 ///
-/// Modes: `.onDemand` requests `.max(1)` only when a `next()` finds nothing buffered;
+/// Modes: `.onDemand` requests `.max(1)` only when a `next()` finds nothing buffered, and
+/// hands that request to the storage's synchronous fast lane (`requestViaFastLane`), which
+/// keeps its one element of demand outside this machine until the storage settles the lane
+/// under the lock (`fastLaneMissed()`);
 /// `.prefetch(n)` requests `n` at first and tops up to `n` in batches when at most `n / 2`
 /// remain buffered or requested; `.buffering(policy)` requests `.unlimited` once and keeps
 /// elements as the policy says. The types are `@usableFromInline` rather than private so that
@@ -43,6 +46,9 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case end(Failure?)
         /// Request, then ask again: a synchronous upstream will have delivered.
         case request(UpstreamSubscription, Subscribers.Demand)
+        /// `.onDemand` only: request `.max(1)` through the storage's fast lane, which counts
+        /// that demand itself (it is not in `outstanding`).
+        case requestViaFastLane(UpstreamSubscription)
         /// Nothing ready: suspend.
         case suspend
     }
@@ -101,8 +107,16 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
 
     // MARK: Consumer side
 
+    /// The fast lane's request found nothing delivered: its one element of demand is still
+    /// outstanding, and from now on counted here.
     @inlinable
-    mutating func next() -> NextAction {
+    mutating func fastLaneMissed() {
+        outstanding += 1
+    }
+
+    /// The consumer's next step; `fastLane` lets `.onDemand` mode request through the fast lane.
+    @inlinable
+    mutating func next(fastLane: Bool = false) -> NextAction {
         if let element = buffer.popFirst() {
             if case .active(let subscription) = phase, let more = replenishment() {
                 return .element(element, replenish: (subscription, more))
@@ -113,6 +127,9 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case .awaitingSubscription:
             return .suspend
         case .active(let subscription):
+            if fastLane, case .onDemand = mode, outstanding == .none {
+                return .requestViaFastLane(subscription)
+            }
             if let demand = demandToRequest() { return .request(subscription, demand) }
             return .suspend
         case .upstreamCompleted(let completion):
@@ -135,6 +152,8 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case .request(let subscription, let demand):
             waiter = continuation
             return .request(subscription, demand)
+        case .requestViaFastLane:
+            preconditionFailure("suspend(_:) never asks for the fast lane")
         case .suspend:
             waiter = continuation
             return .none

@@ -65,6 +65,9 @@ struct ValuesBuffer<Element>: Sendable {
 final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
     @usableFromInline let state: Locked<ValuesStateMachine<Input, Failure>>
 
+    /// Where a synchronous upstream hands elements over without the lock (`.onDemand` only).
+    @usableFromInline let lane = ValuesFastLane<HandOff<Input>>()
+
     @inlinable
     init(mode: ValuesMode) { state = Locked(ValuesStateMachine(mode: mode)) }
 
@@ -81,13 +84,15 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let (action, demand) = state.withLock { $0.received(HandOff(input)) }
+        guard let element = lane.offer(HandOff(input)) else { return .none }
+        let (action, demand) = state.withLock { $0.received(element) }
         perform(action)
         return demand
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        lane.close()
         perform(state.withLock { $0.completed(completion) })
     }
 
@@ -107,38 +112,81 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
     func cancel() {
         guard let (subscription, waiter, dropped) = state.withLock({ $0.cancel() }) else { return }
         withExtendedLifetime(dropped) {}
+        withExtendedLifetime(lane.settle()) {}
         subscription?.base.cancel()
         waiter?.resume(returning: .finished)
     }
 
-    /// The element, end or failure for one `next()`. Never suspends when the upstream
-    /// delivers synchronously inside `request(_:)`.
+    /// The element, end or failure for one `next()`. Never suspends, takes no lock and
+    /// allocates nothing when the upstream delivers synchronously inside `request(_:)`.
+    ///
+    /// `upstream` is the iterator's copy of the subscription, kept once the fast lane is in
+    /// use (`.onDemand` mode), so that the usual step is: arm the lane, request, take.
     @inlinable @inline(__always)
-    func next(isolation actor: isolated (any Actor)?) async -> ValuesResult<Input, Failure> {
+    func next(
+        isolation actor: isolated (any Actor)?, upstream: inout DirectUpstream
+    ) async -> ValuesResult<Input, Failure> {
+        if let result = nextWithoutWaiting(upstream: &upstream) { return result }
+        return await suspend(isolation: actor)
+    }
+
+    /// The synchronous part of `next()`: the result, or nil when it has to wait. A plain
+    /// call, so that the async `next()` around it stays small enough to be inlined into the
+    /// iterating loop (an async call costs a frame allocation and an executor check).
+    @inlinable @inline(never)
+    func nextWithoutWaiting(upstream: inout DirectUpstream) -> ValuesResult<Input, Failure>? {
         if Task.isCancelled {
+            upstream.close()
             cancel()
             return .finished
         }
+        if upstream.isOpen, lane.arm() {
+            upstream.subscription.request(.max(1))
+            if let element = lane.takeIfFilled() { return .element(element) }
+        }
         while true {
-            switch state.withLock({ $0.next() }) {
+            switch state.withLock({ machine in settleLane(&machine) ?? machine.next(fastLane: true) }) {
             case .element(let element, let replenish):
                 if let (subscription, demand) = replenish { subscription.base.request(demand) }
                 return .element(element)
             case .end(let failure):
+                upstream.close()
                 if let failure { return .failure(failure) }
                 return .finished
             case .request(let subscription, let demand):
                 subscription.base.request(demand)
+            case .requestViaFastLane(let subscription):
+                upstream.open(subscription)
+                if let element = requestViaFastLane(subscription) { return .element(element) }
             case .suspend:
-                return await suspend(isolation: actor)
+                return nil
             }
         }
     }
 
-    /// The slow path: wait for the upstream, or for the task's cancellation.
+    /// Arms the lane, requests `.max(1)` and takes what a synchronous upstream delivered.
+    @inlinable @inline(__always)
+    func requestViaFastLane(_ subscription: UpstreamSubscription) -> HandOff<Input>? {
+        guard lane.arm() else { return nil }
+        subscription.base.request(.max(1))
+        return lane.takeIfFilled()
+    }
+
+    /// Under the lock: settles the fast lane. An element found there is the answer; a lane
+    /// still armed hands its outstanding demand to the state machine.
     @inlinable
+    func settleLane(_ machine: inout ValuesStateMachine<Input, Failure>) -> ValuesStateMachine<Input, Failure>.NextAction? {
+        let (wasArmed, element) = lane.settle()
+        if let element { return .element(element, replenish: nil) }
+        if wasArmed { machine.fastLaneMissed() }
+        return nil
+    }
+
+    /// The slow path: wait for the upstream, or for the task's cancellation. Never inlined:
+    /// it would weigh down every loop that iterates.
+    @inlinable @inline(never)
     func suspend(isolation actor: isolated (any Actor)?) async -> ValuesResult<Input, Failure> {
-        await withTaskCancellationHandler(
+        let result = await withTaskCancellationHandler(
             operation: {
                 await withUnsafeContinuation(isolation: actor) { continuation in
                     switch self.state.withLock({ $0.suspend(continuation) }) {
@@ -154,6 +202,35 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
             },
             onCancel: { self.cancel() },
             isolation: actor)
+        // Whoever resumed us released this lock first. Taking it once more makes that
+        // hand-over visible to Thread Sanitizer, which does not see the runtime's own
+        // ordering when a continuation is resumed before its task has suspended
+        // (swiftlang/swift#57803) and would report the element's contents as a race.
+        state.withLock { _ in }
+        return result
+    }
+}
+
+/// The iterator's own copy of the upstream subscription, through which the fast lane
+/// requests without taking the storage's lock. Not optional, so that the call goes straight
+/// to the stored existential instead of through a copy.
+@usableFromInline
+struct DirectUpstream {
+    @usableFromInline var subscription: any Subscription = Subscriptions.empty
+    @usableFromInline var isOpen = false
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func open(_ upstream: UpstreamSubscription) {
+        subscription = upstream.base
+        isOpen = true
+    }
+
+    @inlinable
+    mutating func close() {
+        subscription = Subscriptions.empty
+        isOpen = false
     }
 }
 

@@ -51,7 +51,7 @@ extension Publishers {
                 downstream: subscriber, sequence: sequence, iterator: iterator, first: first,
                 // Formed here, in the client's specialised context, so that the loop it calls
                 // is specialised too (calls through `any Subscription` are not).
-                handler: { $0.handle($1) })
+                emitter: { $0.emit($1) })
             subscriber.receive(subscription: subscription)
         }
     }

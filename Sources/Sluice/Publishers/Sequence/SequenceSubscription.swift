@@ -1,39 +1,79 @@
 import Synchronization
 
-/// The subscription of ``Publishers/Sequence``: the storage that runs
-/// ``SequenceStateMachine`` under a lock and delivers elements without holding it.
+/// The subscription of ``Publishers/Sequence``.
 ///
-/// The per-element loop, ``emit(_:demand:)``, takes no lock: it checks an atomic
-/// `cancelled` flag before each element and counts demand locally; it takes the lock once
-/// each time its demand runs out (never, for `.unlimited`).
+/// It takes no lock. ``PendingDemand`` counts the demand requested and grants the emitter
+/// role: whoever requests while nobody emits becomes the emitter and delivers elements on its
+/// own thread until the demand runs out; demand requested meanwhile (re-entrantly from
+/// `receive(_:)` or from another thread) is picked up by that emitter, so signals are serial
+/// and recursion is bounded. `request(.max(1))`, as `values` makes it, costs two atomic
+/// operations besides the delivery.
+///
+/// States (`terminated` is set by `cancel()` or by the last element, and is final):
+///
+/// ```
+///   idle (count 0) ──request──▶ emitting ──demand used up, nothing added──▶ idle
+///        │                        │  request: count += n (the emitter continues with it)
+///        │ cancel: take the role,  │ cancel: the emitter sees `terminated` before the next
+///        ▼ drop the emission       ▼ element and drops the emission
+///   terminated ◀──────────────────┘ last element delivered: terminated, then `.finished`
+/// ```
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Elements.Element {
-    @usableFromInline typealias Machine = SequenceStateMachine<Downstream, Elements>
+    /// What the emitter needs: the subscriber, the iterator and the element it delivers next
+    /// (read ahead, so that the completion follows the last element at once).
+    @usableFromInline
+    struct Emission {
+        @usableFromInline var downstream: Downstream
+        @usableFromInline var iterator: Elements.Iterator
+        @usableFromInline var next: Elements.Element
 
-    /// The state machine, under the lock; the locked steps are inlinable, so they too run
-    /// specialised in the client.
-    @usableFromInline let state: Locked<Machine>
+        @inlinable
+        init(downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
+            self.downstream = downstream
+            self.iterator = iterator
+            self.next = next
+        }
+    }
 
-    /// Set by `cancel()`; read before each element so that cancelling stops delivery at once.
-    @usableFromInline let cancelled = Atomic<Bool>(false)
+    /// Demand requested and not yet delivered, and the emitter role.
+    @usableFromInline let pending = PendingDemand()
 
-    /// Calls ``handle(_:)``; made in the client's specialised context (see
-    /// `Publishers.Sequence.receive(subscriber:)`) so that the request path and the loop run
-    /// specialised even though `request(_:)` is called through `any Subscription` (generic
-    /// code run unspecialised looks up type metadata on every call: ~900 ns per `request`
-    /// measured for `values`, which requests one element at a time).
-    @usableFromInline let handler: (SequenceSubscription, Subscribers.Demand) -> Void
+    /// Set once, by `cancel()` or when the sequence is exhausted; read before each element.
+    @usableFromInline let terminated = Atomic<Bool>(false)
+
+    /// Touched only by the thread holding the emitter role (see ``PendingDemand``), whose
+    /// atomic hand-over orders the accesses; nil once terminated, so the subscriber is dropped.
+    /// Behind a pointer rather than in a `var`: a class's `var` is checked for exclusive
+    /// access at run time on every use, which the role already guarantees.
+    @usableFromInline let emission: UnsafeMutablePointer<Emission?>
+
+    /// Kept for `description` and `customMirror`, which show it while the subscription is
+    /// active, as Combine's do.
+    @usableFromInline let sequence: Elements
+
+    /// Calls ``emit(_:)``; made in the client's specialised context (see
+    /// `Publishers.Sequence.receive(subscriber:)`) so that the loop runs specialised although
+    /// `request(_:)` is called through `any Subscription` (unspecialised generic code looks
+    /// up type metadata on every call).
+    @usableFromInline let emitter: (SequenceSubscription, Subscribers.Demand) -> Void
 
     @usableFromInline
     init(
         downstream: Downstream, sequence: Elements, iterator: Elements.Iterator, first: Elements.Element,
-        handler: @escaping (SequenceSubscription, Subscribers.Demand) -> Void
+        emitter: @escaping (SequenceSubscription, Subscribers.Demand) -> Void
     ) {
-        let emission = Machine.Emission(downstream: downstream, iterator: iterator, next: first)
-        state = Locked(Machine(emission, sequence: sequence))
-        self.handler = handler
+        emission = .allocate(capacity: 1)
+        emission.initialize(to: Emission(downstream: downstream, iterator: iterator, next: first))
+        self.sequence = sequence
+        self.emitter = emitter
+    }
+
+    deinit {
+        emission.deinitialize(count: 1)
+        emission.deallocate()
     }
 
     /// Adds demand; if nobody is emitting, delivers elements on this thread until the demand
@@ -41,75 +81,68 @@ where Downstream.Input == Elements.Element {
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        handler(self, demand)
-    }
-
-    /// The body of ``request(_:)``, specialised in the client: adds the demand and, if this
-    /// caller becomes the emitter, runs the loop.
-    @inlinable
-    func handle(_ demand: Subscribers.Demand) {
-        guard let (emission, demand) = state.withLock({ $0.request(demand) }) else { return }
-        emit(emission, demand: demand)
+        guard let demand = pending.add(demand) else { return }
+        emitter(self, demand)
     }
 
     /// Stops delivery and drops the subscriber; idempotent, callable from any thread and from
     /// inside `receive(_:)`.
     @usableFromInline
     func cancel() {
-        cancelled.store(true, ordering: .releasing)
-        let parked = state.withLock { $0.cancel() }
-        withExtendedLifetime(parked) {}  // released here, after unlocking
+        guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Take the role (it is never given back) to drop the emission; if an emitter holds
+        // it, that emitter drops it when it sees `terminated`.
+        guard pending.add(.max(1)) != nil else { return }
+        let dropped = emission.pointee.take()
+        withExtendedLifetime(dropped) {}
     }
 
-    /// The emitter's loop: delivers `emission.next` and reads ahead while there is demand.
+    /// The emitter's loop: delivers while there is demand, then gives the role back unless
+    /// more demand arrived meanwhile.
     @inlinable
-    func emit(_ emission: Machine.Emission, demand: Subscribers.Demand) {
-        var emission = emission
-        var demand = demand
+    func emit(_ initial: Subscribers.Demand) {
+        guard var current = emission.pointee.take() else { return }
+        var taken = initial
+        var demand = initial
         while true {
             while demand > 0 {
-                if cancelled.load(ordering: .acquiring) { return }
-                let following = emission.iterator.next()
-                let more = emission.downstream.receive(emission.next)
+                if terminated.load(ordering: .acquiring) { return }
+                let following = current.iterator.next()
+                demand -= 1
+                demand += current.downstream.receive(current.next)
                 guard let following else {
-                    finish(emission.downstream)
+                    finish(current.downstream)
                     return
                 }
-                emission.next = following
-                demand -= 1
-                demand += more
+                current.next = following
             }
-            guard let resumed = outOfDemand(parking: emission) else { return }
-            demand = resumed
+            emission.pointee = current
+            guard let more = pending.release(taken: taken) else { return }
+            current = emission.pointee.take()!
+            taken = more
+            demand = more
         }
     }
 
-    /// The emitter's demand ran out: continue with the pending demand, or park and stop.
-    @inlinable
-    func outOfDemand(parking emission: Machine.Emission) -> Subscribers.Demand? {
-        state.withLock { $0.outOfDemand(parking: emission) }
-    }
-
-    /// The last element was delivered: finish, unless cancelled meanwhile.
+    /// The last element was delivered: finish, unless cancelled meanwhile. The role is kept,
+    /// so nothing is delivered again.
     @inlinable
     func finish(_ downstream: Downstream) {
-        if state.withLock({ $0.exhausted() }) {
-            downstream.receive(completion: .finished)
-        }
+        guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        downstream.receive(completion: .finished)
     }
 
     /// The sequence while the subscription is active, `"Sequence"` afterwards, as in Combine.
     @usableFromInline
     var description: String {
-        guard let sequence = state.withLock({ $0.sequence }) else { return "Sequence" }
-        return String(describing: sequence)
+        terminated.load(ordering: .acquiring) ? "Sequence" : String(describing: sequence)
     }
 
-    /// One child, `sequence`, as Combine shows it.
+    /// One child, `sequence`, as Combine shows it (empty once terminated).
     @usableFromInline
     var customMirror: Mirror {
-        let sequence: Any = state.withLock { $0.sequence } ?? [Elements.Element]()
-        return Mirror(self, children: ["sequence": sequence])
+        let shown: Any = terminated.load(ordering: .acquiring) ? [Elements.Element]() : sequence
+        return Mirror(self, children: ["sequence": shown])
     }
 
     /// The same as ``description``.
