@@ -7,7 +7,9 @@
 /// Each iterator subscribes to the publisher when it is made and requests nothing then. Each
 /// `next()` requests exactly `.max(1)`, and only when nothing is buffered, so the outstanding
 /// demand never exceeds the waiting `next()` calls. If the publisher delivers synchronously
-/// inside `request(_:)` (a sequence publisher, `Just`), `next()` returns without suspending.
+/// inside `request(_:)` (a sequence publisher, `Just`), `next()` returns without suspending,
+/// without a lock and without allocating: the element is handed over through an atomic
+/// one-element slot.
 ///
 /// Cancellation: cancelling the iterating task cancels the subscription and `next()` returns
 /// nil (never a `CancellationError`); leaving the loop (`break`, `return`, a throw) cancels
