@@ -34,7 +34,7 @@ struct PendingDemand: ~Copyable, Sendable {
     @inlinable init() {}
 
     /// Adds `demand`. Returns the demand to emit if the caller became the emitter, else nil.
-    @inlinable
+    @inlinable @inline(__always)
     func add(_ demand: Subscribers.Demand) -> Subscribers.Demand? {
         var current = raw.load(ordering: .relaxed)
         while true {
@@ -48,7 +48,7 @@ struct PendingDemand: ~Copyable, Sendable {
 
     /// The emitter used up `taken` (what `add` or this method last returned). Returns the
     /// demand added meanwhile, to continue with, or nil when the role was given up.
-    @inlinable
+    @inlinable @inline(__always)
     func release(taken: Subscribers.Demand) -> Subscribers.Demand? {
         var current = raw.load(ordering: .relaxed)
         while true {
