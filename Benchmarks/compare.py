@@ -119,7 +119,7 @@ def table(rows):
             if sluice and sluice[4] is not None and ns and not contender.startswith(SLUICE):
                 ratio = sluice[4] / ns
             allocs = None if mallocs is None else mallocs / n
-            peak = "—" if rss is None else f"{rss / 1_048_576:,.0f} MiB"
+            peak = "—" if rss is None else f"{rss / 1_048_576:,.1f} MiB"
             lines.append(f"| {target}: {workload} (N = {n:,}) | {contender} | {fmt(ns)} | "
                          f"{'—' if ratio is None else f'{ratio:.3g}'} | {fmt(allocs, 3)} | {peak} |")
     return "\n".join(lines)
