@@ -71,7 +71,11 @@ extension Producer {
         let deliver: (Output) -> Subscribers.Demand
         /// Demand taken from the subscription and not yet spent: owned by the body's task,
         /// so spending it needs no lock.
-        @usableFromInline
+        ///
+        /// Unchecked exclusivity (the dynamic check cost ≈ 5% of a prefetching `send`): the
+        /// sender is not `Sendable`, so only the body's task reaches it, and every access in
+        /// ``send(_:)`` is instantaneous (none spans an `await`), so no two can overlap.
+        @exclusivity(unchecked) @usableFromInline
         var demand = Subscribers.Demand.none
 
         @usableFromInline
