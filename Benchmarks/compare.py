@@ -10,7 +10,7 @@ Every benchmark is named "<workload> | <contender> (elements: N)" (see Support/H
 From package-benchmark's text report this script takes, per benchmark, the median (p50)
 wall-clock time and malloc count of one iteration, divides both by N, and prints per workload each contender's ns/element, Sluice's time divided by the
 contender's (below 1: Sluice is faster) and allocations per element. Memory workloads also show
-peak resident memory.
+peak resident memory and, next to it, the difference from the workload's "baseline: …" contender.
 
 --check-allocations fails (exit 1) when a Sluice benchmark allocates more per iteration than
 Benchmarks/Thresholds/allocations.json allows, or has no entry there. The thresholds are for
@@ -114,12 +114,17 @@ def table(rows):
         group = [r for r in rows if (r[0], r[1]) == (target, workload)]
         group.sort(key=lambda r: (r[2] != SLUICE, r[4] or 0))
         sluice = next((r for r in group if r[2] == SLUICE), None)
+        # A contender named "baseline: …" (the memory workload's plain loop): peaks also show
+        # their difference from its peak, the figure issue 3 F bounds.
+        baseline_rss = next((r[6] for r in group if r[2].startswith("baseline") and r[6]), None)
         for (_, _, contender, n, ns, mallocs, rss) in group:
             ratio = None
             if sluice and sluice[4] is not None and ns and not contender.startswith(SLUICE):
                 ratio = sluice[4] / ns
             allocs = None if mallocs is None else mallocs / n
-            peak = "—" if rss is None else f"{rss / 1_048_576:,.0f} MiB"
+            peak = "—" if rss is None else f"{rss / 1_048_576:,.1f} MiB"
+            if rss is not None and baseline_rss and not contender.startswith("baseline"):
+                peak += f" ({(rss - baseline_rss) / 1_048_576:+,.1f})"
             lines.append(f"| {target}: {workload} (N = {n:,}) | {contender} | {fmt(ns)} | "
                          f"{'—' if ratio is None else f'{ratio:.3g}'} | {fmt(allocs, 3)} | {peak} |")
     return "\n".join(lines)

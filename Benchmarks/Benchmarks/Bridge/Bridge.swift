@@ -27,7 +27,7 @@ let benchmarks: @Sendable () -> Void = {
     Harness.register("(0..<N).async.publisher → sink", [
         SluiceBridge.asyncSequencePublisher,
     ])
-    Harness.register("producer task → consumer task", [
+    Harness.register("Producer → values, producer and consumer in different tasks", [
         SluiceBridge.producer,
         SluiceBridge.producerPrefetch,
         AsyncPeers.streamUnbounded,

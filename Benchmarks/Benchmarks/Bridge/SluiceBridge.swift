@@ -42,13 +42,15 @@ enum SluiceBridge {
         }
     }
 
-    /// A `Producer` task sending into `values`: each `send` waits for the consumer's demand.
+    /// A `Producer` task sending into `values` (demand one per `next()`): each `send` waits
+    /// for the consumer's demand.
     static let producer = Harness.Contender.async(Harness.sluice) { n in
         for await value in counting(n).values { Benchmark.blackHole(value) }
     }
 
-    static let producerPrefetch = Harness.Contender.async("Sluice values(prefetch: 1024)") { n in
-        for await value in counting(n).values(prefetch: 1024) { Benchmark.blackHole(value) }
+    /// The same with up to 64 requested ahead: the producer sends a batch per resumption.
+    static let producerPrefetch = Harness.Contender.async("Sluice values(prefetch: 64)") { n in
+        for await value in counting(n).values(prefetch: 64) { Benchmark.blackHole(value) }
     }
 
     /// `AsyncSequence.publisher` into a sink, awaited until it finishes.

@@ -4,13 +4,22 @@ import BenchmarkSupport
 
 // A fast producer and a slow consumer over `Harness.memoryElements` elements: peak resident
 // memory shows whether the pipe buffers without bound (AsyncStream unbounded) or pushes back
-// on the producer (AsyncChannel; Sluice's producer publisher once it lands).
+// on the producer (AsyncChannel, Sluice's `Producer` into `values`). The baseline is the same
+// consumer over a plain sequence: what the process needs with no pipe at all.
 let benchmarks: @Sendable () -> Void = {
     Harness.register(
         "fast producer, slow consumer",
         elements: Harness.memoryElements,
         configuration: Harness.memory,
-        [SluiceMemory.producerValues, MemoryPeers.streamUnbounded, MemoryPeers.asyncChannel]
+        [
+            MemoryPeers.plainSequence,
+            SluiceMemory.values,
+            SluiceMemory.valuesPrefetch,
+            SluiceMemory.valuesBufferingNewest,
+            SluiceMemory.valuesBufferingOldest,
+            MemoryPeers.streamUnbounded,
+            MemoryPeers.asyncChannel,
+        ]
     )
 }
 
@@ -20,6 +29,11 @@ func slowConsume(_ value: Int) {
 }
 
 enum MemoryPeers {
+    /// The same consumer over a plain sequence: the floor every pipe is measured against.
+    static let plainSequence = Harness.Contender.async("baseline: plain sequence") { n in
+        for value in 0..<n { slowConsume(value) }
+    }
+
     static let streamUnbounded = Harness.Contender.async("AsyncStream (unbounded)") { n in
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
         let producer = Task {

@@ -3,14 +3,35 @@ import BenchmarkSupport
 import Sluice
 
 /// Sluice's side of the memory workload: a `Producer` whose `send` suspends without demand,
-/// consumed through `values` (one element requested per `next()`).
+/// consumed through each `values` variant.
+///
+/// The buffering variants request `.unlimited`, so the producer never waits: the buffer keeps
+/// 64 elements and drops the rest (the loop sees fewer than `n`); what is measured is that
+/// memory stays bounded.
 enum SluiceMemory {
-    static let producerValues = Harness.Contender.async(Harness.sluice) { n in
-        let producer = Producer<Int, Never> { sender in
+    /// One element requested per `next()`.
+    static let values = Harness.Contender.async(Harness.sluice) { n in
+        for await value in counting(n).values { slowConsume(value) }
+    }
+
+    static let valuesPrefetch = Harness.Contender.async("Sluice values(prefetch: 64)") { n in
+        for await value in counting(n).values(prefetch: 64) { slowConsume(value) }
+    }
+
+    static let valuesBufferingNewest = Harness.Contender.async("Sluice values(bufferingPolicy: .bufferingNewest(64))") { n in
+        for await value in counting(n).values(bufferingPolicy: .bufferingNewest(64)) { slowConsume(value) }
+    }
+
+    static let valuesBufferingOldest = Harness.Contender.async("Sluice values(bufferingPolicy: .bufferingOldest(64))") { n in
+        for await value in counting(n).values(bufferingPolicy: .bufferingOldest(64)) { slowConsume(value) }
+    }
+
+    /// Sends `0..<n`, each send suspending until there is demand.
+    static func counting(_ n: Int) -> Producer<Int, Never> {
+        Producer { sender in
             for i in 0..<n {
                 guard await sender.send(i) else { return }
             }
         }
-        for await value in producer.values { slowConsume(value) }
     }
 }

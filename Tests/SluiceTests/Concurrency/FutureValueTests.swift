@@ -29,4 +29,24 @@ import Testing
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }
+
+    @Test func aFulfilledFuturesValueInAnAlreadyCancelledTaskThrowsCancellationError() async {
+        let future = Future<Int, TestError> { $0(.success(3)) }
+        let shared = UncheckedBox(future)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await shared.value.value
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func aNeverFailingFuturesValueIgnoresTheAwaitingTasksCancellation() async {
+        let future = Future<Int, Never> { $0(.success(4)) }
+        let shared = UncheckedBox(future)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await shared.value.value
+        }
+        #expect(await task.value == 4)
+    }
 }

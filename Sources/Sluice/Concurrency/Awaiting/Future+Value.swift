@@ -3,12 +3,14 @@ extension Future where Failure == Never, Output: Sendable {
     ///
     /// Waits for the future's result (the future's work started when it was created and is
     /// not cancellable, so cancelling the awaiting task does not end the wait, as in Combine).
+    /// A future already fulfilled returns its value at once, without subscribing.
     ///
     /// ```swift
     /// let answer = await Future<Int, Never> { $0(.success(42)) }.value   // 42
     /// ```
     public var value: Output {
         get async {
+            if case .success(let value)? = storage.result { return value }
             switch await ValueAwaiter.outcome(of: self, mode: .first, cancellable: false, isolation: nil) {
             case .value(let value?): return value
             case .value(nil), .moreThanOne, .cancelled: Violation.futureFinishedWithoutValue()
@@ -20,13 +22,16 @@ extension Future where Failure == Never, Output: Sendable {
 extension Future where Output: Sendable {
     /// The published value, awaited asynchronously; throws the future's failure, or
     /// `CancellationError` if the awaiting task is cancelled first (the subscription is then
-    /// cancelled).
+    /// cancelled). A future already fulfilled returns (or throws) its result at once, without
+    /// subscribing, unless the awaiting task is already cancelled.
     ///
     /// ```swift
     /// let user = try await Future<User, APIError> { promise in fetchUser(promise) }.value
     /// ```
     public var value: Output {
         get async throws {
+            // As through a subscription: a cancel that came first wins over a kept result.
+            if let result = storage.result, !Task.isCancelled { return try result.get() }
             switch await ValueAwaiter.outcome(of: self, mode: .first, isolation: nil) {
             case .value(let value?): return value
             case .failure(let error): throw error

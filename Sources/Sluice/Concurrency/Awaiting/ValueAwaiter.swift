@@ -18,13 +18,13 @@ final class ValueAwaiter<Input: Sendable, Failure: Error>: Subscriber, Sendable,
     ) async -> Machine.Outcome where P.Output == Input, P.Failure == Failure {
         let awaiter = ValueAwaiter(mode: mode)
         guard cancellable else {
-            return await withCheckedContinuation(isolation: isolation) { continuation in
+            return await withUnsafeContinuation(isolation: isolation) { continuation in
                 awaiter.perform(awaiter.machine.withLock { $0.install(continuation) })
                 publisher.subscribe(awaiter)
             }
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation(isolation: isolation) { continuation in
+            await withUnsafeContinuation(isolation: isolation) { continuation in
                 awaiter.perform(awaiter.machine.withLock { $0.install(continuation) })
                 publisher.subscribe(awaiter)
             }

@@ -24,7 +24,10 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
         case cancelled
     }
 
-    typealias Continuation = CheckedContinuation<Outcome, Never>
+    /// Unchecked (a checked one allocates per await): it is installed before subscribing,
+    /// when the state is `waiting` or `cancelledEarly`, and every path from there into `done`
+    /// resumes it exactly once.
+    typealias Continuation = UnsafeContinuation<Outcome, Never>
 
     private enum State: Sendable {
         case waiting(continuation: Continuation?, subscription: UpstreamSubscription?, kept: Output?)

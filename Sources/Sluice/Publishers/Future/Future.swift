@@ -22,7 +22,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// ```
     public typealias Promise = (Result<Output, Failure>) -> Void
 
-    private let storage: FutureStorage<Output, Failure>
+    let storage: FutureStorage<Output, Failure>
 
     /// Creates a publisher that invokes a promise closure when the publisher emits an element.
     ///
@@ -71,6 +71,15 @@ final class FutureStorage<Output, Failure: Error> {
             return waiters
         }
         for waiter in waiters { waiter.fulfil(result) }
+    }
+
+    /// The result once a promise was called, `nil` while pending (`Future.value` returns it
+    /// without subscribing).
+    var result: Result<Output, Failure>? {
+        state.withLock { state in
+            guard case .resolved(let result) = state else { return nil }
+            return result
+        }
     }
 
     /// Adds a waiter while pending; returns the result when already resolved.
