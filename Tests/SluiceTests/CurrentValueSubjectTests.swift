@@ -1,5 +1,5 @@
 import Dispatch
-import Sluice
+@_spi(Internals) import Sluice
 import SluiceTesting
 import Testing
 
@@ -75,6 +75,36 @@ struct CurrentValueSubjectTests {
         #expect(recorder.violations.isEmpty)
         for sender in 0..<8 {
             #expect(values.filter { $0 >= 0 && $0 / 100_000 == sender } == (0..<10_000).map { sender * 100_000 + $0 })
+        }
+    }
+
+    /// A subscriber's first demand races `send`: the current value goes out with that demand,
+    /// and a concurrent `send` must neither deliver it a second time nor deliver an older value
+    /// after a newer one.
+    @Test func firstDemandRacingSendDeliversEachValueOnceInIncreasingOrder() {
+        for round in 0..<2_000 {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let recorders = (0..<3).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
+            for recorder in recorders { subject.subscribe(recorder) }
+            let currentAtRequest = Locked([Int](repeating: 0, count: recorders.count))
+            DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { task in
+                guard task > 0 else {
+                    for value in 1...50 { subject.send(value) }
+                    return
+                }
+                let recorder = recorders[task - 1]
+                let current = subject.value
+                currentAtRequest.withLock { $0[task - 1] = current }
+                recorder.request(.max(1 + (round + task) % 4))
+                recorder.request(.max(2))
+            }
+            for (index, recorder) in recorders.enumerated() {
+                let values = recorder.values
+                let current = currentAtRequest.withLock { $0[index] }
+                #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "round \(round): \(values)")
+                #expect(values.first.map { $0 >= current } ?? false, "round \(round): \(values), current \(current)")
+                #expect(recorder.violations.isEmpty, "round \(round): \(recorder.violations)")
+            }
         }
     }
 
