@@ -123,6 +123,26 @@ struct CurrentValueSubjectTests {
         #expect(weakRecorder == nil)
     }
 
+    @Test func deinitializedSubjectCancelsItsUpstreamAndSendSubscriptionRequestsUnlimited() {
+        let upstream = ControllablePublisher<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            cancellable = upstream.subscribe(subject)
+            #expect(upstream.subscriptions[0].requests == [.unlimited])
+            #expect(upstream.subscriptions[0].cancelCount == 0)
+        }
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        _ = cancellable
+    }
+
+    @Test func subjectsAndProducersOfSendableValuesAreSendable() {
+        func sendable<T: Sendable>(_: T.Type) -> Bool { true }
+        #expect(sendable(CurrentValueSubject<Int, Never>.self))
+        #expect(sendable(PassthroughSubject<String, TestError>.self))
+        #expect(sendable(Publishers.Create<Int, Never>.Producer.self))
+    }
+
     @Test func describesItselfAsCombineDoes() throws {
         let subject = CurrentValueSubject<Int, Never>(0)
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)

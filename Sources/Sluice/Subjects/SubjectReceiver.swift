@@ -3,8 +3,16 @@ import Synchronization
 /// How a conduit reaches its subscriber: a subclass made in the subject's inlinable
 /// `receive(subscriber:)` (so specialised for the concrete subscriber in the client) holds
 /// it, and a `send` calls it through the vtable, with no closure context to retain.
+///
+/// The subjects' one unsafe escape, and why it is safe: the subscriber it holds is not
+/// `Sendable`, yet it is called from whichever thread sends (that is Combine's contract).
+/// It is only ever called by the one deliverer that ``ConduitStateMachine`` elects under the
+/// subject's lock, so its signals never overlap (rule 3), and each hand-over between
+/// deliverers goes through that lock (or the `delivery` flag's acquire/release), which
+/// orders one deliverer's accesses before the next one's. The `delivery` flag is atomic;
+/// nothing else in it is mutable.
 @usableFromInline
-class SubjectReceiver<Output, Failure: Error> {
+class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// Lets a deliverer finish without the lock: 0 idle, 1 delivering, 2 delivering and
     /// news for the deliverer (a value queued, a completion or a cancel) under the lock.
     /// Written under the subject's lock, except for the deliverer's 1 → 0 (``tryLeave()``).
@@ -42,9 +50,10 @@ class SubjectReceiver<Output, Failure: Error> {
     @inlinable func receive(completion: Subscribers.Completion<Failure>) {}
 }
 
-/// The ``SubjectReceiver`` for one concrete subscriber type.
+/// The ``SubjectReceiver`` for one concrete subscriber type. Safe to mark for the reason its
+/// superclass gives: only the deliverer the subject elects calls the subscriber.
 @usableFromInline
-final class SubscriberReceiver<S: Subscriber>: SubjectReceiver<S.Input, S.Failure> {
+final class SubscriberReceiver<S: Subscriber>: SubjectReceiver<S.Input, S.Failure>, @unchecked Sendable {
     @usableFromInline let subscriber: S
 
     @inlinable init(_ subscriber: S) { self.subscriber = subscriber }

@@ -30,7 +30,7 @@ final class SubjectStorage<Output, Failure: Error> {
     struct State {
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var upstreams: [any Subscription] = []
+        @usableFromInline var upstreams: [UpstreamSubscription] = []
         @usableFromInline var currentValue: Output?
 
         @usableFromInline
@@ -83,10 +83,17 @@ final class SubjectStorage<Output, Failure: Error> {
 
     /// Inlinable, so that `send` runs specialised in the client.
     @usableFromInline let state: Locked<State>
+    /// `CurrentValueSubject`: each subscriber gets the current value with its first demand.
+    @usableFromInline let deliversCurrentValue: Bool
+    /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscriptions.
+    @usableFromInline let description: String
 
+    /// A `PassthroughSubject`'s storage (`currentValue == nil`) or a `CurrentValueSubject`'s.
     @usableFromInline
     init(currentValue: Output?) {
         state = Locked(State(currentValue: currentValue))
+        deliversCurrentValue = currentValue != nil
+        description = currentValue == nil ? "PassthroughSubject" : "CurrentValueSubject"
     }
 
     @inlinable
@@ -260,19 +267,44 @@ final class SubjectStorage<Output, Failure: Error> {
         }
     }
 
-    func addUpstream(_ subscription: any Subscription) {
-        state.withLock { $0.upstreams.append(subscription) }
+    /// `send(subscription:)`: keeps the upstream subscription (cancelled when the subject is
+    /// deinitialized, see ``cancelUpstreams()``) and requests `.unlimited` from it.
+    func send(subscription: any Subscription) {
+        state.withLock { $0.upstreams.append(UpstreamSubscription(subscription)) }
+        subscription.request(.unlimited)
     }
 
-    func takeUpstreams() -> [any Subscription] {
-        state.withLock { state in
+    /// The subject's `deinit`: cancels the upstream subscriptions, after unlocking.
+    func cancelUpstreams() {
+        let upstreams = state.withLock { state in
             defer { state.upstreams = [] }
             return state.upstreams
+        }
+        for upstream in upstreams { upstream.base.cancel() }
+    }
+
+    /// `receive(subscriber:)`: adds a conduit whose receiver is specialised for the concrete
+    /// subscriber here, in the client; after completion, sends the completion at once.
+    @inlinable
+    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit<Output, Failure>(parent: self, description: description)
+        let receiver = SubscriberReceiver(subscriber)
+        let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
+        if let completion = add(conduit, machine) {
+            conduit.detach()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        } else {
+            subscriber.receive(subscription: conduit)
         }
     }
 
     var conduitCount: Int { state.withLock { $0.entries.count } }
 }
 
-// Safe: all mutable state is behind the lock.
-extension SubjectStorage: @unchecked Sendable {}
+// Sendable by construction: every mutable part is in `state`, behind the lock; the values
+// cross threads (a sender's value reaches the subscriber on the deliverer's thread), so
+// `Output` must be Sendable.
+extension SubjectStorage: Sendable where Output: Sendable {}
+extension SubjectStorage.State: Sendable where Output: Sendable {}
+extension SubjectStorage.Entry: Sendable where Output: Sendable {}
