@@ -34,6 +34,10 @@ class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
         return exchanged || original == 2
     }
 
+    /// For a claimed receiver not yet called: whether something happened to its conduit
+    /// since the claim (a value queued, a completion, a cancel), to be checked under the lock.
+    @inlinable var hasNews: Bool { delivery.load(ordering: .acquiring) == 2 }
+
     /// Under the lock: whether the deliverer is still out.
     @inlinable var isDelivering: Bool { delivery.load(ordering: .acquiring) != 0 }
 
@@ -85,6 +89,11 @@ struct BorrowedReceiver<Output, Failure: Error> {
         reference._withUnsafeGuaranteedRef { $0.receive(value) }
     }
 
+    /// See ``SubjectReceiver/hasNews``.
+    @inlinable var hasNews: Bool {
+        reference._withUnsafeGuaranteedRef { $0.hasNews }
+    }
+
     /// See ``SubjectReceiver/tryLeave()``; after it succeeds, this reference is not used again.
     @inlinable func tryLeave() -> Bool {
         reference._withUnsafeGuaranteedRef { $0.tryLeave() }
@@ -94,3 +103,6 @@ struct BorrowedReceiver<Output, Failure: Error> {
         reference.toOpaque() == receiver.map { Unmanaged.passUnretained($0).toOpaque() }
     }
 }
+
+// Sendable by construction: an unretained reference to a Sendable receiver.
+extension BorrowedReceiver: Sendable {}
