@@ -92,7 +92,7 @@ extension SubjectStorage {
     @inlinable
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit<Output, Failure>(parent: self, description: description)
-        let receiver = SubscriberReceiver(subscriber)
+        let receiver = Receiver(subscriber)
         let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
         if let completion = add(conduit, machine) {
             conduit.detach()
