@@ -143,6 +143,17 @@ struct CurrentValueSubjectTests {
         #expect(sendable(Publishers.Create<Int, Never>.Producer.self))
     }
 
+    @Test func optionalSubjectStartingAtNilDeliversNilAsItsCurrentValue() throws {
+        let subject = CurrentValueSubject<Int?, Never>(nil)
+        let recorder = RecordingSubscriber<Int?, Never>()
+        subject.subscribe(recorder)
+        subject.send(1)
+        #expect(recorder.values == [nil, 1])
+        #expect(subject.value == 1)
+        let subscription = try #require(recorder.subscription)
+        #expect(String(describing: subscription) == "CurrentValueSubject")
+    }
+
     @Test func describesItselfAsCombineDoes() throws {
         let subject = CurrentValueSubject<Int, Never>(0)
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)

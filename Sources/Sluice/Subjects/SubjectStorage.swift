@@ -4,7 +4,8 @@
 ///
 /// One lock for the subject and all its conduits, so that one acquisition both checks the
 /// subject and claims delivery for every idle subscriber with demand (a `send` to one sink
-/// takes the lock twice: claim, then finish the delivery). Nothing is called while it is held
+/// takes it once, to claim; the deliverer then leaves with one compare-exchange when nothing
+/// happened meanwhile, see ``SubjectReceiver/tryLeave()``). Nothing is called while it is held
 /// (rule 6): the deliverer calls the subscriber after unlocking, then comes back to learn
 /// what was queued meanwhile.
 ///
@@ -34,8 +35,9 @@ final class SubjectStorage<Output, Failure: Error> {
         @usableFromInline var currentValue: Output?
         /// The buffer a multi-subscriber `send` collects its claimed receivers in, kept
         /// between sends (its stale elements are never read: the next `send` empties it,
-        /// keeping the capacity) so that the steady state allocates nothing. A `send` takes it under the lock and gives it back when done; a
-        /// concurrent multi-subscriber `send` meanwhile finds it empty and uses its own.
+        /// keeping the capacity) so that the steady state allocates nothing. A `send` takes it
+        /// under the lock and gives it back when done; a concurrent multi-subscriber `send`
+        /// meanwhile finds it empty and uses its own.
         @usableFromInline var spare: [Borrowed] = []
 
         @usableFromInline
