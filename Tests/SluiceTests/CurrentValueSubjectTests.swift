@@ -1,5 +1,5 @@
 import Dispatch
-import Sluice
+@_spi(Internals) import Sluice
 import SluiceTesting
 import Testing
 
@@ -78,6 +78,36 @@ struct CurrentValueSubjectTests {
         }
     }
 
+    /// A subscriber's first demand races `send`: the current value goes out with that demand,
+    /// and a concurrent `send` must neither deliver it a second time nor deliver an older value
+    /// after a newer one.
+    @Test func firstDemandRacingSendDeliversEachValueOnceInIncreasingOrder() {
+        for round in 0..<2_000 {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let recorders = (0..<3).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
+            for recorder in recorders { subject.subscribe(recorder) }
+            let currentAtRequest = Locked([Int](repeating: 0, count: recorders.count))
+            DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { task in
+                guard task > 0 else {
+                    for value in 1...50 { subject.send(value) }
+                    return
+                }
+                let recorder = recorders[task - 1]
+                let current = subject.value
+                currentAtRequest.withLock { $0[task - 1] = current }
+                recorder.request(.max(1 + (round + task) % 4))
+                recorder.request(.max(2))
+            }
+            for (index, recorder) in recorders.enumerated() {
+                let values = recorder.values
+                let current = currentAtRequest.withLock { $0[index] }
+                #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "round \(round): \(values)")
+                #expect(values.first.map { $0 >= current } ?? false, "round \(round): \(values), current \(current)")
+                #expect(recorder.violations.isEmpty, "round \(round): \(recorder.violations)")
+            }
+        }
+    }
+
     @Test func cancelReleasesTheSubscriberAndStopsDelivery() {
         let subject = CurrentValueSubject<Int, Never>(0)
         weak var weakRecorder: RecordingSubscriber<Int, Never>?
@@ -91,6 +121,37 @@ struct CurrentValueSubjectTests {
             #expect(recorder.values == [0])
         }
         #expect(weakRecorder == nil)
+    }
+
+    @Test func deinitializedSubjectCancelsItsUpstreamAndSendSubscriptionRequestsUnlimited() {
+        let upstream = ControllablePublisher<Int, Never>()
+        var cancellable: AnyCancellable?
+        do {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            cancellable = upstream.subscribe(subject)
+            #expect(upstream.subscriptions[0].requests == [.unlimited])
+            #expect(upstream.subscriptions[0].cancelCount == 0)
+        }
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        _ = cancellable
+    }
+
+    @Test func subjectsAndProducersOfSendableValuesAreSendable() {
+        func sendable<T: Sendable>(_: T.Type) -> Bool { true }
+        #expect(sendable(CurrentValueSubject<Int, Never>.self))
+        #expect(sendable(PassthroughSubject<String, TestError>.self))
+        #expect(sendable(Publishers.Create<Int, Never>.Producer.self))
+    }
+
+    @Test func optionalSubjectStartingAtNilDeliversNilAsItsCurrentValue() throws {
+        let subject = CurrentValueSubject<Int?, Never>(nil)
+        let recorder = RecordingSubscriber<Int?, Never>()
+        subject.subscribe(recorder)
+        subject.send(1)
+        #expect(recorder.values == [nil, 1])
+        #expect(subject.value == 1)
+        let subscription = try #require(recorder.subscription)
+        #expect(String(describing: subscription) == "CurrentValueSubject")
     }
 
     @Test func describesItselfAsCombineDoes() throws {

@@ -138,6 +138,25 @@ struct PassthroughSubjectTests {
         }
     }
 
+    @Test func reentrantSendFromAnEarlierSubscriberReachesLaterOnesAfterTheOuterValue() {
+        let subject = PassthroughSubject<Int, Never>()
+        let first = RecordingSubscriber<Int, Never>()
+        first.onValue { value in
+            if value < 3 { subject.send(value + 1) }
+            return .none
+        }
+        let later = (0..<3).map { _ in RecordingSubscriber<Int, Never>() }
+        subject.subscribe(first)
+        for recorder in later { subject.subscribe(recorder) }
+        subject.send(1)
+        subject.send(10)
+        #expect(first.values == [1, 2, 3, 10])
+        for recorder in later {
+            #expect(recorder.values == [1, 2, 3, 10])
+            #expect(recorder.violations.isEmpty)
+        }
+    }
+
     @Test func concurrentSendsNeverExceedLimitedDemand() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1_000))

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Sluice
 import SluiceTesting
@@ -131,6 +132,69 @@ private struct Oops: Error, Equatable {}
                 recording.receive(completion: .finished)
                 recording.receive(completion: .finished)
             }
+        }
+    }
+}
+
+/// An error that can be archived with a recording.
+private struct ArchivedError: Error, Codable, Equatable {
+    var code: Int
+}
+
+@Suite struct RecordCodableTests {
+    @Test func recordRoundTripsThroughJSONAndPlaysBackTheSameEvents() throws {
+        let record = Record<String, ArchivedError>(output: ["a", "b"], completion: .failure(ArchivedError(code: 7)))
+        let decoded = try JSONDecoder().decode(
+            Record<String, ArchivedError>.self, from: JSONEncoder().encode(record))
+        #expect(decoded.recording.output == ["a", "b"])
+        #expect(decoded.recording.completion == .failure(ArchivedError(code: 7)))
+        let recorder = RecordingSubscriber<String, ArchivedError>()
+        decoded.subscribe(recorder)
+        #expect(recorder.events == [.subscription, .value("a"), .value("b"), .completion(.failure(ArchivedError(code: 7)))])
+    }
+
+    @Test func recordingRoundTripsThroughJSONWithAFinishedCompletion() throws {
+        var recording = Record<Int, ArchivedError>.Recording()
+        recording.receive(1)
+        recording.receive(2)
+        let decoded = try JSONDecoder().decode(
+            Record<Int, ArchivedError>.Recording.self, from: JSONEncoder().encode(recording))
+        #expect(decoded.output == [1, 2])
+        #expect(decoded.completion == .finished)
+    }
+
+    @Test func encodingUsesCombinesKeysAndEncodeIntoMatchesEncodeTo() throws {
+        let record = Record<Int, ArchivedError>(output: [3], completion: .finished)
+        let json = try #require(
+            JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any])
+        let recording = try #require(json["recording"] as? [String: Any])
+        #expect(Set(recording.keys) == ["output", "completion"])
+        #expect(recording["output"] as? [Int] == [3])
+
+        struct ViaEncodeInto: Encodable {
+            let recording: Record<Int, ArchivedError>.Recording
+            func encode(to encoder: any Encoder) throws { try recording.encode(into: encoder) }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(ViaEncodeInto(recording: record.recording)) == encoder.encode(record.recording))
+    }
+
+    @Test func malformedRecordingFailsToDecode() {
+        let data = Data(#"{"output": [1]}"#.utf8)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Record<Int, ArchivedError>.Recording.self, from: data)
+        }
+    }
+
+    @Test func decodedRecordingIsCompleteSoRecordingMoreTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let data = Data(#"{"output": [1], "completion": {"success": true}}"#.utf8)
+            var recording = try JSONDecoder().decode(Record<Int, ArchivedError>.Recording.self, from: data)
+            recording.receive(2)
+        }.map { result in
+            let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(text.contains("nothing follows a completion (rule 4)"))
         }
     }
 }

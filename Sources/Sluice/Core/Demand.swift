@@ -19,7 +19,7 @@ extension Subscribers {
         @usableFromInline
         internal let rawValue: UInt
 
-        @usableFromInline
+        @inlinable
         internal static var unlimitedRaw: UInt { UInt(Int.max) + 1 }
 
         @inlinable
@@ -33,14 +33,16 @@ extension Subscribers {
         /// ```swift
         /// subscription.request(.unlimited)
         /// ```
-        @inlinable public static var unlimited: Demand { Demand(rawValue: unlimitedRaw) }
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: unlimitedRaw) }
 
         /// A request for no elements from the publisher.
         ///
         /// ```swift
         /// func receive(_ input: Int) -> Subscribers.Demand { .none }
         /// ```
-        @inlinable public static var none: Demand { Demand(rawValue: 0) }
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements; traps if it is negative.
         ///

@@ -31,7 +31,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
 
     @usableFromInline
-    enum Phase {
+    enum Phase: Sendable {
         case idle
         case delivering
         case terminated
@@ -173,3 +173,5 @@ struct ConduitStateMachine<Output, Failure: Error> {
         pendingCompletion = nil
     }
 }
+
+extension ConduitStateMachine: Sendable where Output: Sendable {}

@@ -23,9 +23,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
         storage = SubjectStorage(currentValue: value)
     }
 
-    deinit {
-        for upstream in storage.takeUpstreams() { upstream.cancel() }
-    }
+    deinit { storage.cancelUpstreams() }
 
     /// The current value; setting it sends the new value to the subscribers.
     ///
@@ -67,8 +65,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     /// publisher.subscribe(subject)   // calls send(subscription:)
     /// ```
     public func send(subscription: any Subscription) {
-        storage.addUpstream(subscription)
-        subscription.request(.unlimited)
+        storage.send(subscription: subscription)
     }
 
     /// Adds a subscriber; it receives the current value with its first demand. After
@@ -79,7 +76,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscribeToSubject(storage, subscriber, description: "CurrentValueSubject", deliversCurrentValue: true)
+        storage.subscribe(subscriber)
     }
 
     /// `"CurrentValueSubject"`, as Combine prints it.
@@ -90,5 +87,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     public var description: String { "CurrentValueSubject" }
 }
 
-// Safe: all mutable state is in `SubjectStorage`, behind its lock.
-extension CurrentValueSubject: @unchecked Sendable {}
+// Sendable by construction (its one stored property is the storage); values cross threads, so
+// only where `Output` is Sendable.
+extension CurrentValueSubject: Sendable where Output: Sendable {}

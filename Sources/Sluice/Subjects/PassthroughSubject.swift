@@ -24,9 +24,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// ```
     public init() {}
 
-    deinit {
-        for upstream in storage.takeUpstreams() { upstream.cancel() }
-    }
+    deinit { storage.cancelUpstreams() }
 
     /// Sends a value to every subscriber that has demand for it.
     ///
@@ -54,8 +52,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// publisher.subscribe(subject)   // calls send(subscription:)
     /// ```
     public func send(subscription: any Subscription) {
-        storage.addUpstream(subscription)
-        subscription.request(.unlimited)
+        storage.send(subscription: subscription)
     }
 
     /// Adds a subscriber; after completion, sends it the completion at once.
@@ -65,7 +62,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscribeToSubject(storage, subscriber, description: "PassthroughSubject", deliversCurrentValue: false)
+        storage.subscribe(subscriber)
     }
 
     /// `"PassthroughSubject"`, as Combine prints it.
@@ -76,25 +73,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     public var description: String { "PassthroughSubject" }
 }
 
-/// Adds a subscriber to a subject's storage: a conduit whose closures are specialised for
-/// the concrete subscriber here, in the client, or the completion at once if the subject
-/// has completed.
-@inlinable
-func subscribeToSubject<S: Subscriber>(
-    _ storage: SubjectStorage<S.Input, S.Failure>, _ subscriber: S, description: String,
-    deliversCurrentValue: Bool
-) {
-    let conduit = SubjectConduit<S.Input, S.Failure>(parent: storage, description: description)
-    let receiver = SubscriberReceiver(subscriber)
-    let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
-    if let completion = storage.add(conduit, machine) {
-        conduit.detach()
-        subscriber.receive(subscription: Subscriptions.empty)
-        subscriber.receive(completion: completion)
-    } else {
-        subscriber.receive(subscription: conduit)
-    }
-}
-
-// Safe: all mutable state is in `SubjectStorage`, behind its lock.
-extension PassthroughSubject: @unchecked Sendable {}
+// Sendable by construction (its one stored property is the storage); values cross threads, so
+// only where `Output` is Sendable.
+extension PassthroughSubject: Sendable where Output: Sendable {}

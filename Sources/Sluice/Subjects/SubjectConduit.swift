@@ -60,6 +60,6 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     var playgroundDescription: Any { description }
 }
 
-// Safe: the one mutable reference is behind a lock; the subscriber's state is in the
-// subject's storage, behind its lock.
-extension SubjectConduit: @unchecked Sendable {}
+// Sendable by construction: the one mutable reference is behind a lock; the subscriber's state
+// is in the subject's storage, behind its lock.
+extension SubjectConduit: Sendable where Output: Sendable {}

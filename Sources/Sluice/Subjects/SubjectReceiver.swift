@@ -1,16 +1,34 @@
 import Synchronization
 
-/// How a conduit reaches its subscriber: a subclass made in the subject's inlinable
-/// `receive(subscriber:)` (so specialised for the concrete subscriber in the client) holds
-/// it, and a `send` calls it through the vtable, with no closure context to retain.
+/// How a conduit reaches its subscriber: two closures made in the subject's inlinable
+/// `receive(subscriber:)`, so specialised for the concrete subscriber in the client (a call
+/// through a vtable or witness table would run the subscriber's generic, unspecialised code).
+///
+/// The subjects' one unsafe escape, and why it is safe: the subscriber it holds is not
+/// `Sendable`, yet it is called from whichever thread sends (that is Combine's contract).
+/// It is only ever called by the one deliverer that ``ConduitStateMachine`` elects under the
+/// subject's lock, so its signals never overlap (rule 3), and each hand-over between
+/// deliverers goes through that lock (or the `delivery` flag's acquire/release), which
+/// orders one deliverer's accesses before the next one's. The `delivery` flag is atomic;
+/// nothing else in it is mutable.
 @usableFromInline
-class SubjectReceiver<Output, Failure: Error> {
+final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// Lets a deliverer finish without the lock: 0 idle, 1 delivering, 2 delivering and
     /// news for the deliverer (a value queued, a completion or a cancel) under the lock.
     /// Written under the subject's lock, except for the deliverer's 1 → 0 (``tryLeave()``).
     @usableFromInline let delivery = Atomic<UInt8>(0)
 
-    @inlinable init() {}
+    /// The subscriber's `receive(_:)`.
+    @usableFromInline let receiveValue: (Output) -> Subscribers.Demand
+    /// The subscriber's `receive(completion:)`.
+    @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    /// Captures `subscriber`; called in client code, so that the closures are specialised.
+    @inlinable
+    init<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        receiveValue = { subscriber.receive($0) }
+        receiveCompletion = { subscriber.receive(completion: $0) }
+    }
 
     /// The deliverer is done, with no demand to add: leaves without the lock unless there is
     /// news. Returns `false` if it must come back under the lock.
@@ -21,10 +39,21 @@ class SubjectReceiver<Output, Failure: Error> {
     /// Under the lock, while the phase is `delivering`: tells the deliverer to come back.
     /// Returns `false` if it already left (the conduit is idle).
     @inlinable func notifyDeliverer() -> Bool {
-        let (exchanged, original) = delivery.compareExchange(
-            expected: 1, desired: 2, ordering: .acquiringAndReleasing)
-        return exchanged || original == 2
+        // Only the deliverer changes the flag outside the lock, and only 1 → 0: a 0 or a 2
+        // read here is settled, so a plain load spares the read-modify-write.
+        switch delivery.load(ordering: .acquiring) {
+        case 0: return false
+        case 2: return true
+        default:
+            let (exchanged, original) = delivery.compareExchange(
+                expected: 1, desired: 2, ordering: .acquiringAndReleasing)
+            return exchanged || original == 2
+        }
     }
+
+    /// For a claimed receiver not yet called: whether something happened to its conduit
+    /// since the claim (a value queued, a completion, a cancel), to be checked under the lock.
+    @inlinable var hasNews: Bool { delivery.load(ordering: .acquiring) == 2 }
 
     /// Under the lock: whether the deliverer is still out.
     @inlinable var isDelivering: Bool { delivery.load(ordering: .acquiring) != 0 }
@@ -36,24 +65,10 @@ class SubjectReceiver<Output, Failure: Error> {
     @inlinable func setIdle() { delivery.store(0, ordering: .releasing) }
 
     /// Delivers a value; returns the demand the subscriber adds.
-    @inlinable func receive(_ value: Output) -> Subscribers.Demand { .none }
+    @inlinable func receive(_ value: Output) -> Subscribers.Demand { receiveValue(value) }
 
     /// Delivers the completion.
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) {}
-}
-
-/// The ``SubjectReceiver`` for one concrete subscriber type.
-@usableFromInline
-final class SubscriberReceiver<S: Subscriber>: SubjectReceiver<S.Input, S.Failure> {
-    @usableFromInline let subscriber: S
-
-    @inlinable init(_ subscriber: S) { self.subscriber = subscriber }
-
-    @inlinable override func receive(_ value: S.Input) -> Subscribers.Demand { subscriber.receive(value) }
-
-    @inlinable override func receive(completion: Subscribers.Completion<S.Failure>) {
-        subscriber.receive(completion: completion)
-    }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { receiveCompletion(completion) }
 }
 
 /// The deliverer's unretained reference to a conduit's ``SubjectReceiver``, so that a `send`
@@ -76,6 +91,11 @@ struct BorrowedReceiver<Output, Failure: Error> {
         reference._withUnsafeGuaranteedRef { $0.receive(value) }
     }
 
+    /// See ``SubjectReceiver/hasNews``.
+    @inlinable var hasNews: Bool {
+        reference._withUnsafeGuaranteedRef { $0.hasNews }
+    }
+
     /// See ``SubjectReceiver/tryLeave()``; after it succeeds, this reference is not used again.
     @inlinable func tryLeave() -> Bool {
         reference._withUnsafeGuaranteedRef { $0.tryLeave() }
@@ -85,3 +105,6 @@ struct BorrowedReceiver<Output, Failure: Error> {
         reference.toOpaque() == receiver.map { Unmanaged.passUnretained($0).toOpaque() }
     }
 }
+
+// Sendable by construction: an unretained reference to a Sendable receiver.
+extension BorrowedReceiver: Sendable {}

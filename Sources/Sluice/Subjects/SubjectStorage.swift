@@ -4,7 +4,8 @@
 ///
 /// One lock for the subject and all its conduits, so that one acquisition both checks the
 /// subject and claims delivery for every idle subscriber with demand (a `send` to one sink
-/// takes the lock twice: claim, then finish the delivery). Nothing is called while it is held
+/// takes it once, to claim; the deliverer then leaves with one compare-exchange when nothing
+/// happened meanwhile, see ``SubjectReceiver/tryLeave()``). Nothing is called while it is held
 /// (rule 6): the deliverer calls the subscriber after unlocking, then comes back to learn
 /// what was queued meanwhile.
 ///
@@ -30,8 +31,14 @@ final class SubjectStorage<Output, Failure: Error> {
     struct State {
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var upstreams: [any Subscription] = []
+        @usableFromInline var upstreams: [UpstreamSubscription] = []
         @usableFromInline var currentValue: Output?
+        /// The buffer a multi-subscriber `send` collects its claimed receivers in, kept
+        /// between sends (its stale elements are never read: the next `send` empties it,
+        /// keeping the capacity) so that the steady state allocates nothing. A `send` takes it
+        /// under the lock and gives it back when done; a concurrent multi-subscriber `send`
+        /// meanwhile finds it empty and uses its own.
+        @usableFromInline var spare: [Borrowed] = []
 
         @usableFromInline
         init(currentValue: Output?) {
@@ -45,12 +52,13 @@ final class SubjectStorage<Output, Failure: Error> {
             return entries.firstIndex { receiver.isSame(as: $0.machine.receiver) }
         }
 
-        /// Offers `value` to every subscriber; returns the receivers claimed. Out of line so
-        /// that the one-subscriber `send` stays small.
+        /// Offers `value` to every subscriber; returns the receivers claimed, in the
+        /// ``spare`` buffer. Out of line so that the one-subscriber `send` stays small.
         @inlinable @inline(never)
         mutating func offerToAll(_ value: Output) -> [Borrowed] {
             var receivers: [Borrowed] = []
-            receivers.reserveCapacity(entries.count)
+            swap(&receivers, &spare)
+            receivers.removeAll(keepingCapacity: true)  // unique by now: no copy
             for index in entries.indices {
                 if let receiver = entries[index].machine.offer(value) { receivers.append(receiver) }
             }
@@ -83,10 +91,17 @@ final class SubjectStorage<Output, Failure: Error> {
 
     /// Inlinable, so that `send` runs specialised in the client.
     @usableFromInline let state: Locked<State>
+    /// `CurrentValueSubject`: each subscriber gets the current value with its first demand.
+    @usableFromInline let deliversCurrentValue: Bool
+    /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscriptions.
+    @usableFromInline let description: String
 
+    /// A `PassthroughSubject`'s storage (`currentValue == nil`) or a `CurrentValueSubject`'s.
     @usableFromInline
     init(currentValue: Output?) {
         state = Locked(State(currentValue: currentValue))
+        deliversCurrentValue = currentValue != nil
+        description = currentValue == nil ? "PassthroughSubject" : "CurrentValueSubject"
     }
 
     @inlinable
@@ -122,19 +137,26 @@ final class SubjectStorage<Output, Failure: Error> {
         }
     }
 
-    /// `send` to several subscribers: delivers to each receiver claimed, in order. Kept out of
-    /// line (but specialised) so that the one-subscriber `send` stays small.
+    /// `send` to several subscribers: delivers to each receiver claimed, in order, then gives
+    /// the buffer back for the next `send`. Kept out of line (but specialised) so that the
+    /// one-subscriber `send` stays small.
     @inlinable @inline(never)
     func deliver(_ value: Output, to receivers: [Borrowed]) {
         for position in receivers.indices {
             let receiver = receivers[position]
-            // An earlier subscriber's `receive` may have cancelled this one meanwhile.
-            if position > 0, let cancelled = takeIfCancelled(receiver) {
+            // An earlier subscriber's `receive` may have cancelled this one meanwhile; a
+            // cancel always raises the receiver's news flag, so without news, no lock.
+            if position > 0, receiver.hasNews, let cancelled = takeIfCancelled(receiver) {
                 withExtendedLifetime(cancelled) {}  // the subscriber is released after unlocking
                 continue
             }
             drain(receiver, after: receiver.receive(value))
         }
+        var buffer = receivers  // emptied by the next `send` that takes it, once unique
+        state.withLock { state in
+            if buffer.capacity > state.spare.capacity { swap(&buffer, &state.spare) }
+        }
+        // `buffer` (the smaller one) is released here, after unlocking.
     }
 
     /// For a claimed receiver not yet called: if its conduit was cancelled since the claim,
@@ -190,89 +212,11 @@ final class SubjectStorage<Output, Failure: Error> {
             }
         }
     }
-
-    /// Adds a conduit, or returns the completion if the subject already completed.
-    @usableFromInline
-    func add(_ conduit: SubjectConduit<Output, Failure>, _ machine: Machine) -> Subscribers.Completion<Failure>? {
-        state.withLock { state in
-            if let completion = state.completion { return completion }
-            state.entries.append(Entry(conduit: conduit, machine: machine))
-            return nil
-        }
-    }
-
-    /// The conduit's subscriber requests more; delivers a pending current value.
-    func request(_ conduit: SubjectConduit<Output, Failure>, _ demand: Subscribers.Demand) {
-        let action = state.withLock { state -> Machine.DeliveryAction in
-            guard let index = state.index(of: conduit) else { return .stop }
-            let current = state.currentValue
-            return state.entries[index].machine.request(demand) { current }
-        }
-        guard case .deliver(let receiver, let value) = action else { return }
-        drain(receiver, after: receiver.receive(value))
-    }
-
-    /// The conduit cancels: removes its entry and returns it (it holds the subscriber) for
-    /// the caller to release after unlocking; `nil` if it had already terminated, or if a
-    /// deliverer is out calling the subscriber (it removes the entry when it comes back).
-    func cancel(_ conduit: SubjectConduit<Output, Failure>) -> Entry? {
-        state.withLock { state in
-            guard let index = state.index(of: conduit) else { return nil }
-            if state.entries[index].machine.cancelIfDelivering() { return nil }
-            return state.entries.remove(at: index)
-        }
-    }
-
-    /// The conduit's outstanding demand (`.none` once terminated).
-    func demand(of conduit: SubjectConduit<Output, Failure>) -> Subscribers.Demand {
-        state.withLock { state in state.index(of: conduit).map { state.entries[$0].machine.demand } ?? .none }
-    }
-
-    /// Completes; returns the completions to deliver now (a subscriber being delivered to
-    /// gets it from its deliverer), or `nil` if already completed.
-    func complete(
-        _ completion: Subscribers.Completion<Failure>
-    ) -> [(Receiver, SubjectConduit<Output, Failure>)]? {
-        state.withLock { state in
-            guard state.completion == nil else { return nil }
-            state.completion = completion
-            var now: [(Receiver, SubjectConduit<Output, Failure>)] = []
-            var delivering: [Entry] = []
-            for var entry in state.entries {
-                if case .complete(let receiver, _) = entry.machine.finish(completion) {
-                    now.append((receiver, entry.conduit))
-                } else if !entry.machine.isTerminated {
-                    delivering.append(entry)
-                }
-            }
-            state.entries = delivering
-            return now
-        }
-    }
-
-    /// Completes the subject and delivers the completion to every idle subscriber, after
-    /// unlocking; a subscriber being delivered to gets it from its deliverer. Sticky.
-    func send(completion: Subscribers.Completion<Failure>) {
-        guard let now = complete(completion) else { return }
-        for (receiver, conduit) in now {
-            receiver.receive(completion: completion)
-            conduit.detach()
-        }
-    }
-
-    func addUpstream(_ subscription: any Subscription) {
-        state.withLock { $0.upstreams.append(subscription) }
-    }
-
-    func takeUpstreams() -> [any Subscription] {
-        state.withLock { state in
-            defer { state.upstreams = [] }
-            return state.upstreams
-        }
-    }
-
-    var conduitCount: Int { state.withLock { $0.entries.count } }
 }
 
-// Safe: all mutable state is behind the lock.
-extension SubjectStorage: @unchecked Sendable {}
+// Sendable by construction: every mutable part is in `state`, behind the lock; the values
+// cross threads (a sender's value reaches the subscriber on the deliverer's thread), so
+// `Output` must be Sendable.
+extension SubjectStorage: Sendable where Output: Sendable {}
+extension SubjectStorage.State: Sendable where Output: Sendable {}
+extension SubjectStorage.Entry: Sendable where Output: Sendable {}

@@ -18,7 +18,7 @@ extension Publishers.Create {
         private let machine: Locked<CreateStateMachine<Output, Failure>>
 
         init(downstream: AnySubscriber<Output, Failure>) {
-            machine = Locked(CreateStateMachine(downstream: downstream))
+            machine = Locked(CreateStateMachine(downstream: CreateDownstream(downstream)))
         }
 
         /// The demand requested and not yet used by accepted values; `.none` once finished
@@ -53,7 +53,7 @@ extension Publishers.Create {
             case .refused: return false
             case .queued: return true
             case .deliver(let downstream, let value):
-                drain(downstream.receive(value))
+                drain(downstream.base.receive(value))
                 return true
             }
         }
@@ -110,9 +110,9 @@ extension Publishers.Create {
                 case .idle:
                     return
                 case .deliver(let downstream, let value):
-                    extra = downstream.receive(value)
+                    extra = downstream.base.receive(value)
                 case .complete(let completion, let retired):
-                    retired.downstream.receive(completion: completion)
+                    retired.downstream.base.receive(completion: completion)
                     return
                 }
             }
@@ -120,12 +120,12 @@ extension Publishers.Create {
 
         private func finish(_ action: CreateStateMachine<Output, Failure>.DrainAction) {
             if case .complete(let completion, let retired) = action {
-                retired.downstream.receive(completion: completion)
+                retired.downstream.base.receive(completion: completion)
             }
         }
     }
 }
 
-// Safe: all mutable state is inside `Locked`; the subscriber is called by one thread at a
-// time (the `emitting` flag of the state machine); values cross threads only when Sendable.
-extension Publishers.Create.Producer: @unchecked Sendable where Output: Sendable {}
+// Sendable by construction: all mutable state is inside `Locked` (the subscriber in a
+// ``CreateDownstream``); values cross threads, so only where `Output` is Sendable.
+extension Publishers.Create.Producer: Sendable where Output: Sendable {}

@@ -23,7 +23,7 @@ struct CreateStateMachine<Output, Failure: Error> {
     typealias CancelHandler = @Sendable () -> Void
 
     struct Active {
-        var downstream: AnySubscriber<Output, Failure>
+        var downstream: CreateDownstream<Output, Failure>
         var demand = Subscribers.Demand.none
         var emitting = false
         var queue: [Output] = []
@@ -35,12 +35,12 @@ struct CreateStateMachine<Output, Failure: Error> {
     enum SendAction {
         case refused
         case queued
-        case deliver(AnySubscriber<Output, Failure>, Output)
+        case deliver(CreateDownstream<Output, Failure>, Output)
     }
 
     enum DrainAction {
         case idle
-        case deliver(AnySubscriber<Output, Failure>, Output)
+        case deliver(CreateDownstream<Output, Failure>, Output)
         /// The retired state is released by the caller, after the lock.
         case complete(Subscribers.Completion<Failure>, retired: Active)
     }
@@ -63,7 +63,7 @@ struct CreateStateMachine<Output, Failure: Error> {
     /// Whether the subscription ended by cancellation (not by a completion).
     private(set) var wasCancelled = false
 
-    init(downstream: AnySubscriber<Output, Failure>) {
+    init(downstream: CreateDownstream<Output, Failure>) {
         active = Active(downstream: downstream)
     }
 
@@ -137,7 +137,10 @@ struct CreateStateMachine<Output, Failure: Error> {
     private mutating func retire() -> Active {
         state = .terminated
         let retired = active
-        active = Active(downstream: AnySubscriber())
+        active = Active(downstream: CreateDownstream(AnySubscriber()))
         return retired
     }
 }
+
+extension CreateStateMachine: Sendable where Output: Sendable {}
+extension CreateStateMachine.Active: Sendable where Output: Sendable {}

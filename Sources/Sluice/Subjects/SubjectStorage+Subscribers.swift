@@ -1,0 +1,107 @@
+/// The subscriber side of a subject's storage: adding a subscriber, its requests and
+/// cancellation, the subject's completion and its upstream subscriptions. Each runs one step
+/// under the subject's lock and calls out after unlocking (rule 6).
+extension SubjectStorage {
+    /// Adds a conduit, or returns the completion if the subject already completed.
+    @usableFromInline
+    func add(_ conduit: SubjectConduit<Output, Failure>, _ machine: Machine) -> Subscribers.Completion<Failure>? {
+        state.withLock { state in
+            if let completion = state.completion { return completion }
+            state.entries.append(Entry(conduit: conduit, machine: machine))
+            return nil
+        }
+    }
+
+    /// The conduit's subscriber requests more; delivers a pending current value.
+    func request(_ conduit: SubjectConduit<Output, Failure>, _ demand: Subscribers.Demand) {
+        let action = state.withLock { state -> Machine.DeliveryAction in
+            guard let index = state.index(of: conduit) else { return .stop }
+            let current = state.currentValue
+            return state.entries[index].machine.request(demand) { current }
+        }
+        guard case .deliver(let receiver, let value) = action else { return }
+        drain(receiver, after: receiver.receive(value))
+    }
+
+    /// The conduit cancels: removes its entry and returns it (it holds the subscriber) for
+    /// the caller to release after unlocking; `nil` if it had already terminated, or if a
+    /// deliverer is out calling the subscriber (it removes the entry when it comes back).
+    func cancel(_ conduit: SubjectConduit<Output, Failure>) -> Entry? {
+        state.withLock { state in
+            guard let index = state.index(of: conduit) else { return nil }
+            if state.entries[index].machine.cancelIfDelivering() { return nil }
+            return state.entries.remove(at: index)
+        }
+    }
+
+    /// The conduit's outstanding demand (`.none` once terminated).
+    func demand(of conduit: SubjectConduit<Output, Failure>) -> Subscribers.Demand {
+        state.withLock { state in state.index(of: conduit).map { state.entries[$0].machine.demand } ?? .none }
+    }
+
+    /// Completes; returns the completions to deliver now (a subscriber being delivered to
+    /// gets it from its deliverer), or `nil` if already completed.
+    func complete(
+        _ completion: Subscribers.Completion<Failure>
+    ) -> [(Receiver, SubjectConduit<Output, Failure>)]? {
+        state.withLock { state in
+            guard state.completion == nil else { return nil }
+            state.completion = completion
+            var now: [(Receiver, SubjectConduit<Output, Failure>)] = []
+            var delivering: [Entry] = []
+            for var entry in state.entries {
+                if case .complete(let receiver, _) = entry.machine.finish(completion) {
+                    now.append((receiver, entry.conduit))
+                } else if !entry.machine.isTerminated {
+                    delivering.append(entry)
+                }
+            }
+            state.entries = delivering
+            return now
+        }
+    }
+
+    /// Completes the subject and delivers the completion to every idle subscriber, after
+    /// unlocking; a subscriber being delivered to gets it from its deliverer. Sticky.
+    func send(completion: Subscribers.Completion<Failure>) {
+        guard let now = complete(completion) else { return }
+        for (receiver, conduit) in now {
+            receiver.receive(completion: completion)
+            conduit.detach()
+        }
+    }
+
+    /// `send(subscription:)`: keeps the upstream subscription (cancelled when the subject is
+    /// deinitialized, see ``cancelUpstreams()``) and requests `.unlimited` from it.
+    func send(subscription: any Subscription) {
+        state.withLock { $0.upstreams.append(UpstreamSubscription(subscription)) }
+        subscription.request(.unlimited)
+    }
+
+    /// The subject's `deinit`: cancels the upstream subscriptions, after unlocking.
+    func cancelUpstreams() {
+        let upstreams = state.withLock { state in
+            defer { state.upstreams = [] }
+            return state.upstreams
+        }
+        for upstream in upstreams { upstream.base.cancel() }
+    }
+
+    /// `receive(subscriber:)`: adds a conduit whose receiver is specialised for the concrete
+    /// subscriber here, in the client; after completion, sends the completion at once.
+    @inlinable
+    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit<Output, Failure>(parent: self, description: description)
+        let receiver = Receiver(subscriber)
+        let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
+        if let completion = add(conduit, machine) {
+            conduit.detach()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        } else {
+            subscriber.receive(subscription: conduit)
+        }
+    }
+
+    var conduitCount: Int { state.withLock { $0.entries.count } }
+}
