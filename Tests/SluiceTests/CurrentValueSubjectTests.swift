@@ -140,7 +140,7 @@ struct CurrentValueSubjectTests {
         func sendable<T: Sendable>(_: T.Type) -> Bool { true }
         #expect(sendable(CurrentValueSubject<Int, Never>.self))
         #expect(sendable(PassthroughSubject<String, TestError>.self))
-        #expect(sendable(Publishers.Create<Int, Never>.Producer.self))
+        #expect(sendable(Publishers.Create<Int, Never>.Emitter.self))
     }
 
     @Test func optionalSubjectStartingAtNilDeliversNilAsItsCurrentValue() throws {

@@ -1,17 +1,17 @@
 extension Publishers {
     /// A publisher built from a closure that produces values on demand, without writing a
-    /// `Subscription` class: the closure gets a ``Producer`` that shows the outstanding demand,
+    /// `Subscription` class: the closure gets an ``Emitter`` (named after RxJava's emitter for `Observable.create`) that shows the outstanding demand,
     /// reports new requests and cancellation, and refuses values beyond the demand.
     ///
     /// The body runs once per subscriber, right after the subscriber has received its
     /// subscription.
     ///
     /// ```swift
-    /// let countdown = Publishers.Create<Int, Never> { producer in
+    /// let countdown = Publishers.Create<Int, Never> { emitter in
     ///     var next = 3
-    ///     producer.onRequest { _ in
-    ///         while next > 0, producer.send(next) { next -= 1 }
-    ///         if next == 0 { producer.send(completion: .finished) }
+    ///     emitter.onRequest { _ in
+    ///         while next > 0, emitter.send(next) { next -= 1 }
+    ///         if next == 0 { emitter.send(completion: .finished) }
     ///     }
     /// }
     /// ```
@@ -19,58 +19,58 @@ extension Publishers {
         /// The closure run for each subscriber.
         ///
         /// ```swift
-        /// let body: (Publishers.Create<Int, Never>.Producer) -> Void = { $0.send(completion: .finished) }
+        /// let body: (Publishers.Create<Int, Never>.Emitter) -> Void = { $0.send(completion: .finished) }
         /// ```
-        public let body: (Producer) -> Void
+        public let body: (Emitter) -> Void
 
         /// Creates a publisher that runs `body` for each subscriber.
         ///
         /// ```swift
-        /// let publisher = Publishers.Create<Int, Never> { producer in producer.send(completion: .finished) }
+        /// let publisher = Publishers.Create<Int, Never> { emitter in emitter.send(completion: .finished) }
         /// ```
-        public init(_ body: @escaping (Producer) -> Void) {
+        public init(_ body: @escaping (Emitter) -> Void) {
             self.body = body
         }
 
-        /// Hands the subscriber its subscription, then runs the body with its producer.
+        /// Hands the subscriber its subscription, then runs the body with its emitter.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let producer = Producer(downstream: AnySubscriber(subscriber))
-            subscriber.receive(subscription: CreateSubscription(producer: producer))
-            body(producer)
+            let emitter = Emitter(downstream: AnySubscriber(subscriber))
+            subscriber.receive(subscription: CreateSubscription(emitter: emitter))
+            body(emitter)
         }
     }
 }
 
 extension AnyPublisher {
-    /// Creates a type-erased publisher from a demand-aware producer closure; see
+    /// Creates a type-erased publisher from a demand-aware emitter closure; see
     /// ``Publishers/Create``.
     ///
     /// ```swift
-    /// let ticks = AnyPublisher<Int, Never>.create { producer in
-    ///     producer.onRequest { _ in while producer.send(1) {} }
+    /// let ticks = AnyPublisher<Int, Never>.create { emitter in
+    ///     emitter.onRequest { _ in while emitter.send(1) {} }
     /// }
     /// ```
     public static func create(
-        _ body: @escaping (Publishers.Create<Output, Failure>.Producer) -> Void
+        _ body: @escaping (Publishers.Create<Output, Failure>.Emitter) -> Void
     ) -> AnyPublisher<Output, Failure> {
         AnyPublisher(Publishers.Create(body))
     }
 }
 
-/// The subscription a ``Publishers/Create`` subscriber holds; it forwards to the producer.
+/// The subscription a ``Publishers/Create`` subscriber holds; it forwards to the emitter.
 final class CreateSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    private let producer: Publishers.Create<Output, Failure>.Producer
+    private let emitter: Publishers.Create<Output, Failure>.Emitter
 
-    init(producer: Publishers.Create<Output, Failure>.Producer) {
-        self.producer = producer
+    init(emitter: Publishers.Create<Output, Failure>.Emitter) {
+        self.emitter = emitter
     }
 
-    func request(_ demand: Subscribers.Demand) { producer.request(demand) }
-    func cancel() { producer.cancel() }
+    func request(_ demand: Subscribers.Demand) { emitter.request(demand) }
+    func cancel() { emitter.cancel() }
 
     var description: String { "Create" }
-    var customMirror: Mirror { Mirror(self, children: ["demand": producer.demand]) }
+    var customMirror: Mirror { Mirror(self, children: ["demand": emitter.demand]) }
     var playgroundDescription: Any { description }
 }

@@ -1,9 +1,9 @@
-/// The subscriber of one ``Publishers/Create`` subscription, kept in the producer's lock.
+/// The subscriber of one ``Publishers/Create`` subscription, kept in the emitter's lock.
 ///
-/// The producer's one unsafe escape, and why it is safe: the subscriber is not `Sendable`,
-/// yet the producer may be used from any thread, and each signal goes out on the thread that
+/// The emitter's one unsafe escape, and why it is safe: the subscriber is not `Sendable`,
+/// yet the emitter may be used from any thread, and each signal goes out on the thread that
 /// sent it (Combine's contract). Only the one *emitter* that ``CreateStateMachine`` elects
-/// under the producer's lock calls it (its `emitting` flag), so signals never overlap
+/// under the emitter's lock calls it (its `emitting` flag), so signals never overlap
 /// (rule 3), and every hand-over between emitters passes through that lock, which orders
 /// one emitter's accesses before the next one's. Nothing in it is mutable.
 struct CreateDownstream<Output, Failure: Error>: @unchecked Sendable {

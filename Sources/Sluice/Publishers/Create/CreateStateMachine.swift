@@ -1,6 +1,6 @@
 /// The state of one ``Publishers/Create`` subscription.
 ///
-/// States and transitions (under the producer's lock; every callout happens after it):
+/// States and transitions (under the emitter's lock; every callout happens after it):
 ///
 /// ```
 /// active(idle) ──send(v), demand > 0──▶ active(emitting)        → deliver v

@@ -7,14 +7,14 @@ extension Publishers.Create {
     /// signals reach the subscriber one at a time, in the order they were accepted.
     ///
     /// ```swift
-    /// let numbers = AnyPublisher<Int, Never>.create { producer in
+    /// let numbers = AnyPublisher<Int, Never>.create { emitter in
     ///     var next = 0
-    ///     producer.onRequest { _ in
-    ///         while producer.send(next) { next += 1 }   // stops when demand runs out
+    ///     emitter.onRequest { _ in
+    ///         while emitter.send(next) { next += 1 }   // stops when demand runs out
     ///     }
     /// }
     /// ```
-    public final class Producer {
+    public final class Emitter {
         private let machine: Locked<CreateStateMachine<Output, Failure>>
 
         init(downstream: AnySubscriber<Output, Failure>) {
@@ -25,14 +25,14 @@ extension Publishers.Create {
         /// or cancelled.
         ///
         /// ```swift
-        /// if producer.demand > 0 { producer.send(1) }
+        /// if emitter.demand > 0 { emitter.send(1) }
         /// ```
         public var demand: Subscribers.Demand { machine.withLock { $0.demand } }
 
         /// Whether the subscriber cancelled or a completion was sent: later sends are refused.
         ///
         /// ```swift
-        /// guard !producer.isTerminated else { return }
+        /// guard !emitter.isTerminated else { return }
         /// ```
         public var isTerminated: Bool { machine.withLock { $0.isTerminated } }
 
@@ -45,7 +45,7 @@ extension Publishers.Create {
         /// subscription has ended.
         ///
         /// ```swift
-        /// if !producer.send(value) { pending.append(value) }
+        /// if !emitter.send(value) { pending.append(value) }
         /// ```
         @discardableResult
         public func send(_ value: Output) -> Bool {
@@ -61,7 +61,7 @@ extension Publishers.Create {
         /// Sends the completion (after any accepted values); later sends are refused.
         ///
         /// ```swift
-        /// producer.send(completion: .finished)
+        /// emitter.send(completion: .finished)
         /// ```
         public func send(completion: Subscribers.Completion<Failure>) {
             finish(machine.withLock { $0.send(completion: completion) })
@@ -74,7 +74,7 @@ extension Publishers.Create {
         /// before sending it (and put it back if ``send(_:)`` returns `false`).
         ///
         /// ```swift
-        /// producer.onRequest { demand in source.resume() }
+        /// emitter.onRequest { demand in source.resume() }
         /// ```
         public func onRequest(_ handler: @escaping @Sendable (Subscribers.Demand) -> Void) {
             let outstanding = machine.withLock { $0.setOnRequest(handler) }
@@ -85,7 +85,7 @@ extension Publishers.Create {
         /// once if the subscriber already cancelled. Not called after a completion was sent.
         ///
         /// ```swift
-        /// producer.onCancel { source.stop() }
+        /// emitter.onCancel { source.stop() }
         /// ```
         public func onCancel(_ handler: @escaping @Sendable () -> Void) {
             let stored = machine.withLock { $0.setOnCancel(handler) }
@@ -128,4 +128,4 @@ extension Publishers.Create {
 
 // Sendable by construction: all mutable state is inside `Locked` (the subscriber in a
 // ``CreateDownstream``); values cross threads, so only where `Output` is Sendable.
-extension Publishers.Create.Producer: Sendable where Output: Sendable {}
+extension Publishers.Create.Emitter: Sendable where Output: Sendable {}
