@@ -1,7 +1,8 @@
 extension Publishers {
     /// A publisher built from a closure that produces values on demand, without writing a
-    /// `Subscription` class: the closure gets an ``Emitter`` (named after RxJava's emitter for `Observable.create`) that shows the outstanding demand,
-    /// reports new requests and cancellation, and refuses values beyond the demand.
+    /// `Subscription` class: the closure gets an ``Emitter`` (named after RxJava's emitter for
+    /// `Observable.create`) that shows the outstanding demand, reports new requests and
+    /// cancellation, and refuses values beyond the demand.
     ///
     /// The body runs once per subscriber, right after the subscriber has received its
     /// subscription.
