@@ -10,6 +10,54 @@ enum AsyncPeers {
         for await value in (0..<n).async { Benchmark.blackHole(value) }
     }
 
+    /// The floor of the isolated `values` workloads: a minimal sequence that never suspends
+    /// and implements `next(isolation:)` (so the loop stays on its actor, as `values` does),
+    /// on a custom actor: what `for await` itself costs there. (`(0..<N).async` is no floor
+    /// on an actor: it has no `next(isolation:)` and leaves the actor for every element.)
+    static let forAwaitSyncSequenceOnActor = Harness.Contender.async(floorName) { n in
+        await Consumer().consume(n)
+    }
+
+    /// The same floor on the main actor.
+    static let forAwaitSyncSequenceOnMainActor = Harness.Contender.async(floorName) { n in
+        await consumeOnMainActor(n)
+    }
+
+    static let floorName = "minimal isolated AsyncSequence (floor)"
+
+    @MainActor
+    static func consumeOnMainActor(_ n: Int) async {
+        for await value in Counting(count: n) { Benchmark.blackHole(value) }
+    }
+
+    actor Consumer {
+        func consume(_ n: Int) async {
+            for await value in Counting(count: n) { Benchmark.blackHole(value) }
+        }
+    }
+
+    /// `0..<count` as an AsyncSequence whose `next(isolation:)` returns at once.
+    struct Counting: AsyncSequence {
+        typealias Failure = Never
+        let count: Int
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            typealias Failure = Never
+            var current = 0
+            let count: Int
+
+            mutating func next(isolation actor: isolated (any Actor)?) async -> Int? {
+                guard current < count else { return nil }
+                defer { current += 1 }
+                return current
+            }
+
+            mutating func next() async -> Int? { await next(isolation: nil) }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
+    }
+
     static let streamUnbounded = Harness.Contender.async("AsyncStream (unbounded)") { n in
         await pumpStream(n, policy: .unbounded)
     }

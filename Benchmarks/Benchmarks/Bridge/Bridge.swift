@@ -15,10 +15,12 @@ let benchmarks: @Sendable () -> Void = {
     Harness.register("for await over (0..<N).publisher.values on a custom actor", [
         SluiceBridge.valuesOnActor,
         OpenCombineBridge.valuesOnActor,
+        AsyncPeers.forAwaitSyncSequenceOnActor,
     ])
     Harness.register("for await over (0..<N).publisher.values on @MainActor", [
         SluiceBridge.valuesOnMainActor,
         OpenCombineBridge.valuesOnMainActor,
+        AsyncPeers.forAwaitSyncSequenceOnMainActor,
     ])
     Harness.register("await Future(…).value, one future per element", [
         SluiceBridge.futureValue,
