@@ -7,11 +7,11 @@ extension Publishers.Create {
     /// signals reach the subscriber one at a time, in the order they were accepted.
     ///
     /// ```swift
-    /// let numbers = AnyPublisher<Int, Never>.create { emitter in
-    ///     var next = 0
-    ///     emitter.onRequest { _ in
-    ///         while emitter.send(next) { next += 1 }   // stops when demand runs out
+    /// let ticks = AnyPublisher<Int, Never>.create { emitter in
+    ///     let token = clock.onTick { tick in
+    ///         _ = emitter.send(tick)   // false, and dropped, while there is no demand
     ///     }
+    ///     emitter.onCancel { clock.remove(token) }
     /// }
     /// ```
     public final class Emitter {

@@ -8,11 +8,14 @@ extension Publishers {
     /// subscription.
     ///
     /// ```swift
-    /// let countdown = Publishers.Create<Int, Never> { emitter in
-    ///     var next = 3
+    /// let numbers = Publishers.Create<Int, Never> { emitter in
+    ///     let remaining = Mutex([3, 2, 1])   // import Synchronization
     ///     emitter.onRequest { _ in
-    ///         while next > 0, emitter.send(next) { next -= 1 }
-    ///         if next == 0 { emitter.send(completion: .finished) }
+    ///         // onRequest can run re-entrantly: take a value out before sending it.
+    ///         while let next = remaining.withLock({ $0.popLast() }) {
+    ///             guard emitter.send(next) else { remaining.withLock { $0.append(next) }; return }
+    ///         }
+    ///         emitter.send(completion: .finished)
     ///     }
     /// }
     /// ```
