@@ -16,4 +16,8 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.subjectSink,
         OpenCombineCore.subjectSink,
     ])
+    Harness.register("PassthroughSubject.send → 4 sinks (time per send)", [
+        SluiceCore.subjectFourSinks,
+        OpenCombineCore.subjectFourSinks,
+    ])
 }

@@ -15,4 +15,12 @@ enum SluiceCore {
         for i in 0..<n { subject.send(i) }
         cancellable.cancel()
     }
+
+    /// The same with four subscribers: each `send` reaches all of them.
+    static let subjectFourSinks = Harness.Contender.sync(Harness.sluice) { n in
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellables = (0..<4).map { _ in subject.sink { Benchmark.blackHole($0) } }
+        for i in 0..<n { subject.send(i) }
+        for cancellable in cancellables { cancellable.cancel() }
+    }
 }
