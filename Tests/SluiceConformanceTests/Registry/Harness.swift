@@ -58,6 +58,17 @@ func onManyThreadsAtOnce(_ threads: Int = 8, _ body: @escaping @Sendable (Int) -
     DispatchQueue.concurrentPerform(iterations: threads, execute: body)
 }
 
+/// Runs long synchronous work on a thread of its own, so it does not hold a thread of the
+/// cooperative pool (2 on a 2-core machine) that the asynchronous rules need.
+func offTheCooperativePool(_ work: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            work()
+            continuation.resume()
+        }
+    }
+}
+
 /// Moves a value that is safe to share but not declared `Sendable` into a `@Sendable` closure.
 ///
 /// Safe for what the rules put in it: recorders and sources whose state is behind locks
