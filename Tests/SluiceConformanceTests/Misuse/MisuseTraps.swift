@@ -24,7 +24,7 @@
 //                                     here with the message.
 // Violation.secondSubscription        NO CALL SITE: every subscriber of the package cancels a
 //                                     second subscription, as Combine does (tested for each in
-//                                     Rules/SecondSubscriptionRules.swift); nothing can fire it.
+//                                     Rules/SubscriberRules.swift); nothing can fire it.
 // Violation.futureFinishedWithoutValue  UNREACHABLE through public API: `Future.value` awaits
 //                                     a `Future`, which always delivers its promised value before
 //                                     `.finished`, and the non-throwing variant cannot be
