@@ -17,17 +17,22 @@ enum Registry {
 
     static let all: [Entry] = core + subjects + bridge
 
-    /// Entries that complete (finish or fail).
+    /// Entries that complete (finish or fail): the rules that drain an entry to its
+    /// completion (to be sure no value is still on its way) skip the never-ending ones.
     static let completing: [Entry] = all.filter { $0.ending != .never }
-    /// Entries with at least `count` values before they complete.
+    /// Entries with at least `count` values before they complete, for rules that split the
+    /// demand (`Just` has no second value to hold back).
     static func completing(withAtLeast count: Int) -> [Entry] {
         completing.filter { $0.elements >= count }
     }
     /// Entries that never complete: they stay open until cancelled.
     static let neverEnding: [Entry] = all.filter { $0.ending == .never }
-    /// Entries whose values arrive before `request(_:)` returns.
+    /// Entries that can be made with a million values delivered synchronously. Rule 3.3 is
+    /// about recursion inside `request(_:)`; an asynchronous entry delivers from its own task's
+    /// loop and cannot recurse (and a million task-hops would take minutes).
     static let scalable: [Entry] = all.filter { $0.scaled != nil && $0.isSynchronous }
-    /// Cold entries with values: each subscription replays them (rule 1.10).
+    /// Cold entries with values: each subscription replays them (rule 1.10). Subjects are hot:
+    /// a second subscriber sees only what is sent after it subscribed.
     static let cold: [Entry] = all.filter { $0.isCold && $0.ending != .never && $0.elements >= 1 }
 
     /// Looks an entry up by name (for exit tests, which can capture only the name).

@@ -5,7 +5,9 @@ import Testing
 /// DESIGN rule 5 and Reactive Streams 3.2/3.3: `request(_:)` and `cancel()` may be called from
 /// inside `receive(_:)`, and recursion stays bounded for any number of elements. A value
 /// delivered from inside the `request` made within `receive` would overlap that `receive`:
-/// the recorder records it as a violation.
+/// the recorder records it as a violation. The package's locks are not re-entrant, so a
+/// publisher that called out while holding its lock (rule 6) deadlocks here when the subscriber
+/// calls back in: the time limit reports it.
 @Suite("Rule 5: re-entrancy and bounded recursion", .timeLimit(.minutes(2)))
 struct ReentrancyRules {
     @Test("A request from inside receive(_:) delivers the next value after it returns (rule 3.2)",

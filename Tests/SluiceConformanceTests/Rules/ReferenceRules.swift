@@ -47,4 +47,30 @@ struct ReferenceRules {
         #expect(await eventually { weakRecorder == nil }, "\(entry.name) still holds its subscriber")
         withExtendedLifetime(source) {}
     }
+
+    @Test("A cancel from inside receive(_:) ends delivery and lets the subscriber go (rules 3.2, 3.13)",
+          arguments: Registry.all.filter { $0.elements >= 1 })
+    func reentrantCancelReleasesTheSubscriber(entry: Entry) async {
+        let source = entry.make()
+        weak var weakRecorder: Recorder?
+        do {
+            let (_, recorder) = entry.subscribe(initialDemand: .none, source: source)
+            weakRecorder = recorder
+            recorder.onValue { [weak recorder] _ in
+                recorder?.cancel()
+                return .none
+            }
+            source.request(.unlimited, through: recorder)
+            await entry.awaitValues(1, of: recorder)
+            #expect(recorder.values.count == 1 || !entry.isSynchronous)
+            // Combine's single-value publishers (Just, Optional/Result.Publisher, a fulfilled
+            // Future) send the value and `.finished` as one emission, so the completion still
+            // comes after a cancel made inside `receive(_:)`; every other entry stops.
+            let oneEmission = entry.elements == 1 && entry.delivery == .synchronous
+            #expect(recorder.completion == nil || oneEmission)
+            #expect(recorder.violations.isEmpty)
+        }
+        #expect(await eventually { weakRecorder == nil }, "\(entry.name) still holds its subscriber")
+        withExtendedLifetime(source) {}
+    }
 }
