@@ -2,91 +2,95 @@
 import SluiceTesting
 import Testing
 
-/// A publisher that hands whoever subscribes two subscriptions, one from each of two
-/// controllable publishers: the misuse Reactive Streams rule 2.5 guards against.
-final class TwiceSubscribing<Failure: Error>: Publisher, @unchecked Sendable {
-    // @unchecked Sendable: both controllable publishers keep their state behind a lock.
-    typealias Output = Int
-    let first = ControllablePublisher<Int, Failure>()
-    let second = ControllablePublisher<Int, Failure>()
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
-        first.receive(subscriber: subscriber)
-        second.receive(subscriber: subscriber)
-    }
-}
-
-/// Every one-shot subscriber of the package: each entry attaches one to a publisher and
-/// returns what keeps it alive (and, for the awaiters, the task to cancel at the end).
+/// Every one-shot subscriber of the package, attached the way users attach it. Each entry is
+/// one `attach` closure: it subscribes to the given publisher (counting the values that reach
+/// the subscriber's code) and returns how to cancel; the rules in Rules/SubscriberRules.swift
+/// run it against test upstreams. Adding a subscriber is adding one `entry(…)` here.
 struct SubscriberEntry: Sendable, CustomTestStringConvertible {
-    /// How many times each of the two subscriptions was cancelled.
-    struct Outcome: Equatable {
+    /// Attaches a subscriber to `publisher`; returns its cancel (which also keeps it alive).
+    typealias Attach<F: Error> = @Sendable (Unchecked<AnyPublisher<Int, F>>, ValueCounter) async -> @Sendable () -> Void
+
+    /// Rule 2.5: how many times each of two subscriptions was cancelled.
+    struct SecondSubscriptionOutcome: Equatable {
         var first: Int
         var second: Int
     }
 
-    /// After cancelling twice: how many cancels the upstream got, and how many values sent
-    /// after the cancel reached the subscriber's code.
+    /// Rules 3.5/3.12: after cancelling twice, the upstream's cancels and the values sent after
+    /// the cancel that reached the subscriber's code.
     struct CancelOutcome: Equatable {
         var upstreamCancels: Int
         var valuesAfterCancel: Int
     }
 
+    /// Rule 3.13 for subscribers: whether the upstream subscription was let go.
+    struct ReleaseOutcome: Equatable {
+        var afterCancel: Bool
+        var afterCompletion: Bool
+    }
+
     let name: String
-    /// Rule 2.5: attach to a publisher that subscribes twice.
-    let run: @Sendable () async -> Outcome
-    /// Rule 3.5/3.13 for subscribers: attach, cancel twice, then send a value.
-    let cancelRun: @Sendable () async -> CancelOutcome
+    let secondSubscription: @Sendable () async -> SecondSubscriptionOutcome
+    let cancelTwice: @Sendable () async -> CancelOutcome
+    let release: @Sendable () async -> ReleaseOutcome
 
     var testDescription: String { name }
 
-    init(name: String, run: @escaping @Sendable () async -> Outcome,
-         cancelRun: @escaping @Sendable () async -> CancelOutcome) {
-        self.name = name
-        self.run = run
-        self.cancelRun = cancelRun
+    static func entry<F: Error>(_ name: String, _ failure: F.Type, attach: @escaping Attach<F>) -> SubscriberEntry {
+        SubscriberEntry(
+            name: name,
+            secondSubscription: { await checkSecondSubscription(attach) },
+            cancelTwice: { await checkCancelTwice(attach) },
+            release: { await checkRelease(attach) })
     }
 
-    /// Attaches a subscriber with `attach`, waits (yielding, bounded) until the second
-    /// subscription has been dealt with, and reports the cancels.
-    static func check<F: Error>(
-        _ failure: F.Type, _ attach: @escaping @Sendable (TwiceSubscribing<F>) async -> Unchecked<Any>
-    ) -> @Sendable () async -> Outcome {
-        return {
-            let publisher = TwiceSubscribing<F>()
-            let kept = await attach(publisher)
-            _ = await eventually { (publisher.second.subscriptions.first?.cancelCount ?? 0) > 0 }
-            let outcome = Outcome(
-                first: publisher.first.subscriptions.first?.cancelCount ?? -1,
-                second: publisher.second.subscriptions.first?.cancelCount ?? -1)
-            if let task = kept.value as? Task<Void, Never> { task.cancel() }
-            withExtendedLifetime(kept) {}
-            return outcome
-        }
+    private static func checkSecondSubscription<F: Error>(_ attach: Attach<F>) async -> SecondSubscriptionOutcome {
+        let publisher = TwiceSubscribing<F>()
+        let cancel = await attach(Unchecked(AnyPublisher(publisher)), ValueCounter())
+        _ = await eventually { (publisher.second.subscriptions.first?.cancelCount ?? 0) > 0 }
+        let outcome = SecondSubscriptionOutcome(
+            first: publisher.first.subscriptions.first?.cancelCount ?? -1,
+            second: publisher.second.subscriptions.first?.cancelCount ?? -1)
+        cancel()
+        return outcome
     }
-}
 
-extension SubscriberEntry {
-    /// Attaches a subscriber with `attach` (given a counter its code bumps for each value; it
-    /// returns how to cancel it), cancels twice, sends a value, and reports what happened.
-    static func cancelling<F: Error>(
-        _ failure: F.Type,
-        _ attach: @escaping @Sendable (ControllablePublisher<Int, F>, ValueCounter) async -> @Sendable () -> Void
-    ) -> @Sendable () async -> CancelOutcome {
-        return {
-            let publisher = ControllablePublisher<Int, F>()
-            let counter = ValueCounter()
-            let cancel = await attach(publisher, counter)
-            _ = await eventually { !publisher.subscriptions.isEmpty }  // awaiters subscribe in a task
-            guard let subscription = publisher.subscriptions.first else { return CancelOutcome(upstreamCancels: -1, valuesAfterCancel: -1) }
-            cancel()
-            cancel()
-            _ = await eventually { subscription.cancelCount > 0 }
-            let before = counter.count
-            subscription.send(1)
-            await Task.yield()
-            return CancelOutcome(upstreamCancels: subscription.cancelCount, valuesAfterCancel: counter.count - before)
+    private static func checkCancelTwice<F: Error>(_ attach: Attach<F>) async -> CancelOutcome {
+        let publisher = ControllablePublisher<Int, F>()
+        let counter = ValueCounter()
+        let cancel = await attach(Unchecked(AnyPublisher(publisher)), counter)
+        _ = await eventually { !publisher.subscriptions.isEmpty }  // awaiters subscribe in a task
+        guard let subscription = publisher.subscriptions.first else {
+            return CancelOutcome(upstreamCancels: -1, valuesAfterCancel: -1)
         }
+        cancel()
+        cancel()
+        _ = await eventually { subscription.cancelCount > 0 }
+        let before = counter.count
+        subscription.send(1)  // a value already on its way when the cancel came
+        await Task.yield()
+        return CancelOutcome(upstreamCancels: subscription.cancelCount, valuesAfterCancel: counter.count - before)
+    }
+
+    private static func checkRelease<F: Error>(_ attach: Attach<F>) async -> ReleaseOutcome {
+        var outcome = ReleaseOutcome(afterCancel: false, afterCompletion: false)
+        do {
+            let publisher = WeakUpstream<F>()
+            var cancel: (@Sendable () -> Void)? = await attach(Unchecked(AnyPublisher(publisher)), ValueCounter())
+            guard await eventually({ publisher.isSubscribed }) else { return outcome }
+            cancel?()
+            cancel = nil
+            outcome.afterCancel = await eventually { !publisher.isSubscribed }
+        }
+        do {
+            let publisher = WeakUpstream<F>()
+            let cancel = await attach(Unchecked(AnyPublisher(publisher)), ValueCounter())
+            guard await eventually({ publisher.isSubscribed }) else { return outcome }
+            publisher.complete()
+            outcome.afterCompletion = await eventually { !publisher.isSubscribed }
+            withExtendedLifetime(cancel) {}  // the subscriber lives on; only the subscription must go
+        }
+        return outcome
     }
 }
 
@@ -97,113 +101,59 @@ final class ValueCounter: Sendable {
     func bump() { state.withLock { $0 += 1 } }
 }
 
-/// The object `Subscribers.Assign` writes to.
-final class IdleObject: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only written by Assign in these tests, on one thread.
-    var value = 0
-}
-
-enum SubscriberRegistry {
-    static let all: [SubscriberEntry] = [
-        SubscriberEntry(
-            name: "Subscribers.Sink",
-            run: SubscriberEntry.check(TestFailure.self) { publisher in
-                Unchecked(publisher.sink(receiveCompletion: { _ in }, receiveValue: { _ in }))
-            },
-            cancelRun: SubscriberEntry.cancelling(TestFailure.self) { publisher, counter in
-                let cancellable = Unchecked(publisher.sink(receiveCompletion: { _ in }, receiveValue: { _ in counter.bump() }))
-                return { cancellable.value.cancel() }
-            }),
-        SubscriberEntry(
-            name: "Subscribers.Assign",
-            run: SubscriberEntry.check(Never.self) { publisher in
-                Unchecked(publisher.assign(to: \.value, on: IdleObject()))
-            },
-            cancelRun: SubscriberEntry.cancelling(Never.self) { publisher, counter in
-                let object = CountingObject(counter)
-                let cancellable = Unchecked(publisher.assign(to: \.value, on: object))
-                return { cancellable.value.cancel() }
-            }),
-        SubscriberEntry(
-            name: "subscribe(PassthroughSubject)",
-            run: SubscriberEntry.check(TestFailure.self) { publisher in
-                let subject = PassthroughSubject<Int, TestFailure>()
-                return Unchecked((subject, publisher.subscribe(subject)))
-            },
-            cancelRun: SubscriberEntry.cancelling(TestFailure.self) { publisher, counter in
-                let subject = PassthroughSubject<Int, TestFailure>()
-                let output = subject.sink(receiveCompletion: { _ in }, receiveValue: { _ in counter.bump() })
-                let input = Unchecked((publisher.subscribe(subject), output))
-                return { input.value.0.cancel() }
-            }),
-    ] + ValuesVariant.allCases.map { variant in
-        SubscriberEntry(
-            name: variant.name,
-            run: SubscriberEntry.check(TestFailure.self) { publisher in
-                Unchecked(variant.apply(publisher).makeAsyncIterator())
-            },
-            cancelRun: SubscriberEntry.cancelling(TestFailure.self) { publisher, counter in
-                let upstream = Unchecked(publisher)  // its state is behind a lock
-                let loop = Task {
-                    do {
-                        for try await _ in variant.apply(upstream.value) { counter.bump() }
-                    } catch {}
-                }
-                return { loop.cancel() }
-            })
-    } + [
-        SubscriberEntry(
-            name: "firstValue()",
-            run: SubscriberEntry.check(TestFailure.self) { publisher in
-                Unchecked(Task { _ = try? await publisher.firstValue() })
-            },
-            cancelRun: SubscriberEntry.cancelling(TestFailure.self) { publisher, counter in
-                let upstream = Unchecked(publisher)  // its state is behind a lock
-                let task = Task { if (try? await upstream.value.firstValue()) != nil { counter.bump() } }
-                return { task.cancel() }
-            }),
-        SubscriberEntry(
-            name: "lastValue()",
-            run: SubscriberEntry.check(TestFailure.self) { publisher in
-                Unchecked(Task { _ = try? await publisher.lastValue() })
-            },
-            cancelRun: SubscriberEntry.cancelling(TestFailure.self) { publisher, counter in
-                let upstream = Unchecked(publisher)  // its state is behind a lock
-                let task = Task { if (try? await upstream.value.lastValue()) != nil { counter.bump() } }
-                return { task.cancel() }
-            }),
-        SubscriberEntry(
-            name: "onlyValue()",
-            run: SubscriberEntry.check(TestFailure.self) { publisher in
-                Unchecked(Task { _ = try? await publisher.onlyValue() })
-            },
-            cancelRun: SubscriberEntry.cancelling(TestFailure.self) { publisher, counter in
-                let upstream = Unchecked(publisher)  // its state is behind a lock
-                let task = Task { if (try? await upstream.value.onlyValue()) != nil { counter.bump() } }
-                return { task.cancel() }
-            }),
-        SubscriberEntry(
-            name: "sink(isolation:)",
-            run: SubscriberEntry.check(TestFailure.self) { publisher in
-                await MainActor.run {
-                    Unchecked(publisher.sink(isolation: MainActor.shared, receiveCompletion: { _ in }, receiveValue: { _ in }))
-                }
-            },
-            cancelRun: SubscriberEntry.cancelling(TestFailure.self) { publisher, counter in
-                let upstream = Unchecked(publisher)  // its state is behind a lock
-                let cancellable = await MainActor.run {
-                    Unchecked(upstream.value.sink(isolation: MainActor.shared, receiveCompletion: { _ in },
-                                             receiveValue: { _ in counter.bump() }))
-                }
-                return { cancellable.value.cancel() }
-            }),
-    ]
-}
-
 /// An object for `Subscribers.Assign` that counts the assignments.
 final class CountingObject: @unchecked Sendable {
     // @unchecked Sendable: `value` is written only by Assign, one value at a time (rule 3).
     let counter: ValueCounter
     init(_ counter: ValueCounter) { self.counter = counter }
     var value = 0 { didSet { counter.bump() } }
+}
+
+enum SubscriberRegistry {
+    static let all: [SubscriberEntry] = [
+        .entry("Subscribers.Sink", TestFailure.self) { publisher, counter in
+            let cancellable = Unchecked(publisher.value.sink(receiveCompletion: { _ in }, receiveValue: { _ in counter.bump() }))
+            return { cancellable.value.cancel() }
+        },
+        .entry("Subscribers.Assign", Never.self) { publisher, counter in
+            let cancellable = Unchecked(publisher.value.assign(to: \.value, on: CountingObject(counter)))
+            return { cancellable.value.cancel() }
+        },
+        .entry("subscribe(PassthroughSubject)", TestFailure.self) { publisher, counter in
+            let subject = PassthroughSubject<Int, TestFailure>()
+            let output = subject.sink(receiveCompletion: { _ in }, receiveValue: { _ in counter.bump() })
+            // The subject too: `subscribe(_:)` holds it weakly, and its deinit cancels the input.
+            let input = Unchecked((publisher.value.subscribe(subject), output, subject))
+            return { input.value.0.cancel() }
+        },
+    ] + ValuesVariant.allCases.map { variant in
+        .entry(variant.name, TestFailure.self) { publisher, counter in
+            let loop = Task {
+                do {
+                    for try await _ in variant.apply(publisher.value) { counter.bump() }
+                } catch {}
+            }
+            return { loop.cancel() }
+        }
+    } + [
+        .entry("firstValue()", TestFailure.self) { publisher, counter in
+            let task = Task { if (try? await publisher.value.firstValue()) != nil { counter.bump() } }
+            return { task.cancel() }
+        },
+        .entry("lastValue()", TestFailure.self) { publisher, counter in
+            let task = Task { if (try? await publisher.value.lastValue()) != nil { counter.bump() } }
+            return { task.cancel() }
+        },
+        .entry("onlyValue()", TestFailure.self) { publisher, counter in
+            let task = Task { if (try? await publisher.value.onlyValue()) != nil { counter.bump() } }
+            return { task.cancel() }
+        },
+        .entry("sink(isolation:)", TestFailure.self) { publisher, counter in
+            let cancellable = await MainActor.run {
+                Unchecked(publisher.value.sink(isolation: MainActor.shared, receiveCompletion: { _ in },
+                                               receiveValue: { _ in counter.bump() }))
+            }
+            return { cancellable.value.cancel() }
+        },
+    ]
 }

@@ -15,14 +15,21 @@ struct SubscriberRules {
     @Test("Our one-shot subscribers cancel a second subscription and keep the first",
           arguments: SubscriberRegistry.all)
     func secondSubscriptionIsCancelled(entry: SubscriberEntry) async {
-        let outcome = await entry.run()
-        #expect(outcome == SubscriberEntry.Outcome(first: 0, second: 1))
+        let outcome = await entry.secondSubscription()
+        #expect(outcome == SubscriberEntry.SecondSubscriptionOutcome(first: 0, second: 1))
     }
 
     @Test("Cancelling our subscribers twice cancels the upstream once; nothing reaches their code after (rules 3.5, 3.12)",
           arguments: SubscriberRegistry.all)
     func cancelIsIdempotentForOurSubscribers(entry: SubscriberEntry) async {
-        let outcome = await entry.cancelRun()
+        let outcome = await entry.cancelTwice()
         #expect(outcome == SubscriberEntry.CancelOutcome(upstreamCancels: 1, valuesAfterCancel: 0))
+    }
+
+    @Test("Our subscribers let go of the upstream subscription after a cancel and after a completion (rule 3.13)",
+          arguments: SubscriberRegistry.all)
+    func subscribersReleaseTheUpstream(entry: SubscriberEntry) async {
+        let outcome = await entry.release()
+        #expect(outcome == SubscriberEntry.ReleaseOutcome(afterCancel: true, afterCompletion: true))
     }
 }
