@@ -14,6 +14,8 @@
 //   SubjectConduit (both subjects)                            PassthroughSubjectTests
 //   RecordSubscription                                        here
 //   SubjectSubscriber (publisher.subscribe(subject))          here
+//   and for every registry entry (whichever call site it reaches), except those
+//   given Combine's Subscriptions.empty, which ignores requests: here, parameterised
 // Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);
 //                                     values(prefetch:): ValuesVariantsTests. (The buffering
 //                                     variants request .unlimited: no value can exceed it.)
@@ -46,6 +48,18 @@ struct MisuseTraps {
         }.map { result in
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
                 .contains("Sluice API violation: demand must not be negative (rule 2)"))
+        }
+    }
+
+    @Test("request(.none) on any registry publisher's subscription traps naming rule 2",
+          arguments: Registry.trappingZeroRequests)
+    func zeroDemandOnEveryPublisher(entry: Entry) async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [name = entry.name as String] in
+            let (_, recorder) = Registry.entry(named: name)!.subscribe(initialDemand: .none)
+            recorder.subscription!.request(.none)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)"))
         }
     }
 

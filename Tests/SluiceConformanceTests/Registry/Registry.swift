@@ -35,6 +35,10 @@ enum Registry {
     /// a second subscriber sees only what is sent after it subscribed.
     static let cold: [Entry] = all.filter { $0.isCold && $0.ending != .never && $0.elements >= 1 }
 
+    /// Entries whose subscription traps on `request(.none)`, as Combine's do: all but those
+    /// given `Subscriptions.empty`.
+    static let trappingZeroRequests: [Entry] = all.filter { !$0.hasEmptySubscription }
+
     /// Looks an entry up by name (for exit tests, which can capture only the name).
     static func entry(named name: String) -> Entry? { all.first { $0.name == name } }
 
@@ -45,20 +49,20 @@ enum Registry {
         Entry("Optional.Publisher(some)", elements: 1, ending: .finished) {
             Source(Optional<Int>.Publisher(0).widened())
         },
-        Entry("Optional.Publisher(nil)", elements: 0, ending: .finished) {
+        Entry("Optional.Publisher(nil)", elements: 0, ending: .finished, hasEmptySubscription: true) {
             Source(Optional<Int>.Publisher(nil).widened())
         },
         Entry("Result.Publisher(success)", elements: 1, ending: .finished) {
             Source(Result<Int, TestFailure>.Publisher(0))
         },
-        Entry("Result.Publisher(failure)", elements: 0, ending: .failure) {
+        Entry("Result.Publisher(failure)", elements: 0, ending: .failure, hasEmptySubscription: true) {
             Source(Result<Int, TestFailure>.Publisher(TestFailure()))
         },
-        Entry("Empty", elements: 0, ending: .finished) { Source(Empty<Int, TestFailure>()) },
-        Entry("Empty(completeImmediately: false)", elements: 0, ending: .never) {
+        Entry("Empty", elements: 0, ending: .finished, hasEmptySubscription: true) { Source(Empty<Int, TestFailure>()) },
+        Entry("Empty(completeImmediately: false)", elements: 0, ending: .never, hasEmptySubscription: true) {
             Source(Empty<Int, TestFailure>(completeImmediately: false))
         },
-        Entry("Fail", elements: 0, ending: .failure) { Source(Fail<Int, TestFailure>(error: TestFailure())) },
+        Entry("Fail", elements: 0, ending: .failure, hasEmptySubscription: true) { Source(Fail<Int, TestFailure>(error: TestFailure())) },
         Entry("Sequence.publisher", elements: n, ending: .finished, scaled: { Source((0..<$0).publisher.widened()) }) {
             Source((0..<n).publisher.widened())
         },
@@ -79,7 +83,7 @@ enum Registry {
         Entry("Deferred", elements: n, ending: .finished, scaled: { count in Source(Deferred { numbers(count) }) }) {
             Source(Deferred { numbers(n) })
         },
-        Entry("Deferred(Fail)", elements: 0, ending: .failure) {
+        Entry("Deferred(Fail)", elements: 0, ending: .failure, hasEmptySubscription: true) {
             Source(Deferred { Fail<Int, TestFailure>(error: TestFailure()) })
         },
         Entry("AnyPublisher", elements: n, ending: .finished, scaled: { Source(numbers($0).eraseToAnyPublisher()) }) {

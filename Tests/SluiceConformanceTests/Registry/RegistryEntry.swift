@@ -71,6 +71,9 @@ struct Entry: Sendable, CustomTestStringConvertible {
     let delivery: Delivery
     /// Each subscription to one publisher replays all values independently (rule 1.10).
     let isCold: Bool
+    /// Its subscriber gets Combine's `Subscriptions.empty` (Empty, Fail, and the one-shot
+    /// publishers that complete at once), which ignores every request, `.none` included.
+    let hasEmptySubscription: Bool
     /// Makes the same kind of publisher with any number of elements (for the million-element
     /// recursion rule); nil when the count is fixed (`Just`) or too slow to scale.
     let scaled: (@Sendable (Int) -> Source)?
@@ -78,9 +81,10 @@ struct Entry: Sendable, CustomTestStringConvertible {
 
     init(
         _ name: String, elements: Int, ending: Ending, delivery: Delivery = .synchronous,
-        isCold: Bool = true, scaled: (@Sendable (Int) -> Source)? = nil,
+        isCold: Bool = true, hasEmptySubscription: Bool = false, scaled: (@Sendable (Int) -> Source)? = nil,
         make: @escaping @Sendable () -> Source
     ) {
+        self.hasEmptySubscription = hasEmptySubscription
         self.name = name
         self.elements = elements
         self.ending = ending
