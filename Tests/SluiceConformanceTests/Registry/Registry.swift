@@ -45,14 +45,14 @@ enum Registry {
     // MARK: The core publishers
 
     static let core: [Entry] = [
-        Entry("Just", elements: 1, ending: .finished) { Source(Just(0).widened()) },
-        Entry("Optional.Publisher(some)", elements: 1, ending: .finished) {
+        Entry("Just", elements: 1, ending: .finished, completesWithItsValue: true) { Source(Just(0).widened()) },
+        Entry("Optional.Publisher(some)", elements: 1, ending: .finished, completesWithItsValue: true) {
             Source(Optional<Int>.Publisher(0).widened())
         },
         Entry("Optional.Publisher(nil)", elements: 0, ending: .finished, hasEmptySubscription: true) {
             Source(Optional<Int>.Publisher(nil).widened())
         },
-        Entry("Result.Publisher(success)", elements: 1, ending: .finished) {
+        Entry("Result.Publisher(success)", elements: 1, ending: .finished, completesWithItsValue: true) {
             Source(Result<Int, TestFailure>.Publisher(0))
         },
         Entry("Result.Publisher(failure)", elements: 0, ending: .failure, hasEmptySubscription: true) {
@@ -89,11 +89,23 @@ enum Registry {
         Entry("AnyPublisher", elements: n, ending: .finished, scaled: { Source(numbers($0).eraseToAnyPublisher()) }) {
             Source(numbers(n).eraseToAnyPublisher())
         },
-        Entry("Future(success)", elements: 1, ending: .finished) {
+        Entry("Future(success)", elements: 1, ending: .finished, completesWithItsValue: true) {
             Source(Future<Int, TestFailure> { promise in promise(.success(0)) })
         },
         Entry("Future(failure)", elements: 0, ending: .failure) {
             Source(Future<Int, TestFailure> { promise in promise(.failure(TestFailure())) })
+        },
+        Entry("Future(fulfilled later)", elements: 1, ending: .finished, delivery: .asynchronous, completesWithItsValue: true) {
+            Source(Future<Int, TestFailure> { promise in
+                let promise = Unchecked(promise)
+                Task { promise.value(.success(0)) }
+            })
+        },
+        Entry("Future(failed later)", elements: 0, ending: .failure, delivery: .asynchronous) {
+            Source(Future<Int, TestFailure> { promise in
+                let promise = Unchecked(promise)
+                Task { promise.value(.failure(TestFailure())) }
+            })
         },
         Entry("Future(unfulfilled)", elements: 0, ending: .never) {
             Source(Future<Int, TestFailure> { _ in })

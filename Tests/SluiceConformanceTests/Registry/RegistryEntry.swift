@@ -74,6 +74,10 @@ struct Entry: Sendable, CustomTestStringConvertible {
     /// Its subscriber gets Combine's `Subscriptions.empty` (Empty, Fail, and the one-shot
     /// publishers that complete at once), which ignores every request, `.none` included.
     let hasEmptySubscription: Bool
+    /// It sends its one value and `.finished` as one emission, so a cancel made inside
+    /// `receive(_:)` of that value does not hold back the completion (Combine's `Just`,
+    /// `Optional.Publisher`, `Result.Publisher` and `Future` do this).
+    let completesWithItsValue: Bool
     /// Makes the same kind of publisher with any number of elements (for the million-element
     /// recursion rule); nil when the count is fixed (`Just`) or too slow to scale.
     let scaled: (@Sendable (Int) -> Source)?
@@ -81,9 +85,10 @@ struct Entry: Sendable, CustomTestStringConvertible {
 
     init(
         _ name: String, elements: Int, ending: Ending, delivery: Delivery = .synchronous,
-        isCold: Bool = true, hasEmptySubscription: Bool = false, scaled: (@Sendable (Int) -> Source)? = nil,
-        make: @escaping @Sendable () -> Source
+        isCold: Bool = true, hasEmptySubscription: Bool = false, completesWithItsValue: Bool = false,
+        scaled: (@Sendable (Int) -> Source)? = nil, make: @escaping @Sendable () -> Source
     ) {
+        self.completesWithItsValue = completesWithItsValue
         self.hasEmptySubscription = hasEmptySubscription
         self.name = name
         self.elements = elements
