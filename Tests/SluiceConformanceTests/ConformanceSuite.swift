@@ -5,4 +5,11 @@
 //
 // Layout: `Registry/` (the factories), `Rules/` (one file per rule group), `Stress/`,
 // `Schedules/` (the random schedules and the demand model), `Misuse/` (exit tests).
+//
+// `Registry/Registry.swift` and `Registry+Bridge.swift` list every publisher and bridge path,
+// each in the shapes it can take (finite, failing, never-ending), declaring its element count,
+// ending, delivery (synchronous, asynchronous, hot) and whether it is cold; every rule in
+// `Rules/` is a `@Test(arguments:)` over the entries it applies to. Adding a publisher or
+// operator is adding entries there. `Registry/SubscriberRegistry.swift` does the same for the
+// package's own subscribers. `Misuse/MisuseTraps.swift` maps every trap to its exit test.
 import Testing

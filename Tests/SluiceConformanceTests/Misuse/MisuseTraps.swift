@@ -1,0 +1,175 @@
+// Every misuse trap of Sources/Sluice/Internal/Violations.swift (DESIGN rule 7, Reactive
+// Streams 3.9 in Combine's form), and the exit test that makes each one fire through public
+// API and checks that the message names the rule. Tests elsewhere are listed, not repeated.
+//
+// Violation.negativeDemand            Demand.max(-1): Tests/SluiceTests/DemandTests.swift
+//                                     (negativeMaxTrapsNamingTheRule) and OneShotPublisherTests;
+//                                     Demand * negative: here.
+// Violation.zeroDemandRequested       request(.none), at each call site:
+//   SingleValueSubscription (Just, Optional/Result.Publisher)  OneShotPublisherTests
+//   SequenceSubscription                                      SequencePublisherTests
+//   FutureConduit                                             FutureDeferredTests
+//   Create.Producer                                           CreateTests
+//   TaskSubscription (AsyncSequence, Producer, AsyncFuture)   AsyncSequencePublisherTests
+//   SubjectConduit (both subjects)                            PassthroughSubjectTests
+//   RecordSubscription                                        here
+//   SubjectSubscriber (publisher.subscribe(subject))          here
+//   and for every registry entry (whichever call site it reaches), except those
+//   given Combine's Subscriptions.empty, which ignores requests: here, parameterised
+// Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);
+//                                     values(prefetch:): ValuesVariantsTests. (The buffering
+//                                     variants request .unlimited: no value can exceed it.)
+// Violation.signalBeforeSubscription  values, a value or a completion first: here.
+// Violation.signalAfterCompletion     values, a value or a second completion after it: here.
+// Violation.recordingAfterCompletion  a value after it: RecordTests (with the message); a
+//                                     second completion: RecordTests checks the exit only,
+//                                     here with the message.
+// Violation.secondSubscription        NO CALL SITE: every subscriber of the package cancels a
+//                                     second subscription, as Combine does (tested for each in
+//                                     Rules/SubscriberRules.swift); nothing can fire it.
+// Violation.futureFinishedWithoutValue  UNREACHABLE through public API: `Future.value` awaits
+//                                     a `Future`, which always delivers its promised value before
+//                                     `.finished`, and the non-throwing variant cannot be
+//                                     cancelled. No exit test is possible without a private seam.
+//
+// Not in Violations.swift (a finding for the owner of Concurrency/Values, rule 7 says all traps
+// live in one file): `values(prefetch:)` and `values(bufferingPolicy:)` trap with
+// `precondition` on a bad count, with messages that name no rule.
+import Sluice
+import SluiceTesting
+import Testing
+
+@Suite("Rule 7: misuse traps name the rule")
+struct MisuseTraps {
+    @Test("Multiplying demand by a negative count traps naming rule 2")
+    func negativeDemandFromMultiplication() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Subscribers.Demand.max(2) * -1
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: demand must not be negative (rule 2)"))
+        }
+    }
+
+    @Test("request(.none) on any registry publisher's subscription traps naming rule 2",
+          arguments: Registry.trappingZeroRequests)
+    func zeroDemandOnEveryPublisher(entry: Entry) async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [name = entry.name as String] in
+            let (_, recorder) = Registry.entry(named: name)!.subscribe(initialDemand: .none)
+            recorder.subscription!.request(.none)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)"))
+        }
+    }
+
+    @Test("request(.none) on a Record subscription traps naming rule 2")
+    func zeroDemandOnRecord() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            Record<Int, Never>(output: [1], completion: .finished).subscribe(recorder)
+            recorder.subscription!.request(.none)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)"))
+        }
+    }
+
+    @Test("request(.none) from a subject on the subscription subscribe(_:) gave it traps naming rule 2")
+    func zeroDemandOnSubjectSubscription() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let cancellable = Empty<Int, Never>(completeImmediately: false).subscribe(ZeroRequestingSubject())
+            withExtendedLifetime(cancellable) {}
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)"))
+        }
+    }
+
+    @Test("A value before the subscription traps values naming rule 1")
+    func valueBeforeSubscription() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let iterator = SignalsBeforeSubscription(completionFirst: false).values.makeAsyncIterator()
+            withExtendedLifetime(iterator) {}
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: AsyncPublisher received a signal before its subscription (rule 1)"))
+        }
+    }
+
+    @Test("A completion before the subscription traps values naming rule 1")
+    func completionBeforeSubscription() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let iterator = SignalsBeforeSubscription(completionFirst: true).values.makeAsyncIterator()
+            withExtendedLifetime(iterator) {}
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: AsyncPublisher received a signal before its subscription (rule 1)"))
+        }
+    }
+
+    @Test("A value after the completion traps values naming rule 4")
+    func valueAfterCompletion() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let publisher = ControllablePublisher<Int, Never>()
+            let iterator = publisher.values.makeAsyncIterator()
+            publisher.subscriptions[0].send(completion: .finished)
+            publisher.subscriptions[0].send(1)
+            withExtendedLifetime(iterator) {}
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: AsyncPublisher received a signal after its completion (rule 4)"))
+        }
+    }
+
+    @Test("A second completion traps values naming rule 4")
+    func secondCompletion() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let publisher = ControllablePublisher<Int, Never>()
+            let iterator = publisher.values(prefetch: 4).makeAsyncIterator()
+            publisher.subscriptions[0].send(completion: .finished)
+            publisher.subscriptions[0].send(completion: .finished)
+            withExtendedLifetime(iterator) {}
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: AsyncPublisher received a signal after its completion (rule 4)"))
+        }
+    }
+
+    @Test("Recording a second completion traps naming rule 4")
+    func recordingSecondCompletion() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var recording = Record<Int, Never>.Recording()
+            recording.receive(completion: .finished)
+            recording.receive(completion: .finished)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: Record.Recording received a signal after its completion; nothing follows a completion (rule 4)"))
+        }
+    }
+}
+
+/// A faulty publisher: it sends a value (or a completion) before the subscription.
+struct SignalsBeforeSubscription: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+    let completionFirst: Bool
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        if completionFirst {
+            subscriber.receive(completion: .finished)
+        } else {
+            _ = subscriber.receive(1)
+        }
+    }
+}
+
+/// A faulty subject: it requests `.none` from the subscription it is given.
+final class ZeroRequestingSubject: Subject {
+    typealias Output = Int
+    typealias Failure = Never
+    func send(_ value: Int) {}
+    func send(completion: Subscribers.Completion<Never>) {}
+    func send(subscription: any Subscription) { subscription.request(.none) }
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+}

@@ -1,0 +1,79 @@
+import Dispatch
+import Sluice
+import SluiceTesting
+import Testing
+
+/// What rules share: subscribing a fresh recorder to a fresh entry, awaiting its events
+/// (synchronous entries must already have delivered; asynchronous ones are awaited, never
+/// slept on), and checking that references go away.
+extension Entry {
+    /// A fresh source with a fresh recorder subscribed to it.
+    func subscribe(
+        initialDemand: Subscribers.Demand, demandPerValue: Subscribers.Demand = .none,
+        source: Source? = nil
+    ) -> (Source, Recorder) {
+        let source = source ?? make()
+        let recorder = Recorder(initialDemand: initialDemand, demandPerValue: demandPerValue)
+        source.subscribe(recorder)
+        return (source, recorder)
+    }
+
+    /// Waits for at least `count` values: a synchronous entry must have delivered them
+    /// already (checked, not awaited, so a bug fails instead of hanging).
+    func awaitValues(_ count: Int, of recorder: Recorder, sourceLocation: SourceLocation = #_sourceLocation) async {
+        if isSynchronous {
+            #expect(recorder.values.count >= count, "\(name) delivered synchronously", sourceLocation: sourceLocation)
+        } else {
+            await recorder.waitForValues(count: count)
+        }
+    }
+
+    /// Waits for the completion (see ``awaitValues(_:of:sourceLocation:)``).
+    @discardableResult
+    func awaitCompletion(of recorder: Recorder, sourceLocation: SourceLocation = #_sourceLocation) async
+        -> Subscribers.Completion<TestFailure>?
+    {
+        if isSynchronous {
+            #expect(recorder.completion != nil, "\(name) completed synchronously", sourceLocation: sourceLocation)
+            return recorder.completion
+        }
+        return await recorder.waitForCompletion()
+    }
+}
+
+/// Waits until `condition` holds, yielding to other tasks between checks (never sleeping),
+/// for at most a generous deadline; returns whether it held. For things that happen on
+/// their own in another task, such as a finished task releasing its subscriber.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        await Task.yield()
+    }
+    return true
+}
+
+/// Runs `body` on `threads` threads at once, all released together (to make calls race).
+func onManyThreadsAtOnce(_ threads: Int = 8, _ body: @escaping @Sendable (Int) -> Void) {
+    DispatchQueue.concurrentPerform(iterations: threads, execute: body)
+}
+
+/// Runs long synchronous work on a thread of its own, so it does not hold a thread of the
+/// cooperative pool (2 on a 2-core machine) that the asynchronous rules need.
+func offTheCooperativePool(_ work: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            work()
+            continuation.resume()
+        }
+    }
+}
+
+/// Moves a value that is safe to share but not declared `Sendable` into a `@Sendable` closure.
+///
+/// Safe for what the rules put in it: recorders and sources whose state is behind locks
+/// (a non-`Sendable` publisher existential, thread-safe by the contract under test).
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

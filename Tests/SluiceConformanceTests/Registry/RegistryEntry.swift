@@ -1,0 +1,118 @@
+import Sluice
+import SluiceTesting
+import Testing
+
+/// The one failure every registry publisher fails with.
+struct TestFailure: Error, Equatable, Sendable {}
+
+/// The recorder every rule subscribes to a registry publisher.
+typealias Recorder = RecordingSubscriber<Int, TestFailure>
+
+/// A registry publisher made for one test: the publisher, plus, for hot publishers
+/// (subjects), the pump that plays the part of the code sending into them.
+///
+/// A cold publisher delivers on demand by itself and has no pump. A hot one is fed by
+/// `pump(recorder)`, which sends the next values while the recorder has demand, then the
+/// ending once all values are out; rules call it after every demand they give, so a hot
+/// publisher behaves as a finite source that honours demand.
+struct Source {
+    let publisher: any Publisher<Int, TestFailure>
+    let pump: (@Sendable (Recorder) -> Void)?
+
+    init(_ publisher: any Publisher<Int, TestFailure>, pump: (@Sendable (Recorder) -> Void)? = nil) {
+        self.publisher = publisher
+        self.pump = pump
+    }
+
+    /// Subscribes `recorder`, then feeds it if the publisher is hot.
+    func subscribe(_ recorder: Recorder) {
+        publisher.subscribe(recorder)
+        pump?(recorder)
+    }
+
+    /// Requests through `recorder`, then feeds it if the publisher is hot.
+    func request(_ demand: Subscribers.Demand, through recorder: Recorder) {
+        recorder.request(demand)
+        pump?(recorder)
+    }
+}
+
+/// One publisher of the package in one shape, declaring what it can do so that each rule
+/// runs where it applies and skips (with the reason in code) where it does not.
+///
+/// ```swift
+/// Entry("Just", elements: 1, ending: .finished) { Source(Just(1).widened()) }
+/// ```
+struct Entry: Sendable, CustomTestStringConvertible {
+    /// How the publisher ends after its values, given enough demand.
+    enum Ending: Sendable, Equatable {
+        /// `.finished`.
+        case finished
+        /// `.failure(TestFailure())`.
+        case failure
+        /// Never: no completion ever comes (values stop, the subscription stays open).
+        case never
+    }
+
+    /// Where the values come from.
+    enum Delivery: Sendable, Equatable {
+        /// Synchronously, inside `request(_:)` (or `receive(subscription:)`).
+        case synchronous
+        /// From a task of the publisher's own, after `request(_:)` returned: rules await.
+        case asynchronous
+        /// From the test's pump (a subject): synchronous, but only as the pump sends.
+        case hot
+    }
+
+    let name: String
+    /// The values delivered before the ending, given demand: `0, 1, …, elements - 1`.
+    let elements: Int
+    let ending: Ending
+    let delivery: Delivery
+    /// Each subscription to one publisher replays all values independently (rule 1.10).
+    let isCold: Bool
+    /// Its subscriber gets Combine's `Subscriptions.empty` (Empty, Fail, and the one-shot
+    /// publishers that complete at once), which ignores every request, `.none` included.
+    let hasEmptySubscription: Bool
+    /// It sends its one value and `.finished` as one emission, so a cancel made inside
+    /// `receive(_:)` of that value does not hold back the completion (Combine's `Just`,
+    /// `Optional.Publisher`, `Result.Publisher` and `Future` do this).
+    let completesWithItsValue: Bool
+    /// Makes the same kind of publisher with any number of elements (for the million-element
+    /// recursion rule); nil when the count is fixed (`Just`) or too slow to scale.
+    let scaled: (@Sendable (Int) -> Source)?
+    let make: @Sendable () -> Source
+
+    init(
+        _ name: String, elements: Int, ending: Ending, delivery: Delivery = .synchronous,
+        isCold: Bool = true, hasEmptySubscription: Bool = false, completesWithItsValue: Bool = false,
+        scaled: (@Sendable (Int) -> Source)? = nil, make: @escaping @Sendable () -> Source
+    ) {
+        self.completesWithItsValue = completesWithItsValue
+        self.hasEmptySubscription = hasEmptySubscription
+        self.name = name
+        self.elements = elements
+        self.ending = ending
+        self.delivery = delivery
+        self.isCold = isCold && delivery != .hot
+        self.scaled = scaled
+        self.make = make
+    }
+
+    var testDescription: String { name }
+
+    /// Whether values arrive before `request(_:)` returns, so a rule may check at once.
+    var isSynchronous: Bool { delivery != .asynchronous }
+
+    /// The completion the entry promises, if it completes.
+    var expectedCompletion: Subscribers.Completion<TestFailure>? {
+        switch ending {
+        case .finished: .finished
+        case .failure: .failure(TestFailure())
+        case .never: nil
+        }
+    }
+
+    /// The values the entry promises: `0..<elements`.
+    var expectedValues: [Int] { Array(0..<elements) }
+}

@@ -1,0 +1,159 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+
+/// Every one-shot subscriber of the package, attached the way users attach it. Each entry is
+/// one `attach` closure: it subscribes to the given publisher (counting the values that reach
+/// the subscriber's code) and returns how to cancel; the rules in Rules/SubscriberRules.swift
+/// run it against test upstreams. Adding a subscriber is adding one `entry(…)` here.
+struct SubscriberEntry: Sendable, CustomTestStringConvertible {
+    /// Attaches a subscriber to `publisher`; returns its cancel (which also keeps it alive).
+    typealias Attach<F: Error> = @Sendable (Unchecked<AnyPublisher<Int, F>>, ValueCounter) async -> @Sendable () -> Void
+
+    /// Rule 2.5: how many times each of two subscriptions was cancelled.
+    struct SecondSubscriptionOutcome: Equatable {
+        var first: Int
+        var second: Int
+    }
+
+    /// Rules 3.5/3.12: after cancelling twice, the upstream's cancels and the values sent after
+    /// the cancel that reached the subscriber's code.
+    struct CancelOutcome: Equatable {
+        var upstreamCancels: Int
+        var valuesAfterCancel: Int
+    }
+
+    /// Rule 3.13 for subscribers: whether the upstream subscription was let go.
+    struct ReleaseOutcome: Equatable {
+        var afterCancel: Bool
+        var afterCompletion: Bool
+    }
+
+    let name: String
+    let secondSubscription: @Sendable () async -> SecondSubscriptionOutcome
+    let cancelTwice: @Sendable () async -> CancelOutcome
+    let release: @Sendable () async -> ReleaseOutcome
+
+    var testDescription: String { name }
+
+    static func entry<F: Error>(_ name: String, _ failure: F.Type, attach: @escaping Attach<F>) -> SubscriberEntry {
+        SubscriberEntry(
+            name: name,
+            secondSubscription: { await checkSecondSubscription(attach) },
+            cancelTwice: { await checkCancelTwice(attach) },
+            release: { await checkRelease(attach) })
+    }
+
+    private static func checkSecondSubscription<F: Error>(_ attach: Attach<F>) async -> SecondSubscriptionOutcome {
+        let publisher = TwiceSubscribing<F>()
+        let cancel = await attach(Unchecked(AnyPublisher(publisher)), ValueCounter())
+        _ = await eventually { (publisher.second.subscriptions.first?.cancelCount ?? 0) > 0 }
+        let outcome = SecondSubscriptionOutcome(
+            first: publisher.first.subscriptions.first?.cancelCount ?? -1,
+            second: publisher.second.subscriptions.first?.cancelCount ?? -1)
+        cancel()
+        return outcome
+    }
+
+    private static func checkCancelTwice<F: Error>(_ attach: Attach<F>) async -> CancelOutcome {
+        let publisher = ControllablePublisher<Int, F>()
+        let counter = ValueCounter()
+        let cancel = await attach(Unchecked(AnyPublisher(publisher)), counter)
+        _ = await eventually { !publisher.subscriptions.isEmpty }  // awaiters subscribe in a task
+        guard let subscription = publisher.subscriptions.first else {
+            return CancelOutcome(upstreamCancels: -1, valuesAfterCancel: -1)
+        }
+        cancel()
+        cancel()
+        _ = await eventually { subscription.cancelCount > 0 }
+        let before = counter.count
+        subscription.send(1)  // a value already on its way when the cancel came
+        await Task.yield()
+        return CancelOutcome(upstreamCancels: subscription.cancelCount, valuesAfterCancel: counter.count - before)
+    }
+
+    private static func checkRelease<F: Error>(_ attach: Attach<F>) async -> ReleaseOutcome {
+        var outcome = ReleaseOutcome(afterCancel: false, afterCompletion: false)
+        do {
+            let publisher = WeakUpstream<F>()
+            var cancel: (@Sendable () -> Void)? = await attach(Unchecked(AnyPublisher(publisher)), ValueCounter())
+            guard await eventually({ publisher.isSubscribed }) else { return outcome }
+            cancel?()
+            cancel = nil
+            outcome.afterCancel = await eventually { !publisher.isSubscribed }
+        }
+        do {
+            let publisher = WeakUpstream<F>()
+            let cancel = await attach(Unchecked(AnyPublisher(publisher)), ValueCounter())
+            guard await eventually({ publisher.isSubscribed }) else { return outcome }
+            publisher.complete()
+            outcome.afterCompletion = await eventually { !publisher.isSubscribed }
+            withExtendedLifetime(cancel) {}  // the subscriber lives on; only the subscription must go
+        }
+        return outcome
+    }
+}
+
+/// Counts the values a subscriber's code saw.
+final class ValueCounter: Sendable {
+    private let state = Locked(0)
+    var count: Int { state.withLock { $0 } }
+    func bump() { state.withLock { $0 += 1 } }
+}
+
+/// An object for `Subscribers.Assign` that counts the assignments.
+final class CountingObject: @unchecked Sendable {
+    // @unchecked Sendable: `value` is written only by Assign, one value at a time (rule 3).
+    let counter: ValueCounter
+    init(_ counter: ValueCounter) { self.counter = counter }
+    var value = 0 { didSet { counter.bump() } }
+}
+
+enum SubscriberRegistry {
+    static let all: [SubscriberEntry] = [
+        .entry("Subscribers.Sink", TestFailure.self) { publisher, counter in
+            let cancellable = Unchecked(publisher.value.sink(receiveCompletion: { _ in }, receiveValue: { _ in counter.bump() }))
+            return { cancellable.value.cancel() }
+        },
+        .entry("Subscribers.Assign", Never.self) { publisher, counter in
+            let cancellable = Unchecked(publisher.value.assign(to: \.value, on: CountingObject(counter)))
+            return { cancellable.value.cancel() }
+        },
+        .entry("subscribe(PassthroughSubject)", TestFailure.self) { publisher, counter in
+            let subject = PassthroughSubject<Int, TestFailure>()
+            let output = subject.sink(receiveCompletion: { _ in }, receiveValue: { _ in counter.bump() })
+            // The subject too: `subscribe(_:)` holds it weakly, and its deinit cancels the input.
+            let input = Unchecked((publisher.value.subscribe(subject), output, subject))
+            return { input.value.0.cancel() }
+        },
+    ] + ValuesVariant.allCases.map { variant in
+        .entry(variant.name, TestFailure.self) { publisher, counter in
+            let loop = Task {
+                do {
+                    for try await _ in variant.apply(publisher.value) { counter.bump() }
+                } catch {}
+            }
+            return { loop.cancel() }
+        }
+    } + [
+        .entry("firstValue()", TestFailure.self) { publisher, counter in
+            let task = Task { if (try? await publisher.value.firstValue()) != nil { counter.bump() } }
+            return { task.cancel() }
+        },
+        .entry("lastValue()", TestFailure.self) { publisher, counter in
+            let task = Task { if (try? await publisher.value.lastValue()) != nil { counter.bump() } }
+            return { task.cancel() }
+        },
+        .entry("onlyValue()", TestFailure.self) { publisher, counter in
+            let task = Task { if (try? await publisher.value.onlyValue()) != nil { counter.bump() } }
+            return { task.cancel() }
+        },
+        .entry("sink(isolation:)", TestFailure.self) { publisher, counter in
+            let cancellable = await MainActor.run {
+                Unchecked(publisher.value.sink(isolation: MainActor.shared, receiveCompletion: { _ in },
+                                               receiveValue: { _ in counter.bump() }))
+            }
+            return { cancellable.value.cancel() }
+        },
+    ]
+}

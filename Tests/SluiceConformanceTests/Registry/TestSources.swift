@@ -1,0 +1,171 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+// The pieces registry entries are made of: an adapter that lets a `Never`-failing publisher
+// join the registry, an async sequence, and the bodies that drive `Create`, `Producer` and the
+// subjects as finite, failing or never-ending sources.
+
+extension Publisher where Output == Int, Failure == Never {
+    /// This publisher with the registry's failure type; it adds no subscription of its own
+    /// (the subscriber gets this publisher's subscription), so every rule still tests it.
+    func widened() -> WidenedFailure<Self> { WidenedFailure(upstream: self) }
+}
+
+/// A `Never`-failing publisher seen as failing with ``TestFailure`` (what Combine's
+/// `setFailureType` does); it wraps only the subscriber, in a forwarding struct.
+struct WidenedFailure<Upstream: Publisher>: Publisher where Upstream.Output == Int, Upstream.Failure == Never {
+    typealias Output = Int
+    typealias Failure = TestFailure
+    let upstream: Upstream
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestFailure {
+        upstream.subscribe(NeverFailing(downstream: subscriber))
+    }
+
+    /// Forwards every signal unchanged; a `Never` completion can only be `.finished`.
+    struct NeverFailing<Downstream: Subscriber>: Subscriber where Downstream.Input == Int,
+        Downstream.Failure == TestFailure
+    {
+        typealias Input = Int
+        typealias Failure = Never
+        let downstream: Downstream
+        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+        func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+        func receive(_ input: Int) -> Subscribers.Demand { downstream.receive(input) }
+        func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }
+    }
+}
+
+/// Suspends until the current task is cancelled, holding no thread (for never-ending bodies).
+func suspendUntilCancelled() async {
+    let (stream, continuation) = AsyncStream<Never>.makeStream()
+    for await _ in stream {}  // ends when the task is cancelled
+    withExtendedLifetime(continuation) {}
+}
+
+/// `0..<count` as an async sequence with a typed failure, that then finishes, fails, or
+/// suspends until its task is cancelled.
+struct Numbers: AsyncSequence, Sendable {
+    typealias Element = Int
+    typealias Failure = TestFailure
+    let count: Int
+    let ending: Entry.Ending
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let count: Int
+        let ending: Entry.Ending
+        var index = 0
+
+        mutating func next(isolation actor: isolated (any Actor)?) async throws(TestFailure) -> Int? {
+            if index < count {
+                defer { index += 1 }
+                return index
+            }
+            switch ending {
+            case .finished: return nil
+            case .failure: throw TestFailure()
+            case .never:
+                await suspendUntilCancelled()
+                return nil
+            }
+        }
+
+        mutating func next() async throws(TestFailure) -> Int? { try await next(isolation: nil) }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count, ending: ending) }
+}
+
+enum Bodies {
+    /// A `Create` body sending `0..<count` as demand comes, then the ending.
+    ///
+    /// Values are taken out of the shared counter before sending and put back when `send`
+    /// refuses them (the pattern `Create.Producer.onRequest` documents), so none is lost or
+    /// duplicated when requests come re-entrantly or from several threads.
+    static func create(count: Int, ending: Entry.Ending) -> Publishers.Create<Int, TestFailure> {
+        Publishers.Create { producer in
+            let source = Locked((next: 0, returned: [Int]()))
+            let complete: @Sendable () -> Void = {
+                switch ending {
+                case .finished: producer.send(completion: .finished)
+                case .failure: producer.send(completion: .failure(TestFailure()))
+                case .never: break
+                }
+            }
+            producer.onRequest { _ in
+                while true {
+                    let value = source.withLock { source -> Int? in
+                        if !source.returned.isEmpty { return source.returned.removeFirst() }
+                        guard source.next < count else { return nil }
+                        source.next += 1
+                        return source.next - 1
+                    }
+                    guard let value else { break }
+                    guard producer.send(value) else {
+                        source.withLock { $0.returned.insert(value, at: 0) }
+                        return
+                    }
+                }
+                complete()
+            }
+            if count == 0 { complete() }
+        }
+    }
+
+    /// A `Producer` body sending `0..<count`, then the ending.
+    static func producer(count: Int, ending: Entry.Ending) -> Producer<Int, TestFailure> {
+        Producer { (sender) throws(TestFailure) in
+            for value in 0..<count {
+                guard await sender.send(value) else { return }
+            }
+            switch ending {
+            case .finished: return
+            case .failure: throw TestFailure()
+            case .never: await suspendUntilCancelled()
+            }
+        }
+    }
+
+    /// An `AsyncFuture` whose call returns 0, throws, or waits for its cancellation.
+    static func asyncFuture(_ ending: Entry.Ending) -> AsyncFuture<Int, TestFailure> {
+        AsyncFuture { () throws(TestFailure) -> Int in
+            switch ending {
+            case .finished: return 0
+            case .failure: throw TestFailure()
+            case .never:
+                await suspendUntilCancelled()
+                throw TestFailure()  // never delivered: the subscription was cancelled
+            }
+        }
+    }
+
+    /// A fresh subject fed by a pump: it sends the next of `0..<count` while the recorder has
+    /// demand, then the ending. `first` values are the subject's own (CurrentValueSubject's
+    /// current value), delivered by the subject when demand comes.
+    static func subject<S: Subject>(
+        _ subject: S, count: Int, first: Int = 0, ending: Entry.Ending
+    ) -> Source where S.Output == Int, S.Failure == TestFailure, S: Sendable {
+        let state = Locked((sent: first, completed: false))
+        return Source(subject) { recorder in
+            while true {
+                let value = state.withLock { $0.sent < count ? $0.sent : nil }
+                guard let value else { break }
+                guard recorder.outstandingDemand > .none else { return }
+                state.withLock { $0.sent += 1 }
+                subject.send(value)
+            }
+            // The subject's own values must be out before the completion (it does not wait).
+            guard recorder.events.count > first else { return }
+            let complete = state.withLock { state -> Bool in
+                defer { state.completed = true }
+                return !state.completed
+            }
+            guard complete else { return }
+            switch ending {
+            case .finished: subject.send(completion: .finished)
+            case .failure: subject.send(completion: .failure(TestFailure()))
+            case .never: break
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Sluice
+import SluiceTesting
+import Testing
+
+/// DESIGN rule 4 and Reactive Streams 3.5-3.7 (cancel is idempotent and thread-safe; a request
+/// after it is a no-op) and 3.12 (signals stop after a cancel).
+@Suite("Rule 4: cancellation", .timeLimit(.minutes(1)))
+struct CancellationRules {
+    @Test("Cancelling twice or more is harmless, and a request after it delivers nothing (rules 3.5-3.7)",
+          arguments: Registry.all)
+    func cancelIsIdempotentAndRequestAfterItIsANoOp(entry: Entry) async {
+        let (source, recorder) = entry.subscribe(initialDemand: .none)
+        recorder.cancel()
+        recorder.cancel()
+        recorder.cancel()
+        source.request(.max(1), through: recorder)
+        source.request(.unlimited, through: recorder)
+        #expect(recorder.values.isEmpty)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("Cancel racing with requests from many threads is safe (rule 3.5)", arguments: Registry.all)
+    func cancelFromManyThreadsAtOnce(entry: Entry) async {
+        let (source, recorder) = entry.subscribe(initialDemand: .none)
+        let box = Unchecked(source)
+        onManyThreadsAtOnce(8) { thread in
+            if thread.isMultiple(of: 2) {
+                recorder.cancel()
+            } else {
+                box.value.request(.max(1), through: recorder)
+            }
+        }
+        recorder.cancel()
+        #expect(recorder.values.count <= entry.elements)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("After a cancel, values stop and no completion comes (rule 3.12)",
+          arguments: Registry.all.filter { $0.elements >= 2 })
+    func signalsStopAfterCancel(entry: Entry) async {
+        let (source, recorder) = entry.subscribe(initialDemand: .max(1))
+        await entry.awaitValues(1, of: recorder)
+        recorder.cancel()
+        source.request(.unlimited, through: recorder)
+        #expect(recorder.values == [0])
+        #expect(recorder.completion == nil)
+        #expect(recorder.violations.isEmpty)
+    }
+}
