@@ -26,13 +26,6 @@ enum Violation {
                    file: file, line: line)
     }
 
-    /// Rule 1: a one-shot subscriber receives exactly one subscription.
-    @usableFromInline @inline(never)
-    static func secondSubscription(_ subscriber: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError("Sluice API violation: \(subscriber) received a second subscription; a subscriber is subscribed exactly once (rule 1)",
-                   file: file, line: line)
-    }
-
     /// Rule 1: nothing reaches a subscriber before its subscription.
     @usableFromInline @inline(never)
     static func signalBeforeSubscription(_ subscriber: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
@@ -63,6 +56,22 @@ extension Violation {
     @usableFromInline @inline(never)
     static func futureFinishedWithoutValue(file: StaticString = #fileID, line: UInt = #line) -> Never {
         fatalError("Sluice API violation: a Future finished without a value; a Future delivers one value or a failure (rule 1 of Future)",
+                   file: file, line: line)
+    }
+}
+
+extension Violation {
+    /// Rule 2 for `values(prefetch:)`: the count is the demand requested ahead, so positive.
+    @usableFromInline @inline(never)
+    static func nonPositivePrefetch(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: values(prefetch:) takes a positive count, the demand it requests ahead (rule 2), got \(count)",
+                   file: file, line: line)
+    }
+
+    /// Rule 2 for `values(bufferingPolicy:)`: a buffer's limit is a count, never negative.
+    @usableFromInline @inline(never)
+    static func negativeBufferingLimit(_ limit: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: a values(bufferingPolicy:) limit must not be negative (rule 2), got \(limit)",
                    file: file, line: line)
     }
 }

@@ -9,7 +9,7 @@
 //   SingleValueSubscription (Just, Optional/Result.Publisher)  OneShotPublisherTests
 //   SequenceSubscription                                      SequencePublisherTests
 //   FutureConduit                                             FutureDeferredTests
-//   Create.Producer                                           CreateTests
+//   Create.Emitter                                            CreateTests
 //   TaskSubscription (AsyncSequence, Producer, AsyncFuture)   AsyncSequencePublisherTests
 //   SubjectConduit (both subjects)                            PassthroughSubjectTests
 //   RecordSubscription                                        here
@@ -24,17 +24,16 @@
 // Violation.recordingAfterCompletion  a value after it: RecordTests (with the message); a
 //                                     second completion: RecordTests checks the exit only,
 //                                     here with the message.
-// Violation.secondSubscription        NO CALL SITE: every subscriber of the package cancels a
-//                                     second subscription, as Combine does (tested for each in
-//                                     Rules/SubscriberRules.swift); nothing can fire it.
 // Violation.futureFinishedWithoutValue  UNREACHABLE through public API: `Future.value` awaits
 //                                     a `Future`, which always delivers its promised value before
 //                                     `.finished`, and the non-throwing variant cannot be
 //                                     cancelled. No exit test is possible without a private seam.
 //
-// Not in Violations.swift (a finding for the owner of Concurrency/Values, rule 7 says all traps
-// live in one file): `values(prefetch:)` and `values(bufferingPolicy:)` trap with
-// `precondition` on a bad count, with messages that name no rule.
+// Violation.nonPositivePrefetch       values(prefetch: 0): ValuesVariantsTests.
+// Violation.negativeBufferingLimit    values(bufferingPolicy: .bufferingNewest(-1)): ValuesVariantsTests.
+//
+// A second subscription to one of the package's subscribers is cancelled, not trapped, as
+// Combine does (tested for each in Rules/SubscriberRules.swift).
 import Sluice
 import SluiceTesting
 import Testing

@@ -80,7 +80,7 @@ enum Bodies {
     /// A `Create` body sending `0..<count` as demand comes, then the ending.
     ///
     /// Values are taken out of the shared counter before sending and put back when `send`
-    /// refuses them (the pattern `Create.Producer.onRequest` documents), so none is lost or
+    /// refuses them (the pattern `Create.Emitter.onRequest` documents), so none is lost or
     /// duplicated when requests come re-entrantly or from several threads.
     static func create(count: Int, ending: Entry.Ending) -> Publishers.Create<Int, TestFailure> {
         Publishers.Create { producer in

@@ -113,4 +113,23 @@ import Testing
         await #expect(throws: TestError(code: 9)) { _ = try await iterator.next() }
         #expect(try await iterator.next() == nil)
     }
+
+    @Test func aPrefetchOfZeroTrapsNamingTheRule() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).values(prefetch: 0)
+        }.map { result in
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("values(prefetch:) takes a positive count"))
+            #expect(message.contains("(rule 2)"))
+        }
+    }
+
+    @Test func aNegativeBufferingLimitTrapsNamingTheRule() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).values(bufferingPolicy: .bufferingNewest(-1))
+        }.map { result in
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("limit must not be negative (rule 2)"))
+        }
+    }
 }

@@ -170,7 +170,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func values(prefetch: Int) -> AsyncPublisher<Self> {
-        precondition(prefetch > 0, "values(prefetch:) needs a positive count, got \(prefetch)")
+        if prefetch <= 0 { Violation.nonPositivePrefetch(prefetch) }
         return AsyncPublisher(self, mode: .prefetch(prefetch))
     }
 
@@ -190,7 +190,7 @@ extension Publisher {
         switch bufferingPolicy {
         case .unbounded: break
         case .bufferingOldest(let limit), .bufferingNewest(let limit):
-            precondition(limit >= 0, "a buffering limit must not be negative, got \(limit)")
+            if limit < 0 { Violation.negativeBufferingLimit(limit) }
         }
         return AsyncPublisher(self, mode: .buffering(bufferingPolicy))
     }
