@@ -3,48 +3,36 @@
 import Synchronization
 @_spi(Internals) import Sluice
 
-/// Opens ``allReleased`` once `expected` objects have reported their release.
-final class ReleaseGauge: Sendable {
-    let expected: Int
-    private let count = Atomic<Int>(0)
-    /// Opened when the last expected release arrives.
-    let allReleased = StressGate()
-
-    init(expected: Int) { self.expected = expected }
-
-    func released() {
-        if count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == expected { allReleased.open() }
+/// Waits until `condition` holds, re-checking it after each `Task.yield()`, and returns
+/// whether it did within `attempts` checks. Not a sleep: nothing is ordered by time; it is for
+/// effects with no event to await (a task letting go of an object after its last signal).
+func eventually(attempts: Int = 2_000_000, _ condition: () -> Bool) async -> Bool {
+    for _ in 0..<attempts {
+        if condition() { return true }
+        await Task.yield()
     }
-
-    var releasedCount: Int { count.load(ordering: .acquiring) }
-}
-
-/// Reports its own release to a gauge; an iterator holds one, so the test sees it go.
-final class ReleaseToken: Sendable {
-    private let gauge: ReleaseGauge?
-    init(_ gauge: ReleaseGauge?) { self.gauge = gauge }
-    deinit { gauge?.released() }
+    return condition()
 }
 
 /// A non-suspending async sequence of `0..<limit` (endless when `limit` is nil) that counts
-/// the elements it produced; each iterator reports its release to `gauge`.
+/// the elements it produced; its live iterators are counted in `live`.
 struct CountingAsyncSequence: AsyncSequence, Sendable {
     typealias Element = Int
     typealias Failure = Never
 
     let limit: Int?
     let produced: ProducedCounter
-    let gauge: ReleaseGauge?
+    let live: LiveCounter?
 
-    init(limit: Int?, produced: ProducedCounter = ProducedCounter(), gauge: ReleaseGauge? = nil) {
+    init(limit: Int?, produced: ProducedCounter = ProducedCounter(), live: LiveCounter? = nil) {
         self.limit = limit
         self.produced = produced
-        self.gauge = gauge
+        self.live = live
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let sequence: CountingAsyncSequence
-        let token: ReleaseToken
+        let token: LiveElement?
         var next = 0
 
         mutating func next(isolation actor: isolated (any Actor)?) async -> Int? {
@@ -58,7 +46,7 @@ struct CountingAsyncSequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(sequence: self, token: ReleaseToken(gauge))
+        AsyncIterator(sequence: self, token: live.map { LiveElement(0, counter: $0) })
     }
 }
 
