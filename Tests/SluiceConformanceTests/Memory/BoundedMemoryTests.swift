@@ -34,8 +34,8 @@ enum MemoryValuesMode: String, CaseIterable, Sendable, CustomTestStringConvertib
 @Suite("Bounded memory of the bridge", .timeLimit(.minutes(2)))
 struct BoundedMemoryTests {
     /// The producer: a thread sending new elements to a subject as fast as it can, forever.
-    /// The consumer takes one element, then waits until the producer sent 64 more (8 times the largest bound) before it
-    /// takes the next (a gate the test controls, not a sleep). The peak number of elements
+    /// The consumer takes one element, then waits until the producer sent 64 more (8 times
+    /// the largest bound) before it takes the next (a gate the test controls, not a sleep). The peak number of elements
     /// alive at once, counted by their init/deinit, may exceed the bound only by the element
     /// the sender holds, the one the loop holds and one in hand-over.
     @Test("a slow loop over a fast endless subject never holds more than the variant's bound",

@@ -20,7 +20,8 @@ import SluiceTesting
 /// family). Under a sanitizer every memory access is instrumented (Thread Sanitizer: about
 /// 5–15× slower, Address Sanitizer about 2×), and the interleavings it needs to see are
 /// already there after a fraction of the iterations, so `.ci/run` sets
-/// `SLUICE_STRESS_DIVISOR` (e.g. 10) for those runs and each count is divided by it.
+/// `SLUICE_STRESS_DIVISOR` for those runs (10 under Thread Sanitizer, 2 under Address
+/// Sanitizer) and each count is divided by it.
 enum StressBudget {
     /// `SLUICE_STRESS_DIVISOR`, or 1.
     static let divisor: Int = {
