@@ -26,17 +26,23 @@ struct CreateStressTests {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         publisher.subscribe(recorder)
         let producer = handle.withLock { $0 }!
-        DispatchQueue.concurrentPerform(iterations: 3) { thread in
-            if thread == 0 {
-                var next = 0
-                while next < count {
-                    if producer.send(next) { next += 1 } else { demandArrived.wait() }
-                }
-                producer.send(completion: .finished)
-            } else {
-                for _ in 0..<count / 2 { recorder.request(.max(1)) }
+        // The sender waits for demand, so it runs on a queue of its own: inside
+        // `concurrentPerform` it could end up running before the requesters on one thread
+        // (when the worker pool is busy, e.g. under a sanitizer with parallel tests) and wait
+        // forever.
+        let senderDone = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "sluice.stress.create-sender").async {
+            var next = 0
+            while next < count {
+                if producer.send(next) { next += 1 } else { demandArrived.wait() }
             }
+            producer.send(completion: .finished)
+            senderDone.signal()
         }
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<count / 2 { recorder.request(.max(1)) }
+        }
+        senderDone.wait()
         #expect(recorder.values == Array(0..<count), "lost, duplicated or reordered values")
         #expect(recorder.completion == .finished)
         #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
