@@ -1,5 +1,12 @@
 // Bounded memory of every bridge path: a slow consumer of a fast, endless producer keeps the
 // number of buffered elements within the configured bound.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 import Testing
@@ -53,6 +60,7 @@ struct BoundedMemoryTests {
             var rank = 0
             while !stopped.load(ordering: .relaxed) {
                 subject.send(LiveElement(rank, counter: live))
+                sched_yield()  // an endless sender must not starve the tasks of parallel tests
                 sent.add()
                 rank += 1
             }

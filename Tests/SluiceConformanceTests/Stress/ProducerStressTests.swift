@@ -1,5 +1,12 @@
 // Stress of the async producers as publishers: AsyncSequence → publisher, Producer,
 // AsyncFuture, and of awaiting a publisher's first and last value.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Testing
 @_spi(Internals) import Sluice
@@ -120,7 +127,11 @@ struct ProducerStressTests {
         // A queue of its own: a spinning task or global-queue item would starve the awaiters.
         DispatchQueue(label: "sluice.stress.sender").async {
             var value = 0
-            while !stopped.withLock({ $0 }) { subject.send(value); value += 1 }
+            while !stopped.withLock({ $0 }) {
+                subject.send(value)
+                value += 1
+                sched_yield()  // an endless sender must not starve the tasks of parallel tests
+            }
             senderDone.open()
         }
         let awaiters = StressBudget.scaled(1_000, minimum: 50)

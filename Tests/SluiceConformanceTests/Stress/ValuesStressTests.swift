@@ -1,4 +1,11 @@
 // Stress of `publisher.values` and its prefetch and buffering variants.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Testing
 @_spi(Internals) import Sluice
@@ -84,6 +91,7 @@ struct ValuesStressTests {
             var value = 0
             while !stopped.withLock({ $0 }) {
                 subject.send(value)
+                sched_yield()  // an endless sender must not starve the tasks of parallel tests
                 value += 1
             }
             senderDone.open()
