@@ -1,0 +1,162 @@
+// Bounded memory of every bridge path: a slow consumer of a fast, endless producer keeps the
+// number of buffered elements within the configured bound.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+/// A `values` variant with the most elements it may hold for a slow loop.
+enum MemoryValuesMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case onDemand, prefetch8, bufferingOldest8, bufferingNewest8, unboundedControl
+    var testDescription: String { rawValue }
+
+    func values<P: Publisher>(_ publisher: P) -> AsyncPublisher<P> {
+        switch self {
+        case .onDemand: publisher.values
+        case .prefetch8: publisher.values(prefetch: 8)
+        case .bufferingOldest8: publisher.values(bufferingPolicy: .bufferingOldest(8))
+        case .bufferingNewest8: publisher.values(bufferingPolicy: .bufferingNewest(8))
+        case .unboundedControl: publisher.values(bufferingPolicy: .unbounded)
+        }
+    }
+
+    /// The configured bound: elements requested ahead or kept, not yet taken by the loop.
+    var bound: Int {
+        switch self {
+        case .onDemand: 1
+        case .prefetch8, .bufferingOldest8, .bufferingNewest8: 8
+        case .unboundedControl: 8  // what the control must exceed to show the check can fail
+        }
+    }
+}
+
+extension AsyncStressSuites {
+    @Suite("Bounded memory of the bridge", .timeLimit(.minutes(2)))
+    struct BoundedMemoryTests {
+        /// The producer: a thread sending new elements to a subject as fast as it can, forever.
+        /// The consumer takes one element, then waits until the producer sent 64 more (8 times
+        /// the largest bound) before it takes the next (a gate the test controls, not a sleep). The peak number of elements
+        /// alive at once, counted by their init/deinit, may exceed the bound only by the element
+        /// the sender holds, the one the loop holds and one in hand-over.
+        @Test("a slow loop over a fast endless subject never holds more than the variant's bound",
+            arguments: MemoryValuesMode.allCases)
+        func slowLoopOverFastSubject(mode: MemoryValuesMode) async {
+            let steps = StressBudget.scaled(64, minimum: 16)
+            let live = LiveCounter()
+            let sent = ProducedCounter()
+            let subject = PassthroughSubject<LiveElement, Never>()
+            let stopped = Atomic<Bool>(false)
+            let senderDone = StressGate()
+            var iterator = mode.values(subject).makeAsyncIterator()
+            // A queue of its own: a spinning task or global-queue item would starve the loop.
+            DispatchQueue(label: "sluice.memory.sender").async {
+                var rank = 0
+                while !stopped.load(ordering: .relaxed) {
+                    subject.send(LiveElement(rank, counter: live))
+                    sched_yield()  // an endless sender must not starve the tasks of parallel tests
+                    sent.add()
+                    rank += 1
+                }
+                senderDone.open()
+            }
+            var taken = 0
+            var lastRank = -1
+            var ordered = true
+            while taken < steps, let element = await iterator.next() {
+                if element.rank <= lastRank { ordered = false }
+                lastRank = element.rank
+                taken += 1
+                let target = sent.value + 64
+                _ = await eventually { sent.value >= target }
+            }
+            stopped.store(true, ordering: .relaxed)
+            await senderDone.wait()
+            #expect(taken == steps)
+            #expect(ordered, "elements out of order (\(mode))")
+            let slack = 3
+            if mode == .unboundedControl {
+                #expect(live.highest > mode.bound + slack, "the control kept everything yet the peak stayed small: the check cannot fail")
+            } else {
+                #expect(live.highest <= mode.bound + slack, "peak of \(live.highest) live elements, bound \(mode.bound) (\(mode))")
+            }
+            _ = consume iterator
+            #expect(await eventually { live.current == 0 }, "\(live.current) elements still alive after the loop ended")
+        }
+
+        /// The demand-honouring sources (an endless async sequence's publisher, an endless
+        /// `Producer`) under a loop that takes one element per step: the elements produced and
+        /// not yet taken never exceed the variant's bound (1 for `values`, `n` for
+        /// `values(prefetch: n)`), checked at every step after letting the producer run.
+        @Test("a slow loop over an endless demand-honouring source never has more produced than the bound ahead",
+            arguments: ["asyncSequence", "producer"], [MemoryValuesMode.onDemand, .prefetch8])
+        func slowLoopOverDemandHonouringSource(source: String, mode: MemoryValuesMode) async {
+            let steps = StressBudget.scaled(300, minimum: 30)
+            let produced = ProducedCounter()
+            let publisher: AnyPublisher<Int, Never> =
+                source == "asyncSequence"
+                ? AnyPublisher(CountingAsyncSequence(limit: nil, produced: produced).publisher)
+                : AnyPublisher(Producer<Int, Never> { sender in
+                    var value = 0
+                    while true {
+                        produced.add()  // counted when made, before it waits for demand
+                        guard await sender.send(value) else { return }
+                        value += 1
+                    }
+                })
+            // The producer's element waiting in `send` for demand counts as produced.
+            let waiting = source == "producer" ? 1 : 0
+            var iterator = mode.values(publisher).makeAsyncIterator()
+            var worst = 0
+            for step in 1...steps {
+                guard let value = await iterator.next() else { break }
+                #expect(value == step - 1)
+                for _ in 0..<20 { await Task.yield() }  // room for a producer that would run ahead
+                worst = max(worst, produced.value - step)
+            }
+            #expect(worst <= mode.bound + waiting, "\(worst) produced ahead of the loop, bound \(mode.bound) (\(source), \(mode))")
+        }
+
+        /// A slow subscriber (a recorder requesting one element per step) of an endless async
+        /// sequence's publisher and of an endless `Producer`: nothing is read or made ahead of
+        /// the demand.
+        @Test("a slow subscriber of an endless async source gets nothing read or made ahead of its demand",
+            arguments: ["asyncSequence", "producer"])
+        func slowSubscriberOfEndlessSource(source: String) async {
+            let steps = StressBudget.scaled(300, minimum: 30)
+            let produced = ProducedCounter()
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            if source == "asyncSequence" {
+                CountingAsyncSequence(limit: nil, produced: produced).publisher.subscribe(recorder)
+            } else {
+                Producer<Int, Never> { sender in
+                    var value = 0
+                    while true {
+                        produced.add()
+                        guard await sender.send(value) else { return }
+                        value += 1
+                    }
+                }.subscribe(recorder)
+            }
+            let waiting = source == "producer" ? 1 : 0
+            var worst = 0
+            for step in 1...steps {
+                recorder.request(.max(1))
+                await recorder.waitForValues(count: step)
+                for _ in 0..<20 { await Task.yield() }
+                worst = max(worst, produced.value - step)
+            }
+            recorder.cancel()
+            #expect(worst <= waiting, "\(worst) elements made ahead of demand (\(source))")
+            #expect(recorder.values == Array(0..<steps))
+            #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
+        }
+    }
+}

@@ -1,0 +1,181 @@
+// Seeded random schedules of request / cancel / send / complete over each publisher family,
+// compared with the demand model after every step. A failure names its seed; replay it with
+// `SLUICE_SEED=<seed> swift test --filter RandomSchedule`.
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+/// How many seeds each synchronous family runs (40 steps each), and each asynchronous one.
+let syncScheduleSeeds = 300
+let asyncScheduleSeeds = 30
+
+/// Compares what the recorder got with what the model allows; `nil` when they agree.
+func mismatch<Value: Equatable & Sendable>(
+    _ recorder: RecordingSubscriber<Value, Never>, _ model: DemandModel<Value>
+) -> String? {
+    if !recorder.violations.isEmpty { return "contract breaches: \(recorder.violations)" }
+    if recorder.values != model.values { return "values \(recorder.values), model \(model.values)" }
+    if (recorder.completion != nil) != model.completed {
+        return "completion \(String(describing: recorder.completion)), model completed: \(model.completed)"
+    }
+    return nil
+}
+
+@Suite("RandomSchedule: seeded schedules against the demand model")
+struct RandomScheduleTests {
+    @Test("subjects: random request / send / cancel / complete deliver exactly what the model allows",
+        arguments: StressSubjectKind.allCases)
+    func subjects(kind: StressSubjectKind) {
+        for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
+            var random = SplitMix64(seed: seed)
+            var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
+            let passthrough = PassthroughSubject<Int, Never>()
+            let currentValue = CurrentValueSubject<Int, Never>(-1)
+            var currentPending = kind == .currentValue  // the current value goes out with the first demand
+            var current = -1
+            if kind == .passthrough { passthrough.subscribe(recorder) } else { currentValue.subscribe(recorder) }
+            for step in 0..<40 {
+                let roll = Int.random(in: 0..<100, using: &random)
+                let operation: String
+                switch roll {
+                case 0..<35:
+                    let demand = random.demand()
+                    operation = "request(\(demand))"
+                    recorder.request(demand)
+                    model.request(demand)
+                    if currentPending, model.outstanding > 0, !model.isTerminated {
+                        model.deliver(current)
+                        currentPending = false
+                    }
+                case 35..<90:
+                    operation = "send(\(step))"
+                    if kind == .passthrough { passthrough.send(step) } else { currentValue.send(step) }
+                    if !model.isTerminated { current = step }
+                    model.offer(step)
+                case 90..<95:
+                    operation = "cancel"
+                    recorder.cancel()
+                    model.cancel()
+                default:
+                    operation = "complete"
+                    if kind == .passthrough { passthrough.send(completion: .finished) } else { currentValue.send(completion: .finished) }
+                    model.complete()
+                }
+                let difference = mismatch(recorder, model)
+                #expect(difference == nil, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step), \(operation): \(difference ?? "")")
+                if difference != nil { break }
+            }
+        }
+    }
+
+    @Test("Publishers.Sequence: random request / cancel deliver exactly what the model allows, finishing after the last element")
+    func sequence() {
+        for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
+            var random = SplitMix64(seed: seed)
+            var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
+            let count = Int.random(in: 1...12, using: &random)
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
+            (0..<count).publisher.subscribe(recorder)
+            var next = 0
+            for step in 0..<40 {
+                let operation: String
+                if Int.random(in: 0..<100, using: &random) < 90 {
+                    let demand = random.demand()
+                    operation = "request(\(demand))"
+                    recorder.request(demand)
+                    model.request(demand)
+                    while model.outstanding > 0, next < count, !model.isTerminated {
+                        model.deliver(next)
+                        next += 1
+                    }
+                    if next == count { model.complete() }
+                } else {
+                    operation = "cancel"
+                    recorder.cancel()
+                    model.cancel()
+                }
+                let difference = mismatch(recorder, model)
+                #expect(difference == nil, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step), \(operation), \(count) elements: \(difference ?? "")")
+                if difference != nil { break }
+            }
+        }
+    }
+
+    @Test("Publishers.Create: random request / send / cancel / complete: sends accepted exactly when the model has demand")
+    func create() {
+        for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
+            var random = SplitMix64(seed: seed)
+            var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
+            let handle = Locked<StressProducer<Int>?>(nil)
+            AnyPublisher<Int, Never>.create { producer in handle.withLock { $0 = producer } }.subscribe(recorder)
+            let producer = handle.withLock { $0 }!
+            for step in 0..<40 {
+                let roll = Int.random(in: 0..<100, using: &random)
+                var operation: String
+                switch roll {
+                case 0..<35:
+                    let demand = random.demand()
+                    operation = "request(\(demand))"
+                    recorder.request(demand)
+                    model.request(demand)
+                case 35..<90:
+                    let accepted = producer.send(step)
+                    let expected = model.offer(step)
+                    operation = "send(\(step)) → \(accepted)"
+                    #expect(accepted == expected, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step): send returned \(accepted)")
+                case 90..<95:
+                    operation = "cancel"
+                    recorder.cancel()
+                    model.cancel()
+                default:
+                    operation = "complete"
+                    producer.send(completion: .finished)
+                    model.complete()
+                }
+                let difference = mismatch(recorder, model)
+                #expect(difference == nil, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step), \(operation): \(difference ?? "")")
+                if difference != nil { break }
+            }
+        }
+    }
+
+    @Test("Future: random request / fulfil / cancel: the value and finished go out once there is demand and a result")
+    func future() {
+        for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
+            var random = SplitMix64(seed: seed)
+            var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
+            var promise: Future<Int, Never>.Promise?
+            Future<Int, Never> { promise = $0 }.subscribe(recorder)
+            var result: Int?
+            for step in 0..<20 {
+                let roll = Int.random(in: 0..<100, using: &random)
+                let operation: String
+                switch roll {
+                case 0..<50:
+                    let demand = random.demand()
+                    operation = "request(\(demand))"
+                    recorder.request(demand)
+                    model.request(demand)
+                case 50..<90:
+                    operation = "fulfil(\(step))"
+                    promise?(.success(step))
+                    if result == nil { result = step }
+                default:
+                    operation = "cancel"
+                    recorder.cancel()
+                    model.cancel()
+                }
+                if let result, model.outstanding > 0, !model.isTerminated {
+                    model.deliver(result)
+                    model.complete()
+                }
+                let difference = mismatch(recorder, model)
+                #expect(difference == nil, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step), \(operation): \(difference ?? "")")
+                if difference != nil { break }
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+// The asynchronous stress, memory and schedule suites run one test at a time.
+import Testing
+
+/// Parent of the asynchronous stress, bounded-memory and schedule suites, serialized: each of
+/// them keeps a sender thread busy or polls, and run together with each other (and the rest of
+/// the package's tests, on 2 cores) they starved the cooperative pool so that no async test
+/// finished. One at a time they take seconds.
+@Suite("Async stress, memory and schedules (serialized)", .serialized)
+enum AsyncStressSuites {}

@@ -1,0 +1,152 @@
+// Stress of the async producers as publishers: AsyncSequence → publisher, Producer,
+// AsyncFuture, and of awaiting a publisher's first and last value.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+extension AsyncStressSuites {
+    @Suite("Stress: async producers and awaiting", .timeLimit(.minutes(2)))
+    struct ProducerStressTests {
+        /// One operation = one `request(.max(1))`: 2 threads × 5,000 on an async sequence's
+        /// publisher; each element is read by the iterating task only after its demand arrived.
+        @Test("an async sequence's publisher under requests from two threads delivers every element once, in order, reading none ahead")
+        func asyncSequencePublisherInOrder() async {
+            // 10,000, not 100,000: one task hop per element costs about 1 ms in a debug build
+            // on a loaded 2-core machine (measured 2026-11-22), too slow for 100,000 here.
+            let count = StressBudget.scaled(10_000)
+            let sequence = CountingAsyncSequence(limit: count)
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            sequence.publisher.subscribe(recorder)
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                for _ in 0..<count / 2 { recorder.request(.max(1)) }
+            }
+            await recorder.waitForValues(count: count)
+            #expect(sequence.produced.value == count, "the sequence was read ahead of demand")
+            recorder.request(.max(1))  // lets the iterator see the end
+            #expect(await recorder.waitForCompletion() == .finished)
+            #expect(recorder.values == Array(0..<count), "lost, duplicated or reordered elements")
+            #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
+        }
+
+        /// One operation = one `request(.max(1))`: 2 threads × 5,000 on a `Producer` whose body
+        /// sends 0..<10,000 (each send suspends until demand is there).
+        @Test("a Producer under requests from two threads delivers every value once, in order, then finishes")
+        func producerInOrder() async {
+            // 10,000, not 100,000: see above.
+            let count = StressBudget.scaled(10_000)
+            let publisher = Producer<Int, Never> { sender in
+                for value in 0..<count { guard await sender.send(value) else { return } }
+            }
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            publisher.subscribe(recorder)
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                for _ in 0..<count / 2 { recorder.request(.max(1)) }
+            }
+            #expect(await recorder.waitForCompletion() == .finished)
+            #expect(recorder.values == Array(0..<count), "lost, duplicated or reordered values")
+            #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
+        }
+
+        /// One operation = one `subscribe`, `request` or `cancel`: 2,000 subscriptions each to an
+        /// endless async sequence and to an endless `Producer`, asked for three elements by one
+        /// thread and cancelled by another (12,000 operations; the 100,000 are counted above).
+        @Test("endless async sources cancelled while requested stop, deliver an in-order prefix, and release their iterator or body")
+        func endlessSourcesCancelledWhileRequested() async {
+            let subscriptions = StressBudget.scaled(2_000, minimum: 50)
+            // A source whose subscription was cancelled before its first demand never starts, so
+            // the test counts the iterators and bodies made and waits until all of those are gone.
+            let iterators = LiveCounter()
+            let bodies = LiveCounter()
+            let sequence = CountingAsyncSequence(limit: nil, live: iterators)
+            let producer = Producer<Int, Never> { sender in
+                let token = LiveElement(0, counter: bodies)
+                var value = 0
+                while await sender.send(value) { value += 1 }
+                _ = token
+            }
+            var weakRecorders: [WeakRecorder<Int>] = []
+            do {
+                let recorders = (0..<2 * subscriptions).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
+                for (index, recorder) in recorders.enumerated() {
+                    if index % 2 == 0 { sequence.publisher.subscribe(recorder) } else { producer.subscribe(recorder) }
+                }
+                DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                    if thread == 0 {
+                        for recorder in recorders { recorder.request(.max(3)) }
+                    } else {
+                        for recorder in recorders { recorder.cancel() }
+                    }
+                }
+                for recorder in recorders {
+                    let values = recorder.values
+                    #expect(values == Array(0..<values.count) && values.count <= 3, "not an in-order prefix: \(values)")
+                    #expect(recorder.completion == nil)
+                    #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
+                    weakRecorders.append(WeakRecorder(recorder: recorder))
+                }
+            }
+            let released = await eventually { iterators.current == 0 && bodies.current == 0 && weakRecorders.allSatisfy { $0.recorder == nil } }
+            #expect(released, "after cancel: \(iterators.current) iterators, \(bodies.current) bodies, \(weakRecorders.count { $0.recorder != nil }) subscribers still alive")
+        }
+        /// One operation = one `subscribe`, `request` or `cancel`: 40,000 subscriptions to an
+        /// `AsyncFuture`, each requested, every other one cancelled at once (100,000 operations).
+        @Test("AsyncFuture subscriptions, half of them cancelled at once: the others get their value then finished, the cancelled at most the value")
+        func asyncFutureSubscriptions() async {
+            let count = StressBudget.scaled(100_000) * 2 / 5
+            let recorders = (0..<count).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                for index in stride(from: thread, to: count, by: 2) {
+                    AsyncFuture<Int, Never> { index }.subscribe(recorders[index])
+                    recorders[index].request(.max(1))
+                    if index % 4 < 2 { recorders[index].cancel() }
+                }
+            }
+            for (index, recorder) in recorders.enumerated() where index % 4 >= 2 {
+                #expect(await recorder.waitForCompletion() == .finished)
+                #expect(recorder.values == [index])
+            }
+            for (index, recorder) in recorders.enumerated() where index % 4 < 2 {
+                #expect(recorder.values.allSatisfy { $0 == index } && recorder.values.count <= 1)
+                #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
+            }
+        }
+
+        /// One operation = one element delivered to the awaiter (100,000 for `lastValue`), plus
+        /// 1,000 `firstValue` awaits racing with a subject's sender.
+        @Test("lastValue over 100,000 elements is the last; firstValue awaits racing with a sending subject all return a sent value")
+        func awaitingValues() async {
+            let count = StressBudget.scaled(100_000)
+            #expect(await (0..<count).publisher.lastValue() == count - 1)
+            let subject = PassthroughSubject<Int, Never>()
+            let stopped = Locked(false)
+            let senderDone = StressGate()
+            // A queue of its own: a spinning task or global-queue item would starve the awaiters.
+            DispatchQueue(label: "sluice.stress.sender").async {
+                var value = 0
+                while !stopped.withLock({ $0 }) {
+                    subject.send(value)
+                    value += 1
+                    sched_yield()  // an endless sender must not starve the tasks of parallel tests
+                }
+                senderDone.open()
+            }
+            let awaiters = StressBudget.scaled(1_000, minimum: 50)
+            let results = await withTaskGroup(of: Int?.self, returning: [Int?].self) { group in
+                for _ in 0..<awaiters { group.addTask { await subject.firstValue() } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            stopped.withLock { $0 = true }
+            await senderDone.wait()
+            #expect(results.count == awaiters)
+            #expect(results.allSatisfy { $0 != nil && $0! >= 0 }, "an awaiter returned nil without being cancelled")
+        }
+    }
+}

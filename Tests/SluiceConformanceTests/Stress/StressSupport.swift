@@ -1,0 +1,172 @@
+// Shared tools of the stress tests: the operation budget, tagged values, and the checks.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
+import Dispatch
+import Synchronization
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+/// The number of operations a stress test performs.
+///
+/// The plain `swift test` run does the full count (at least 100,000 operations per publisher
+/// family). Under a sanitizer every memory access is instrumented (Thread Sanitizer: about
+/// 5–15× slower, Address Sanitizer about 2×), and the interleavings it needs to see are
+/// already there after a fraction of the iterations, so `.ci/run` sets
+/// `SLUICE_STRESS_DIVISOR` for those runs (10 under Thread Sanitizer, 2 under Address
+/// Sanitizer) and each count is divided by it.
+enum StressBudget {
+    /// `SLUICE_STRESS_DIVISOR`, or 1.
+    static let divisor: Int = {
+        guard let text = getenv("SLUICE_STRESS_DIVISOR").map({ String(cString: $0) }),
+            let value = Int(text), value > 0
+        else { return 1 }
+        return value
+    }()
+
+    /// `operations` scaled down by ``divisor``, never below `minimum`.
+    static func scaled(_ operations: Int, minimum: Int = 100) -> Int {
+        max(operations / divisor, minimum)
+    }
+}
+
+/// A value tagged with the thread that sent it and its rank among that thread's values, so
+/// that per-sender order can be checked after concurrent sends.
+struct Tagged: Sendable, Hashable, CustomStringConvertible {
+    let sender: Int
+    let rank: Int
+    var description: String { "\(sender).\(rank)" }
+}
+
+/// Checks that the values of each sender arrive in increasing rank, each at most once;
+/// returns the first breach found and the number of values seen per sender.
+func perSenderOrder(_ values: [Tagged], senders: Int) -> (breach: String?, counts: [Int]) {
+    var last = [Int](repeating: -1, count: senders)
+    var counts = [Int](repeating: 0, count: senders)
+    for value in values where value.sender >= 0 {
+        guard value.sender < senders else { return ("unknown sender in \(value)", counts) }
+        if value.rank <= last[value.sender] {
+            return ("\(value) after \(value.sender).\(last[value.sender])", counts)
+        }
+        last[value.sender] = value.rank
+        counts[value.sender] += 1
+    }
+    return (nil, counts)
+}
+
+/// Carries a test double that is thread-safe but not declared `Sendable` (a `Future`, a
+/// `Sink`, a subscription) into `concurrentPerform` or a task.
+///
+/// Safe: only types whose public entry points are documented thread-safe (Combine's
+/// `Subscription.request`/`cancel`, `Future`'s promise and subscribe, `Cancellable.cancel`)
+/// are put in it, and the tests call nothing else on them concurrently.
+struct StressShared<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Counts live instances: `init` and `deinit` bump a shared atomic counter, so a test can
+/// see how many elements are held somewhere (buffered, in flight) at any moment, and that
+/// all of them are released at the end.
+final class LiveElement: Sendable {
+    let rank: Int
+    private let counter: LiveCounter
+
+    init(_ rank: Int, counter: LiveCounter) {
+        self.rank = rank
+        self.counter = counter
+        counter.created()
+    }
+
+    deinit { counter.released() }
+}
+
+/// The shared counter of ``LiveElement``: the number alive now and the highest seen.
+final class LiveCounter: Sendable {
+    private let live = Atomic<Int>(0)
+    private let peak = Atomic<Int>(0)
+
+    func created() {
+        let now = live.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        var seen = peak.load(ordering: .relaxed)
+        while now > seen {
+            let (exchanged, original) = peak.weakCompareExchange(
+                expected: seen, desired: now, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            seen = original
+        }
+    }
+
+    func released() { live.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+
+    /// The instances alive now.
+    var current: Int { live.load(ordering: .acquiring) }
+    /// The most instances alive at once so far.
+    var highest: Int { peak.load(ordering: .acquiring) }
+}
+
+/// A one-shot signal a test awaits without sleeping (opened once, stays open).
+final class StressGate: Sendable {
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let open = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if open { continuation.resume() }
+        }
+    }
+}
+
+/// A counting semaphore for async code: `signal()` adds a permit, `wait()` suspends until one
+/// is available and takes it. Lets a test make a consumer (or producer) move one step at a
+/// time, at the test's pace, without sleeping.
+final class StressPermits: Sendable {
+    private let state = Locked<(permits: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+
+    func signal(_ count: Int = 1) {
+        let resumed = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.permits += count
+            var resumed: [CheckedContinuation<Void, Never>] = []
+            while state.permits > 0, !state.waiters.isEmpty {
+                state.permits -= 1
+                resumed.append(state.waiters.removeFirst())
+            }
+            return resumed
+        }
+        for waiter in resumed { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.permits > 0 {
+                    state.permits -= 1
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+// Stress of `publisher.values` and its prefetch and buffering variants.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+/// The ways to turn a publisher into an async sequence, run through the same tests.
+enum StressValuesMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case onDemand, prefetch16, bufferingUnbounded, bufferingOldest64, bufferingNewest64
+    var testDescription: String { rawValue }
+
+    func values<P: Publisher>(_ publisher: P) -> AsyncPublisher<P> {
+        switch self {
+        case .onDemand: publisher.values
+        case .prefetch16: publisher.values(prefetch: 16)
+        case .bufferingUnbounded: publisher.values(bufferingPolicy: .unbounded)
+        case .bufferingOldest64: publisher.values(bufferingPolicy: .bufferingOldest(64))
+        case .bufferingNewest64: publisher.values(bufferingPolicy: .bufferingNewest(64))
+        }
+    }
+
+    /// Whether every element of a publisher that honours demand arrives (the bounded
+    /// buffering variants request `.unlimited` and may drop).
+    var isLossless: Bool { self == .onDemand || self == .prefetch16 || self == .bufferingUnbounded }
+}
+
+extension AsyncStressSuites {
+    @Suite("Stress: values", .timeLimit(.minutes(2)))
+    struct ValuesStressTests {
+        /// One operation = one `next()`: 100,000 elements of a sequence publisher.
+        @Test("iterating 100,000 elements of a sequence publisher yields each exactly once, in order",
+            arguments: StressValuesMode.allCases.filter(\.isLossless))
+        func sequenceInOrder(mode: StressValuesMode) async {
+            let count = StressBudget.scaled(100_000)
+            var expected = 0
+            var inOrder = true
+            for await value in mode.values((0..<count).publisher) {
+                if value != expected { inOrder = false }
+                expected += 1
+            }
+            #expect(inOrder, "an element was lost, duplicated or reordered (mode \(mode))")
+            #expect(expected == count)
+        }
+
+        /// One operation = one `send` (2 threads × 50,000) or one `next()`.
+        @Test("a loop over a subject under two concurrent senders gets no duplicate, per-sender order, and ends at completion",
+            arguments: StressValuesMode.allCases)
+        func subjectUnderConcurrentSenders(mode: StressValuesMode) async {
+            let perSender = StressBudget.scaled(100_000) / 2
+            let subject = PassthroughSubject<Tagged, Never>()
+            let values = mode.values(subject)
+            var iterator = values.makeAsyncIterator()  // subscribes now, before the sends
+            let sendersDone = StressGate()
+            DispatchQueue(label: "sluice.stress.sender").async {
+                DispatchQueue.concurrentPerform(iterations: 2) { sender in
+                    for rank in 0..<perSender { subject.send(Tagged(sender: sender, rank: rank)) }
+                }
+                subject.send(completion: .finished)
+                sendersDone.open()
+            }
+            var received: [Tagged] = []
+            while let value = await iterator.next() { received.append(value) }
+            await sendersDone.wait()
+            let (breach, counts) = perSenderOrder(received, senders: 2)
+            #expect(breach == nil, "per-sender order broken: \(breach ?? "") (mode \(mode))")
+            if mode == .bufferingUnbounded {
+                // The variant requests `.unlimited` at the first `next()`: values sent before it
+                // are dropped by the subject. From each sender's first received value on, none
+                // may be lost.
+                for sender in 0..<2 {
+                    let first = received.first { $0.sender == sender }?.rank ?? perSender
+                    #expect(counts[sender] == perSender - first, "an element of sender \(sender) was lost after its first arrived")
+                }
+            }
+            #expect(received.count <= 2 * perSender)
+        }
+
+        /// 500 loops per variant over a subject that a thread keeps sending to, each started in a
+        /// task and cancelled by the test at once or (every other one) after its first element.
+        /// Not one of the 100,000-operation counts: each loop costs a task and a wait for the
+        /// sender (about 10 ms in a debug build on 2 busy cores), so this one is kept short.
+        @Test("loops cancelled while a subject keeps sending all end, and release their subscription",
+            arguments: [StressValuesMode.onDemand, .prefetch16, .bufferingNewest64])
+        func cancelledLoopsEnd(mode: StressValuesMode) async {
+            let loops = StressBudget.scaled(500, minimum: 50)
+            let subject = PassthroughSubject<Int, Never>()
+            // The sender runs on a queue of its own, neither in a task nor on a global queue: on
+            // Linux both share the width-limited worker pool the loops need, and a spinning
+            // sender per test case would starve them.
+            let stopped = Locked(false)
+            let senderDone = StressGate()
+            DispatchQueue(label: "sluice.stress.sender").async {
+                var value = 0
+                while !stopped.withLock({ $0 }) {
+                    subject.send(value)
+                    sched_yield()  // an endless sender must not starve the tasks of parallel tests
+                    value += 1
+                }
+                senderDone.open()
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<loops {
+                    let firstElement = StressGate()
+                    let task = Task {
+                        for await _ in mode.values(subject) { firstElement.open() }
+                    }
+                    if index % 2 == 1 { await firstElement.wait() }
+                    task.cancel()
+                    group.addTask { await task.value }
+                    if index % 64 == 63 { await group.next() }
+                }
+            }
+            stopped.withLock { $0 = true }
+            await senderDone.wait()
+            // Every loop ended; the subject must hold no subscriber of theirs any more: a new
+            // subscriber is the only one to get the next value.
+            let recorder = RecordingSubscriber<Int, Never>()
+            subject.subscribe(recorder)
+            subject.send(-1)
+            #expect(recorder.values == [-1])
+        }
+    }
+}
