@@ -32,8 +32,13 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// Stops delivery, releases the subscriber and detaches from the subject. Idempotent.
     @usableFromInline
     func cancel() {
-        guard let parent = detach() else { return }
+        // The subject learns of the cancel before the reference to it is dropped: a cancel
+        // that found it already dropped would otherwise return while a concurrent first
+        // cancel had not yet reached the subject, and a value could follow it (rule 4).
+        // The subject's side is idempotent.
+        guard let parent = parent.withLock({ $0 }) else { return }
         let released = parent.cancel(self)
+        detach()
         withExtendedLifetime(released) {}  // the subscriber is released after unlocking
     }
 

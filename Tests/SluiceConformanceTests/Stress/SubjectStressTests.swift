@@ -129,17 +129,13 @@ struct SubjectStressTests {
         var weakRecorders: [WeakRecorder<Tagged>] = []
         do {  // the strong references end with this scope
             let entries = churned.withLock { $0 }
-            // Known bug (found by this test, 2026-11-22): now and then a subscriber that cancels
-            // inside its first `receive(_:)`, while another thread cancels it from outside and two
-            // threads send, still gets a second (seldom a third) value — rule 4. Seen with
-            // PassthroughSubject in about 1 % of these subscribers when the whole conformance
-            // target runs in parallel; not seen when this test runs alone. Remove the
-            // `withKnownIssue` once the subject conduit is fixed.
+            // A subscriber that cancels inside its first `receive(_:)` gets nothing more, even
+            // while another thread cancels it from outside. (This test found that a second
+            // cancel could return before the first had reached the subject; fixed in
+            // SubjectConduit.cancel().)
             let overdelivered = entries.filter { $0.cancelsInside && $0.recorder.values.count > 1 }
-            withKnownIssue("subject delivers after a cancel made inside receive (rule 4)", isIntermittent: true) {
-                #expect(overdelivered.isEmpty,
-                    "\(overdelivered.count) of \(entries.count / 2) subscribers got values after cancelling inside their first receive: \(overdelivered.prefix(3).map { $0.recorder.values })")
-            }
+            #expect(overdelivered.isEmpty,
+                "\(overdelivered.count) of \(entries.count / 2) subscribers got values after cancelling inside their first receive: \(overdelivered.prefix(3).map { $0.recorder.values })")
             for entry in entries {
                 let count = entry.recorder.values.count
                 if !entry.cancelsInside {
