@@ -24,8 +24,12 @@ final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Su
 where Downstream.Input == Elements.Element {
     /// What the emitter needs: the subscriber, the iterator and the element it delivers next
     /// (read ahead, so that the completion follows the last element at once).
+    ///
+    /// Not copyable, so that moving it in and out of ``emission`` never copies it: a copy
+    /// retains and releases the subscriber on every request, which `values` makes once per
+    /// element.
     @usableFromInline
-    struct Emission {
+    struct Emission: ~Copyable {
         @usableFromInline var downstream: Downstream
         @usableFromInline var iterator: Elements.Iterator
         @usableFromInline var next: Elements.Element
@@ -116,7 +120,7 @@ where Downstream.Input == Elements.Element {
                 }
                 current.next = following
             }
-            emission.pointee = current
+            emission.pointee = consume current  // moved: `Emission` is not copyable
             guard let more = pending.release(taken: taken) else { return }
             current = emission.pointee.take()!
             taken = more
