@@ -39,7 +39,11 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sluice", package: "Sluice"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
             path: "Support"
         ),
         suite("Core"),

@@ -59,23 +59,17 @@ enum AsyncPeers {
     }
 
     static let streamUnbounded = Harness.Contender.async("AsyncStream (unbounded)") { n in
-        await pumpStream(n, policy: .unbounded)
+        await Pipes.asyncStream(n, policy: .unbounded) { Benchmark.blackHole($0) }
     }
 
     /// Drops elements while the consumer lags; the time is per element produced.
     static let streamBufferingNewest = Harness.Contender.async("AsyncStream (bufferingNewest 1024)") { n in
-        await pumpStream(n, policy: .bufferingNewest(1024))
+        await Pipes.asyncStream(n, policy: .bufferingNewest(1024)) { Benchmark.blackHole($0) }
     }
 
     /// A rendezvous: each `send` suspends until the consumer takes the element.
     static let asyncChannel = Harness.Contender.async("AsyncChannel") { n in
-        let channel = AsyncChannel<Int>()
-        let producer = Task {
-            for i in 0..<n { await channel.send(i) }
-            channel.finish()
-        }
-        for await value in channel { Benchmark.blackHole(value) }
-        await producer.value
+        await Pipes.asyncChannel(n) { Benchmark.blackHole($0) }
     }
 
     /// swift-async-algorithms 1.1.4's MultiProducerSingleConsumerAsyncChannel, watermarks 512/1024.
@@ -95,15 +89,5 @@ enum AsyncPeers {
             }
             source.finish()
         }
-    }
-
-    static func pumpStream(_ n: Int, policy: AsyncStream<Int>.Continuation.BufferingPolicy) async {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: policy)
-        let producer = Task {
-            for i in 0..<n { continuation.yield(i) }
-            continuation.finish()
-        }
-        for await value in stream { Benchmark.blackHole(value) }
-        await producer.value
     }
 }

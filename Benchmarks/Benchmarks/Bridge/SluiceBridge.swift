@@ -45,12 +45,12 @@ enum SluiceBridge {
     /// A `Producer` task sending into `values` (demand one per `next()`): each `send` waits
     /// for the consumer's demand.
     static let producer = Harness.Contender.async(Harness.sluice) { n in
-        for await value in counting(n).values { Benchmark.blackHole(value) }
+        for await value in Pipes.counting(n).values { Benchmark.blackHole(value) }
     }
 
     /// The same with up to 64 requested ahead: the producer sends a batch per resumption.
     static let producerPrefetch = Harness.Contender.async("Sluice values(prefetch: 64)") { n in
-        for await value in counting(n).values(prefetch: 64) { Benchmark.blackHole(value) }
+        for await value in Pipes.counting(n).values(prefetch: 64) { Benchmark.blackHole(value) }
     }
 
     /// `AsyncSequence.publisher` into a sink, awaited until it finishes.
@@ -61,15 +61,6 @@ enum SluiceBridge {
                 receiveValue: { Benchmark.blackHole($0) }
             )
             (0..<n).async.publisher.subscribe(sink)
-        }
-    }
-
-    /// Sends `0..<n`, each send suspending until there is demand.
-    static func counting(_ n: Int) -> Producer<Int, Never> {
-        Producer { sender in
-            for i in 0..<n {
-                guard await sender.send(i) else { return }
-            }
         }
     }
 }

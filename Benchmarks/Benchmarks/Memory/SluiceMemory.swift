@@ -11,27 +11,18 @@ import Sluice
 enum SluiceMemory {
     /// One element requested per `next()`.
     static let values = Harness.Contender.async(Harness.sluice) { n in
-        for await value in counting(n).values { slowConsume(value) }
+        for await value in Pipes.counting(n).values { slowConsume(value) }
     }
 
     static let valuesPrefetch = Harness.Contender.async("Sluice values(prefetch: 64)") { n in
-        for await value in counting(n).values(prefetch: 64) { slowConsume(value) }
+        for await value in Pipes.counting(n).values(prefetch: 64) { slowConsume(value) }
     }
 
     static let valuesBufferingNewest = Harness.Contender.async("Sluice values(bufferingPolicy: .bufferingNewest(64))") { n in
-        for await value in counting(n).values(bufferingPolicy: .bufferingNewest(64)) { slowConsume(value) }
+        for await value in Pipes.counting(n).values(bufferingPolicy: .bufferingNewest(64)) { slowConsume(value) }
     }
 
     static let valuesBufferingOldest = Harness.Contender.async("Sluice values(bufferingPolicy: .bufferingOldest(64))") { n in
-        for await value in counting(n).values(bufferingPolicy: .bufferingOldest(64)) { slowConsume(value) }
-    }
-
-    /// Sends `0..<n`, each send suspending until there is demand.
-    static func counting(_ n: Int) -> Producer<Int, Never> {
-        Producer { sender in
-            for i in 0..<n {
-                guard await sender.send(i) else { return }
-            }
-        }
+        for await value in Pipes.counting(n).values(bufferingPolicy: .bufferingOldest(64)) { slowConsume(value) }
     }
 }
