@@ -77,8 +77,8 @@ private final class Token: Sendable {}
     @Test func reentrantRequestInsideReceiveStaysBoundedForManyElements() {
         let count = 100_000
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        recorder.onValue { _ in
-            recorder.request(.max(1))
+        recorder.onValue { [weak recorder] _ in
+            recorder?.request(.max(1))
             return .none
         }
         counter(limit: count).subscribe(recorder)

@@ -87,9 +87,9 @@ private final class Tracked: Subscriber {
 
     @Test func justRequestFromInsideReceiveDoesNotDeliverTwice() {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        recorder.onValue { _ in
-            recorder.request(.max(5))
-            recorder.cancel()
+        recorder.onValue { [weak recorder] _ in
+            recorder?.request(.max(5))
+            recorder?.cancel()
             return .max(1)
         }
         Just(3).subscribe(recorder)

@@ -62,10 +62,10 @@ struct PassthroughSubjectTests {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
         let seenDuringSend = Locked<[Int]?>(nil)
-        recorder.onValue { value in
+        recorder.onValue { [weak recorder] value in
             if value == 1 {
                 subject.send(2)
-                let values = recorder.values
+                let values = recorder?.values
                 seenDuringSend.withLock { $0 = values }
             }
             return .none
@@ -80,8 +80,8 @@ struct PassthroughSubjectTests {
     @Test func cancelInsideReceiveStopsDeliveryAtOnce() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { _ in
-            recorder.cancel()
+        recorder.onValue { [weak recorder] _ in
+            recorder?.cancel()
             subject.send(99)
             return .none
         }

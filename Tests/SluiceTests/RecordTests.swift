@@ -33,8 +33,8 @@ private struct Oops: Error, Equatable {}
     @Test func largeRecordWithReentrantRequestsKeepsRecursionBounded() {
         let count = 200_000
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        recorder.onValue { _ in
-            recorder.request(.max(1))
+        recorder.onValue { [weak recorder] _ in
+            recorder?.request(.max(1))
             return .none
         }
         Record<Int, Never>(output: Array(0..<count), completion: .finished).subscribe(recorder)
@@ -46,8 +46,8 @@ private struct Oops: Error, Equatable {}
 
     @Test func cancelFromInsideReceiveStopsEverything() {
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { value in
-            if value == 2 { recorder.cancel() }
+        recorder.onValue { [weak recorder] value in
+            if value == 2 { recorder?.cancel() }
             return .none
         }
         Record<Int, Never>(output: [1, 2, 3], completion: .finished).subscribe(recorder)

@@ -66,8 +66,8 @@ struct SequencePublisherTests {
 
     @Test func reentrantRequestInsideReceiveIsDeliveredAfterTheCurrentValueReturns() {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        recorder.onValue { value in
-            if value == 0 { recorder.request(.max(2)) }
+        recorder.onValue { [weak recorder] value in
+            if value == 0 { recorder?.request(.max(2)) }
             return .none
         }
         (0..<10).publisher.subscribe(recorder)
@@ -77,8 +77,8 @@ struct SequencePublisherTests {
 
     @Test func cancelInsideReceiveStopsDeliveryAtOnce() {
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { value in
-            if value == 2 { recorder.cancel() }
+        recorder.onValue { [weak recorder] value in
+            if value == 2 { recorder?.cancel() }
             return .none
         }
         (0..<10).publisher.subscribe(recorder)
