@@ -20,6 +20,7 @@ private final class Tracked: Subscriber {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         Just(1).subscribe(recorder)
         #expect(recorder.events == [.subscription])
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func justDeliversValueThenFinishesOnFirstDemand() {
@@ -104,6 +105,7 @@ private final class Tracked: Subscriber {
         let child = Mirror(reflecting: subscription).children.first
         #expect(child?.label == "value")
         #expect(child?.value as? Int == 5)
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func emptyFinishesImmediatelyOrStaysSilent() {

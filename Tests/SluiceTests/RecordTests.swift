@@ -86,6 +86,7 @@ private struct Oops: Error, Equatable {}
         Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
         #expect(String(describing: recorder.subscription!) == "[1, 2]")
         #expect(Mirror(reflecting: recorder.subscription!).children.map(\.label) == ["sequence", "completion"])
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func concurrentRequestsAndCancelNeverExceedDemandOrOverlap() {

@@ -73,6 +73,7 @@ struct SequencePublisherTests {
         (0..<10).publisher.subscribe(recorder)
         #expect(recorder.values == [0, 1, 2])
         #expect(recorder.violations.isEmpty)
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func cancelInsideReceiveStopsDeliveryAtOnce() {
