@@ -125,6 +125,7 @@ private final class LoggingSubject: Subject {
         recorder.request(.max(2))
         #expect(recorder.values == [1, 2])
         #expect(erased.description == "AnyPublisher")
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func erasingAnErasedPublisherDoesNotWrapAgain() {
@@ -147,6 +148,7 @@ private final class LoggingSubject: Subject {
         #expect(first.subscriptions[0].requests == [.unlimited])
         #expect(second.subscriptions[0].cancelCount == 1)
         #expect(second.subscriptions[0].requests.isEmpty)
+        sink.cancel()  // the first subscription and the sink hold each other until then
     }
 
     @Test func nothingReachesTheClosuresAfterCancel() {

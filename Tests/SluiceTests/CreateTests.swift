@@ -40,6 +40,7 @@ private final class Token: Sendable {}
         recorder.request(.max(2))
         #expect(recorder.values == [0, 1, 2, 3, 4])
         #expect(recorder.violations.isEmpty)
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func sendWithoutDemandIsRefusedAndDemandIsVisible() {
@@ -58,6 +59,7 @@ private final class Token: Sendable {}
         #expect(results.withLock { $0 } == [false, true])
         #expect(demands.withLock { $0 } == [.max(2), .max(1)])
         #expect(recorder.values == [2])
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func completionFollowsAcceptedValuesAndNothingFollowsIt() {
@@ -77,8 +79,8 @@ private final class Token: Sendable {}
     @Test func reentrantRequestInsideReceiveStaysBoundedForManyElements() {
         let count = 100_000
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        recorder.onValue { _ in
-            recorder.request(.max(1))
+        recorder.onValue { [weak recorder] _ in
+            recorder?.request(.max(1))
             return .none
         }
         counter(limit: count).subscribe(recorder)
@@ -152,6 +154,7 @@ private final class Token: Sendable {}
         #expect(recorder.values.count == demand)
         #expect(Set(recorder.values).count == demand)
         #expect(recorder.violations.isEmpty)
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func onCancelRegisteredAfterCancelRunsAtOnceAndNotAfterCompletion() {

@@ -7,6 +7,7 @@ import Testing
 struct CurrentValueSubjectTests {
     @Test func currentValueIsDeliveredWhenTheFirstDemandArrives() {
         let subject = CurrentValueSubject<Int, Never>(1)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         subject.subscribe(recorder)
         #expect(recorder.values == [])
@@ -22,6 +23,7 @@ struct CurrentValueSubjectTests {
 
     @Test func sinkReceivesTheCurrentValueThenEveryChange() {
         let subject = CurrentValueSubject<Int, Never>(0)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>()
         subject.subscribe(recorder)
         subject.value = 1
@@ -53,6 +55,7 @@ struct CurrentValueSubjectTests {
 
     @Test func reentrantSendInsideReceiveIsDeliveredAfterThatReceiveReturns() {
         let subject = CurrentValueSubject<Int, Never>(0)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>()
         recorder.onValue { value in
             if value < 3 { subject.send(value + 1) }
@@ -65,6 +68,7 @@ struct CurrentValueSubjectTests {
 
     @Test func concurrentSendsAreSerialisedAndKeepEachSendersOrder() {
         let subject = CurrentValueSubject<Int, Never>(-1)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>()
         subject.subscribe(recorder)
         DispatchQueue.concurrentPerform(iterations: 8) { sender in
@@ -84,6 +88,7 @@ struct CurrentValueSubjectTests {
     @Test func firstDemandRacingSendDeliversEachValueOnceInIncreasingOrder() {
         for round in 0..<2_000 {
             let subject = CurrentValueSubject<Int, Never>(0)
+            defer { subject.send(completion: .finished) }  // ends the round's subscriptions
             let recorders = (0..<3).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
             for recorder in recorders { subject.subscribe(recorder) }
             let currentAtRequest = Locked([Int](repeating: 0, count: recorders.count))
@@ -145,6 +150,7 @@ struct CurrentValueSubjectTests {
 
     @Test func optionalSubjectStartingAtNilDeliversNilAsItsCurrentValue() throws {
         let subject = CurrentValueSubject<Int?, Never>(nil)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int?, Never>()
         subject.subscribe(recorder)
         subject.send(1)
@@ -156,6 +162,7 @@ struct CurrentValueSubjectTests {
 
     @Test func describesItselfAsCombineDoes() throws {
         let subject = CurrentValueSubject<Int, Never>(0)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         subject.subscribe(recorder)
         #expect(String(describing: subject) == "CurrentValueSubject")

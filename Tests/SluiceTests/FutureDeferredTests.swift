@@ -164,6 +164,7 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         Future<Int, Never> { _ in }.subscribe(recorder)
         #expect(String(describing: recorder.subscription!) == "Future")
+        recorder.cancel()  // the unfulfilled future, its subscription and the recorder hold each other until then
     }
 }
 

@@ -20,6 +20,7 @@ private final class Tracked: Subscriber {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         Just(1).subscribe(recorder)
         #expect(recorder.events == [.subscription])
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func justDeliversValueThenFinishesOnFirstDemand() {
@@ -87,9 +88,9 @@ private final class Tracked: Subscriber {
 
     @Test func justRequestFromInsideReceiveDoesNotDeliverTwice() {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        recorder.onValue { _ in
-            recorder.request(.max(5))
-            recorder.cancel()
+        recorder.onValue { [weak recorder] _ in
+            recorder?.request(.max(5))
+            recorder?.cancel()
             return .max(1)
         }
         Just(3).subscribe(recorder)
@@ -104,6 +105,7 @@ private final class Tracked: Subscriber {
         let child = Mirror(reflecting: subscription).children.first
         #expect(child?.label == "value")
         #expect(child?.value as? Int == 5)
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func emptyFinishesImmediatelyOrStaysSilent() {

@@ -7,6 +7,7 @@ import Testing
 struct PassthroughSubjectTests {
     @Test func eachSubscriberReceivesValuesWithinItsOwnDemand() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let limited = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
         let unlimited = RecordingSubscriber<Int, Never>()
         subject.subscribe(limited)
@@ -20,6 +21,7 @@ struct PassthroughSubjectTests {
 
     @Test func valueSentWhileSubscriberHasNoDemandIsDropped() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         subject.subscribe(recorder)
         subject.send(1)
@@ -31,6 +33,7 @@ struct PassthroughSubjectTests {
 
     @Test func demandReturnedFromReceiveIsCounted() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
         subject.subscribe(recorder)
         for value in 0..<5 { subject.send(value) }
@@ -60,12 +63,13 @@ struct PassthroughSubjectTests {
 
     @Test func reentrantSendInsideReceiveIsDeliveredAfterThatReceiveReturns() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>()
         let seenDuringSend = Locked<[Int]?>(nil)
-        recorder.onValue { value in
+        recorder.onValue { [weak recorder] value in
             if value == 1 {
                 subject.send(2)
-                let values = recorder.values
+                let values = recorder?.values
                 seenDuringSend.withLock { $0 = values }
             }
             return .none
@@ -80,8 +84,8 @@ struct PassthroughSubjectTests {
     @Test func cancelInsideReceiveStopsDeliveryAtOnce() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { _ in
-            recorder.cancel()
+        recorder.onValue { [weak recorder] _ in
+            recorder?.cancel()
             subject.send(99)
             return .none
         }
@@ -122,6 +126,7 @@ struct PassthroughSubjectTests {
 
     @Test func concurrentSendsAreSerialisedKeepEachSendersOrderAndLoseNothing() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorders = (0..<2).map { _ in RecordingSubscriber<Int, Never>() }
         for recorder in recorders { subject.subscribe(recorder) }
         DispatchQueue.concurrentPerform(iterations: 8) { sender in
@@ -140,6 +145,7 @@ struct PassthroughSubjectTests {
 
     @Test func reentrantSendFromAnEarlierSubscriberReachesLaterOnesAfterTheOuterValue() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let first = RecordingSubscriber<Int, Never>()
         first.onValue { value in
             if value < 3 { subject.send(value + 1) }
@@ -159,6 +165,7 @@ struct PassthroughSubjectTests {
 
     @Test func concurrentSendsNeverExceedLimitedDemand() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1_000))
         subject.subscribe(recorder)
         DispatchQueue.concurrentPerform(iterations: 8) { sender in
@@ -208,6 +215,7 @@ struct PassthroughSubjectTests {
 
     @Test func cancellingTheSubscribeCancellableCancelsUpstreamAndStopsForwarding() {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>()
         subject.subscribe(recorder)
         let upstream = ControllablePublisher<Int, Never>()
@@ -243,6 +251,7 @@ struct PassthroughSubjectTests {
 
     @Test func describesItselfAsCombineDoes() throws {
         let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
         subject.subscribe(recorder)
         #expect(String(describing: subject) == "PassthroughSubject")

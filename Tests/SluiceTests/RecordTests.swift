@@ -33,8 +33,8 @@ private struct Oops: Error, Equatable {}
     @Test func largeRecordWithReentrantRequestsKeepsRecursionBounded() {
         let count = 200_000
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        recorder.onValue { _ in
-            recorder.request(.max(1))
+        recorder.onValue { [weak recorder] _ in
+            recorder?.request(.max(1))
             return .none
         }
         Record<Int, Never>(output: Array(0..<count), completion: .finished).subscribe(recorder)
@@ -46,8 +46,8 @@ private struct Oops: Error, Equatable {}
 
     @Test func cancelFromInsideReceiveStopsEverything() {
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { value in
-            if value == 2 { recorder.cancel() }
+        recorder.onValue { [weak recorder] value in
+            if value == 2 { recorder?.cancel() }
             return .none
         }
         Record<Int, Never>(output: [1, 2, 3], completion: .finished).subscribe(recorder)
@@ -86,6 +86,7 @@ private struct Oops: Error, Equatable {}
         Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
         #expect(String(describing: recorder.subscription!) == "[1, 2]")
         #expect(Mirror(reflecting: recorder.subscription!).children.map(\.label) == ["sequence", "completion"])
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func concurrentRequestsAndCancelNeverExceedDemandOrOverlap() {

@@ -66,19 +66,20 @@ struct SequencePublisherTests {
 
     @Test func reentrantRequestInsideReceiveIsDeliveredAfterTheCurrentValueReturns() {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        recorder.onValue { value in
-            if value == 0 { recorder.request(.max(2)) }
+        recorder.onValue { [weak recorder] value in
+            if value == 0 { recorder?.request(.max(2)) }
             return .none
         }
         (0..<10).publisher.subscribe(recorder)
         #expect(recorder.values == [0, 1, 2])
         #expect(recorder.violations.isEmpty)
+        recorder.cancel()  // the subscription and the recorder hold each other until then
     }
 
     @Test func cancelInsideReceiveStopsDeliveryAtOnce() {
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { value in
-            if value == 2 { recorder.cancel() }
+        recorder.onValue { [weak recorder] value in
+            if value == 2 { recorder?.cancel() }
             return .none
         }
         (0..<10).publisher.subscribe(recorder)

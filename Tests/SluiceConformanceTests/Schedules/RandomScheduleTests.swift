@@ -30,6 +30,7 @@ struct RandomScheduleTests {
             var random = SplitMix64(seed: seed)
             var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
+            defer { recorder.cancel() }  // a subscription left open holds the recorder, which holds it
             let passthrough = PassthroughSubject<Int, Never>()
             let currentValue = CurrentValueSubject<Int, Never>(-1)
             var currentPending = kind == .currentValue  // the current value goes out with the first demand
@@ -108,6 +109,7 @@ struct RandomScheduleTests {
             var random = SplitMix64(seed: seed)
             var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
+            defer { recorder.cancel() }  // a subscription left open holds the recorder, which holds it
             let handle = Locked<StressProducer<Int>?>(nil)
             AnyPublisher<Int, Never>.create { producer in handle.withLock { $0 = producer } }.subscribe(recorder)
             let producer = handle.withLock { $0 }!

@@ -70,6 +70,7 @@ struct CreateStressTests {
         #expect(counts == [Int](repeating: perSender, count: senders))
         #expect(refused.load(ordering: .relaxed) == 0)
         #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
+        producer.send(completion: .finished)  // the subscription and the recorder hold each other until then
     }
 
     /// One operation = one `subscribe`, `request` or `cancel`: 25,000 subscriptions to an

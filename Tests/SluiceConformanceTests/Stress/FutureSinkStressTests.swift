@@ -101,6 +101,7 @@ struct FutureSinkStressTests {
         #expect(perSenderOrder(cutValues, senders: 2).breach == nil)
         #expect(cutValues.count == perSender, "values after the sink cancelled itself")
         #expect(holder.sink == nil, "the subject keeps a cancelled sink")
+        subject.send(completion: .finished)  // the subject and the kept sink hold each other until then
     }
 
     /// One operation = one `send` or `request(.max(1))`: 2 threads × 50,000 sends while a

@@ -83,6 +83,7 @@ struct SubjectStressTests {
             #expect(values.count + recorder.outstandingDemand.max! == requests,
                 "demand was lost: \(values.count) delivered, \(recorder.outstandingDemand) left of \(requests)")
             #expect(perSenderOrder(values, senders: 2).breach == nil)
+            recorder.cancel()  // the subscription and the recorder hold each other until then
         }
     }
 

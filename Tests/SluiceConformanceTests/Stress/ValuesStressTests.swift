@@ -125,6 +125,7 @@ extension AsyncStressSuites {
             subject.subscribe(recorder)
             subject.send(-1)
             #expect(recorder.values == [-1])
+            subject.send(completion: .finished)  // the subject and the recorder hold each other until then
         }
     }
 }

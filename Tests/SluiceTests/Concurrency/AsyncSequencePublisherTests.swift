@@ -79,7 +79,7 @@ import Dispatch
     @Test func cancelInsideReceiveStopsIterationAndReleasesTheIterator() async {
         let sequence = CountingSequence(count: 10)
         let recorder = RecordingSubscriber<Int, TestError>()
-        recorder.onValue { _ in recorder.cancel(); return .none }
+        recorder.onValue { [weak recorder] _ in recorder?.cancel(); return .none }
         sequence.publisher.subscribe(recorder)
         await sequence.released.wait()
         #expect(recorder.events == [.subscription, .value(0)])

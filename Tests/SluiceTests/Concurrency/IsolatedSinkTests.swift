@@ -18,6 +18,9 @@ private actor Collector {
             self.values.append(value)
         }
     }
+
+    /// Ends the subscription (the collector and its sink hold each other until then).
+    func cancel() { cancellable?.cancel() }
 }
 
 @Suite struct IsolatedSinkTests {
@@ -71,6 +74,7 @@ private actor Collector {
         subscription.send(2)
         await subscription.waitForCalls { $0.count == 3 }
         #expect(await collector.values == [1, 2])
+        await collector.cancel()
     }
 
     @MainActor @Test func cancellingCancelsUpstreamAndDeliversNothingMore() async {

@@ -88,7 +88,7 @@ import Dispatch
         let ended = Gate()
         let results = Locked<[Bool]>([])
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { _ in recorder.cancel(); return .none }
+        recorder.onValue { [weak recorder] _ in recorder?.cancel(); return .none }
         Producer<Int, Never> { sender in
             for n in 1...3 { let sent = await sender.send(n); results.withLock { $0.append(sent) } }
             ended.open()
