@@ -4,6 +4,10 @@
 //     python3 Benchmarks/compare.py
 import PackageDescription
 
+/// The benchmarks' own code builds without warnings, as the library does (`.ci/run` builds it).
+/// A flag of the targets here, not `-Xswiftc`, so that the dependencies' warnings do not count.
+let warningsAsErrors = SwiftSetting.unsafeFlags(["-warnings-as-errors"])
+
 /// Every suite gets the same dependencies: the harness, Sluice and the peers.
 func suite(_ name: String) -> Target {
     .executableTarget(
@@ -18,7 +22,7 @@ func suite(_ name: String) -> Target {
         path: "Benchmarks/\(name)",
         // Sluice and OpenCombine both extend `Sequence` with `publisher`: a file sees only the
         // members of the modules it imports, so each contender lives in a file of its own.
-        swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
+        swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), warningsAsErrors],
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     )
 }
@@ -44,7 +48,8 @@ let package = Package(
                 .product(name: "Sluice", package: "Sluice"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
-            path: "Support"
+            path: "Support",
+            swiftSettings: [warningsAsErrors]
         ),
         suite("Core"),
         suite("Bridge"),
