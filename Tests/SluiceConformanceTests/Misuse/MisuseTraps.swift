@@ -27,7 +27,12 @@
 // Violation.futureFinishedWithoutValue  UNREACHABLE through public API: `Future.value` awaits
 //                                     a `Future`, which always delivers its promised value before
 //                                     `.finished`, and the non-throwing variant cannot be
-//                                     cancelled. No exit test is possible without a private seam.
+//                                     cancelled. `Future` is a final class whose storage and
+//                                     conduit are internal, its promise keeps only the first
+//                                     result, and `.first` cancels after one value (so neither
+//                                     `.value(nil)` nor `.moreThanOne` can come back). No exit
+//                                     test is possible without a private seam (checked for
+//                                     issue 5, 2026-11-23).
 //
 // Violation.nonPositivePrefetch       values(prefetch: 0): ValuesVariantsTests.
 // Violation.negativeBufferingLimit    values(bufferingPolicy: .bufferingNewest(-1)): ValuesVariantsTests.

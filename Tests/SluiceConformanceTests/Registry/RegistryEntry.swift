@@ -15,19 +15,53 @@ typealias Recorder = RecordingSubscriber<Int, TestFailure>
 /// `pump(recorder)`, which sends the next values while the recorder has demand, then the
 /// ending once all values are out; rules call it after every demand they give, so a hot
 /// publisher behaves as a finite source that honours demand.
+///
+/// An asynchronous entry's source also tracks when it lets go of each recorder (see
+/// Quiescence.swift), so that rules can await ``settle(_:)`` before checking that nothing
+/// came after a cancel.
 struct Source {
     let publisher: any Publisher<Int, TestFailure>
     let pump: (@Sendable (Recorder) -> Void)?
+    /// Set for asynchronous entries (``Entry`` sets it): recorders are subscribed through a
+    /// ``ReleaseSignal``.
+    private(set) var releases: ReleaseGates?
 
     init(_ publisher: any Publisher<Int, TestFailure>, pump: (@Sendable (Recorder) -> Void)? = nil) {
         self.publisher = publisher
         self.pump = pump
     }
 
+    /// This source, tracking when its publisher releases each subscriber.
+    func trackingReleases() -> Source {
+        var source = self
+        source.releases = ReleaseGates()
+        return source
+    }
+
     /// Subscribes `recorder`, then feeds it if the publisher is hot.
     func subscribe(_ recorder: Recorder) {
-        publisher.subscribe(recorder)
+        if let releases {
+            publisher.subscribe(ReleaseSignal(recorder, gate: releases.make(for: recorder)))
+        } else {
+            publisher.subscribe(recorder)
+        }
         pump?(recorder)
+    }
+
+    /// Waits until no signal can reach `recorder` any more unless the test gives one: at once
+    /// for a synchronous or hot source (everything it delivers happens inside the test's own
+    /// calls); for an asynchronous one, until its publisher let go of the subscriber (its
+    /// producing task ended). Call it after a cancel or a completion; `false` if the test's task
+    /// was cancelled first (its time limit), which means the publisher never let go.
+    ///
+    /// ```swift
+    /// recorder.cancel()
+    /// #expect(await source.settle(recorder))
+    /// #expect(recorder.values == [0])
+    /// ```
+    func settle(_ recorder: Recorder) async -> Bool {
+        guard let gate = releases?.gate(for: recorder) else { return true }
+        return await gate.wait()
     }
 
     /// Requests through `recorder`, then feeds it if the publisher is hot.
@@ -96,7 +130,11 @@ struct Entry: Sendable, CustomTestStringConvertible {
         self.delivery = delivery
         self.isCold = isCold && delivery != .hot
         self.scaled = scaled
-        self.make = make
+        if delivery == .asynchronous {
+            self.make = { make().trackingReleases() }
+        } else {
+            self.make = make
+        }
     }
 
     var testDescription: String { name }

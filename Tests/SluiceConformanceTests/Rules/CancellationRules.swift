@@ -4,6 +4,10 @@ import Testing
 
 /// DESIGN rule 4 and Reactive Streams 3.5-3.7 (cancel is idempotent and thread-safe; a request
 /// after it is a no-op) and 3.12 (signals stop after a cancel).
+///
+/// An asynchronous entry delivers from its own task, after `request(_:)` returned: each check
+/// awaits ``Source/settle(_:)`` first (the publisher let go of the subscriber, so its task is
+/// over), or a value arriving late would go unseen.
 @Suite("Rule 4: cancellation", .timeLimit(.minutes(1)))
 struct CancellationRules {
     @Test("Cancelling twice or more is harmless, and a request after it delivers nothing (rules 3.5-3.7)",
@@ -15,6 +19,7 @@ struct CancellationRules {
         recorder.cancel()
         source.request(.max(1), through: recorder)
         source.request(.unlimited, through: recorder)
+        #expect(await source.settle(recorder), "\(entry.name) never let go of its subscriber")
         #expect(recorder.values.isEmpty)
         #expect(recorder.violations.isEmpty)
     }
@@ -31,7 +36,9 @@ struct CancellationRules {
             }
         }
         recorder.cancel()
-        #expect(recorder.values.count <= entry.elements)
+        #expect(await source.settle(recorder), "\(entry.name) never let go of its subscriber")
+        let values = recorder.values
+        #expect(values == Array(0..<values.count) && values.count <= entry.elements, "\(values)")
         #expect(recorder.violations.isEmpty)
     }
 
@@ -42,6 +49,7 @@ struct CancellationRules {
         await entry.awaitValues(1, of: recorder)
         recorder.cancel()
         source.request(.unlimited, through: recorder)
+        #expect(await source.settle(recorder), "\(entry.name) never let go of its subscriber")
         #expect(recorder.values == [0])
         #expect(recorder.completion == nil)
         #expect(recorder.violations.isEmpty)

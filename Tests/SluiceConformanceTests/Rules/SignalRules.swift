@@ -22,12 +22,14 @@ struct SignalRules {
     @Test("A never-ending publisher delivers its values and stays open until cancelled",
           arguments: Registry.neverEnding)
     func neverEndingStaysOpen(entry: Entry) async {
-        let (_, recorder) = entry.subscribe(initialDemand: .unlimited)
+        let (source, recorder) = entry.subscribe(initialDemand: .unlimited)
         await entry.awaitValues(entry.elements, of: recorder)
         #expect(recorder.values == entry.expectedValues)
         #expect(recorder.completion == nil)
         recorder.cancel()
-        #expect(recorder.completion == nil, "a cancel delivers no completion")
+        #expect(await source.settle(recorder), "\(entry.name) never let go of its subscriber")
+        #expect(recorder.values == entry.expectedValues)
+        #expect(recorder.completion == nil, "a cancel delivers no completion (rule 3.12)")
         #expect(recorder.violations.isEmpty)
     }
 

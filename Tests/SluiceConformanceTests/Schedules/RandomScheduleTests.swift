@@ -10,8 +10,8 @@ let syncScheduleSeeds = 300
 let asyncScheduleSeeds = 30
 
 /// Compares what the recorder got with what the model allows; `nil` when they agree.
-func mismatch<Value: Equatable & Sendable>(
-    _ recorder: RecordingSubscriber<Value, Never>, _ model: DemandModel<Value>
+func mismatch<Value: Equatable & Sendable, Failure: Error>(
+    _ recorder: RecordingSubscriber<Value, Failure>, _ model: DemandModel<Value>
 ) -> String? {
     if !recorder.violations.isEmpty { return "contract breaches: \(recorder.violations)" }
     if recorder.values != model.values { return "values \(recorder.values), model \(model.values)" }
@@ -178,6 +178,74 @@ struct RandomScheduleTests {
                 #expect(difference == nil, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step), \(operation): \(difference ?? "")")
                 if difference != nil { break }
             }
+        }
+    }
+    @Test("Record and the one-shot publishers: random request / cancel deliver exactly what the model allows, then their completion",
+        arguments: FiniteFamily.allCases)
+    func finite(family: FiniteFamily) {
+        for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
+            var random = SplitMix64(seed: seed)
+            var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
+            let (publisher, count, ending) = family.make(&random)
+            let recorder = RecordingSubscriber<Int, TestFailure>(initialDemand: .none, demandPerValue: model.demandPerValue)
+            publisher.subscribe(recorder)
+            var next = 0
+            // A publisher with no values completes at once, without demand (Combine's Empty,
+            // Fail, Optional.Publisher(nil), Result.Publisher(failure), an empty Record).
+            if count == 0 { model.complete() }
+            for step in 0..<20 {
+                let operation: String
+                if Int.random(in: 0..<100, using: &random) < 85 {
+                    let demand = random.demand()
+                    operation = "request(\(demand))"
+                    recorder.request(demand)
+                    model.request(demand)
+                    while model.outstanding > 0, next < count, !model.isTerminated {
+                        model.deliver(next)
+                        next += 1
+                    }
+                    if next == count { model.complete() }
+                } else {
+                    operation = "cancel"
+                    recorder.cancel()
+                    model.cancel()
+                }
+                var difference = mismatch(recorder, model)
+                if difference == nil, let completion = recorder.completion, completion != ending {
+                    difference = "completion \(completion), expected \(ending)"
+                }
+                #expect(difference == nil, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step), \(operation), \(count) elements: \(difference ?? "")")
+                if difference != nil { break }
+            }
+        }
+    }
+}
+
+/// The synchronous finite families of the schedules: `Record` and the one-shot publishers.
+enum FiniteFamily: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case record, just, optional, result, empty, fail
+    var testDescription: String { rawValue }
+
+    /// A publisher of `0..<count` then `ending`, drawn at random where the family has shapes.
+    func make(_ random: inout SplitMix64) -> (any Publisher<Int, TestFailure>, Int, Subscribers.Completion<TestFailure>) {
+        let fails = Bool.random(using: &random)
+        switch self {
+        case .record:
+            let count = Int.random(in: 0...12, using: &random)
+            let ending: Subscribers.Completion<TestFailure> = fails ? .failure(TestFailure()) : .finished
+            return (Record<Int, TestFailure>(output: Array(0..<count), completion: ending), count, ending)
+        case .just:
+            return (Just(0).widened(), 1, .finished)
+        case .optional:
+            return fails ? (Optional<Int>.Publisher(nil).widened(), 0, .finished) : (Optional(0).publisher.widened(), 1, .finished)
+        case .result:
+            return fails
+                ? (Result<Int, TestFailure>.Publisher(TestFailure()), 0, .failure(TestFailure()))
+                : (Result<Int, TestFailure>.Publisher(0), 1, .finished)
+        case .empty:
+            return (Empty<Int, TestFailure>(), 0, .finished)
+        case .fail:
+            return (Fail<Int, TestFailure>(error: TestFailure()), 0, .failure(TestFailure()))
         }
     }
 }

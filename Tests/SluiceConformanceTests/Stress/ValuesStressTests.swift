@@ -91,6 +91,8 @@ extension AsyncStressSuites {
         func cancelledLoopsEnd(mode: StressValuesMode) async {
             let loops = StressBudget.scaled(500, minimum: 50)
             let subject = PassthroughSubject<Int, Never>()
+            // The loops subscribe through this, which keeps a weak reference to each subscriber.
+            let tracking = SubscriberTracking(upstream: subject)
             // The sender runs on a queue of its own, neither in a task nor on a global queue: on
             // Linux both share the width-limited worker pool the loops need, and a spinning
             // sender per test case would starve them.
@@ -109,7 +111,7 @@ extension AsyncStressSuites {
                 for index in 0..<loops {
                     let firstElement = StressGate()
                     let task = Task {
-                        for await _ in mode.values(subject) { firstElement.open() }
+                        for await _ in mode.values(tracking) { firstElement.open() }
                     }
                     if index % 2 == 1 { await firstElement.wait() }
                     task.cancel()
@@ -119,12 +121,19 @@ extension AsyncStressSuites {
             }
             stopped.withLock { $0 = true }
             await senderDone.wait()
-            // Every loop ended; the subject must hold no subscriber of theirs any more: a new
-            // subscriber is the only one to get the next value.
+            // Every loop ended. Each one's subscriber must be gone (a weak reference to it is
+            // nil: neither the subject nor the ended loop's task keeps it) and detached from the
+            // subject (which holds no subscription any more).
+            #expect(tracking.tracked.count == loops, "\(tracking.tracked.count) subscribers for \(loops) loops")
+            let released = await eventually { tracking.tracked.alive == 0 }
+            #expect(released, "\(tracking.tracked.alive) of \(loops) cancelled loops' subscribers still alive")
+            #expect(subject.attachedSubscriptions == 0, "the subject still holds \(subject.attachedSubscriptions) subscriptions")
+            // And a new subscriber is served as the only one.
             let recorder = RecordingSubscriber<Int, Never>()
             subject.subscribe(recorder)
             subject.send(-1)
             #expect(recorder.values == [-1])
+            #expect(subject.attachedSubscriptions == 1)
             subject.send(completion: .finished)  // the subject and the recorder hold each other until then
         }
     }
