@@ -129,7 +129,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     // MARK: Awaiting
 
-    /// Suspends until `predicate` holds for the events recorded so far.
+    /// Suspends until `predicate` holds for the events recorded so far, or until the awaiting
+    /// task is cancelled (so a Swift Testing `.timeLimit` ends a wait that would hang).
+    ///
+    /// The predicate runs outside the recorder's locks, possibly more than once and on the
+    /// thread that delivers a signal; it may read the recorder.
     ///
     /// ```swift
     /// await recorder.wait { $0.count >= 3 }
@@ -138,7 +142,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         await log.wait(until: predicate)
     }
 
-    /// Suspends until at least `count` values have arrived.
+    /// Suspends until at least `count` values have arrived, or until the awaiting task is
+    /// cancelled.
     ///
     /// ```swift
     /// await recorder.waitForValues(count: 3)
@@ -149,17 +154,18 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         }
     }
 
-    /// Suspends until the completion arrives and returns it.
+    /// Suspends until the completion arrives and returns it; returns `nil` if the awaiting
+    /// task is cancelled first.
     ///
     /// ```swift
-    /// let completion = await recorder.waitForCompletion()
+    /// #expect(await recorder.waitForCompletion() == .finished)
     /// ```
     @discardableResult
-    public func waitForCompletion() async -> Subscribers.Completion<Failure> where Input: Sendable {
+    public func waitForCompletion() async -> Subscribers.Completion<Failure>? where Input: Sendable {
         await log.wait { events in
             events.contains { if case .completion = $0 { true } else { false } }
         }
-        return completion!
+        return completion
     }
 
     // MARK: Subscriber

@@ -128,3 +128,24 @@ struct ControllablePublisherTests {
         #expect(await waited == [.request(.max(1)), .cancel])
     }
 }
+
+extension ControllablePublisherTests {
+    @Test("waitForCalls ends when the awaiting task is cancelled instead of hanging")
+    func waitForCallsIsCancellable() async {
+        let publisher = ControllablePublisher<Int, Oops>()
+        publisher.subscribe(RecordingSubscriber<Int, Oops>(initialDemand: .none))
+        let subscription = publisher.subscriptions[0]
+        let (evaluated, evaluation) = AsyncStream.makeStream(of: Void.self)
+        let waiter = Task {
+            await subscription.waitForCalls { calls in
+                evaluation.yield()
+                return calls.contains(.cancel)
+            }
+            return subscription.history
+        }
+        var evaluations = evaluated.makeAsyncIterator()
+        await evaluations.next()
+        waiter.cancel()
+        #expect(await waiter.value.isEmpty)
+    }
+}

@@ -233,3 +233,109 @@ struct RecordingSubscriberViolationTests {
         #expect(recorder.values == [1, 2])
     }
 }
+
+@Suite("RecordingSubscriber: awaiting events", .timeLimit(.minutes(1)))
+struct RecordingSubscriberWaitTests {
+    @Test("wait(until:) returns at once when the events already satisfy the predicate")
+    func waitReturnsAtOnceWhenSatisfied() async {
+        let (recorder, subscription) = subscribedRecorder()
+        subscription.send(1)
+        await recorder.wait { $0.count == 2 }
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
+    @Test("wait(until:) suspends until a value sent from elsewhere satisfies the predicate")
+    func waitResumesWhenAValueArrives() async {
+        let (recorder, subscription) = subscribedRecorder()
+        let (evaluated, evaluation) = AsyncStream.makeStream(of: Int.self)
+        async let seenOnResume: [Int] = {
+            await recorder.wait { events in
+                evaluation.yield(events.count)
+                return events.contains(.value(3))
+            }
+            return recorder.values
+        }()
+        // The first evaluation failed: the waiter is registered before anything is sent.
+        var evaluations = evaluated.makeAsyncIterator()
+        #expect(await evaluations.next() == 1)
+        subscription.send(1)
+        subscription.send(2)
+        subscription.send(3)
+        #expect(await seenOnResume == [1, 2, 3])
+    }
+
+    @Test("wait(until:) predicates may read the recorder: they run outside its lock")
+    func predicateMayReadTheRecorder() async {
+        let (recorder, subscription) = subscribedRecorder()
+        subscription.send(1)
+        // Reading the recorder inside the predicate deadlocked while predicates ran under the
+        // event log's lock.
+        await recorder.wait { _ in recorder.values == [1] }
+        let (evaluated, evaluation) = AsyncStream.makeStream(of: Void.self)
+        async let waited: Void = recorder.wait { _ in
+            evaluation.yield()
+            return recorder.completion != nil
+        }
+        var evaluations = evaluated.makeAsyncIterator()
+        await evaluations.next()
+        subscription.send(completion: .finished)
+        await waited
+        #expect(recorder.completion == .finished)
+    }
+
+    @Test("waitForValues returns once that many values have arrived, also when they are sent from another task")
+    func waitForValuesCountsValues() async {
+        let (recorder, subscription) = subscribedRecorder()
+        subscription.send(1)
+        await recorder.waitForValues(count: 1)
+        await recorder.waitForValues(count: 0)
+        let sender = Task {
+            for value in 2...4 {
+                await Task.yield()
+                subscription.send(value)
+            }
+        }
+        await recorder.waitForValues(count: 4)
+        #expect(recorder.values == [1, 2, 3, 4])
+        await sender.value
+    }
+
+    @Test("waitForCompletion returns the completion, at once if it already arrived")
+    func waitForCompletionReturnsIt() async {
+        let (recorder, subscription) = subscribedRecorder()
+        let sender = Task {
+            await Task.yield()
+            subscription.send(completion: .failure(Oops()))
+        }
+        #expect(await recorder.waitForCompletion() == .failure(Oops()))
+        #expect(await recorder.waitForCompletion() == .failure(Oops()))
+        await sender.value
+    }
+
+    @Test("A wait ends when the awaiting task is cancelled, instead of hanging; waitForCompletion then returns nil")
+    func waitsEndOnCancellation() async {
+        let (recorder, _) = subscribedRecorder()
+        // Cancelled before the waits start: each sees the cancellation when registering.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await recorder.waitForValues(count: 1)
+            await recorder.wait { _ in false }
+            return await recorder.waitForCompletion()
+        }
+        #expect(await early.value == nil)
+        // Cancelled while suspended: the cancellation handler resumes the waiter.
+        let (evaluated, evaluation) = AsyncStream.makeStream(of: Void.self)
+        let suspended = Task {
+            await recorder.wait { _ in
+                evaluation.yield()
+                return false
+            }
+            return recorder.events.count
+        }
+        var evaluations = evaluated.makeAsyncIterator()
+        await evaluations.next()
+        suspended.cancel()
+        #expect(await suspended.value == 1)
+        #expect(recorder.completion == nil)
+    }
+}
