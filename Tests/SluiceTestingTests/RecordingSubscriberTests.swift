@@ -1,3 +1,4 @@
+import Foundation
 import Sluice
 import SluiceTesting
 import Testing
@@ -220,6 +221,48 @@ struct RecordingSubscriberViolationTests {
         #expect(recorder.violations.contains("received a completion before its subscription (rule 1)"))
     }
 
+    @Test("A value arriving on the same thread after cancel() returned is recorded as a rule 4 violation")
+    func flagsAValueAfterCancel() {
+        let (recorder, subscription) = subscribedRecorder()
+        subscription.send(1)
+        recorder.cancel()
+        #expect(recorder.violations.isEmpty)
+        subscription.send(2)
+        #expect(recorder.violations == ["received a value after its cancel returned (rule 4)"])
+        #expect(recorder.values == [1, 2])
+    }
+
+    @Test("A value after a cancel made inside receive(_:) is recorded as a rule 4 violation, whatever the thread")
+    func flagsAValueAfterACancelInsideReceive() {
+        let (recorder, subscription) = subscribedRecorder()
+        recorder.onValue { [weak recorder] _ in
+            recorder?.cancel()
+            return .none
+        }
+        subscription.send(1)
+        #expect(recorder.violations.isEmpty)
+        onAnotherThread { _ = recorder.receive(2) }  // as a publisher delivering there
+        #expect(recorder.violations == ["received a value after its cancel returned (rule 4)"])
+    }
+
+    @Test("After a cancel from another thread, one value already in flight is tolerated; a second is a violation")
+    func toleratesOneInFlightValueAfterACancelElsewhere() {
+        let (recorder, _) = subscribedRecorder()
+        recorder.cancel()
+        onAnotherThread { _ = recorder.receive(1) }  // as a publisher delivering there
+        #expect(recorder.violations.isEmpty)
+        onAnotherThread { _ = recorder.receive(2) }  // as a publisher delivering there
+        #expect(recorder.violations == ["received a value after its cancel returned (rule 4)"])
+    }
+
+    @Test("A completion after a cancel is not a violation (a publisher may have been finishing)")
+    func completionAfterCancelIsNotAViolation() {
+        let (recorder, subscription) = subscribedRecorder()
+        recorder.cancel()
+        subscription.send(completion: .finished)
+        #expect(recorder.violations.isEmpty)
+    }
+
     @Test("A signal arriving while another is still in progress is recorded as a rule 3 violation")
     func flagsOverlappingSignals() {
         let (recorder, subscription) = subscribedRecorder()
@@ -338,4 +381,15 @@ struct RecordingSubscriberWaitTests {
         #expect(await suspended.value == 1)
         #expect(recorder.completion == nil)
     }
+}
+
+/// Runs `body` on a new thread (never the caller's) and returns when it is done.
+private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.start()
+    done.wait()
 }
