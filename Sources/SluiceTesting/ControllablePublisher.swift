@@ -98,7 +98,8 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
     /// ```
     public func send(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 
-    /// Suspends until `predicate` holds for the calls recorded so far.
+    /// Suspends until `predicate` holds for the calls recorded so far, or until the awaiting
+    /// task is cancelled. The predicate runs outside any lock and may read this subscription.
     ///
     /// ```swift
     /// await subscription.waitForCalls { $0.contains(.cancel) }

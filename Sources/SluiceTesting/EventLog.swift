@@ -2,10 +2,15 @@
 
 /// A thread-safe, append-only list of events that tests can await without sleeping.
 ///
-/// Every append re-checks the waiters' predicates and resumes those that now hold, after the
-/// lock is released.
+/// Waiters' predicates are test code, so they run outside the lock (rule 6): a predicate may
+/// read the recorder or the subscription it waits on without deadlocking. Every append checks
+/// the waiters registered at that moment against a snapshot of the events, then resumes those
+/// whose predicate held. A waiter that registers checks its predicate once against the events
+/// it registered after, so no append is missed. A wait ends early, with nothing, when the
+/// awaiting task is cancelled (e.g. by a Swift Testing `.timeLimit`), instead of hanging.
 final class EventLog<Event> {
     fileprivate struct Waiter: Sendable {
+        let id: UInt64
         let predicate: @Sendable ([Event]) -> Bool
         let continuation: CheckedContinuation<Void, Never>
     }
@@ -13,37 +18,53 @@ final class EventLog<Event> {
     fileprivate struct State {
         var events: [Event] = []
         var waiters: [Waiter] = []
+        var nextWaiterID: UInt64 = 0
     }
 
     private let state = Locked(State())
 
     func append(_ event: Event) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let (events, waiters) = state.withLock { state -> ([Event], [Waiter]) in
             state.events.append(event)
-            guard !state.waiters.isEmpty else { return [] }
-            let events = state.events
-            var ready: [CheckedContinuation<Void, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.predicate(events) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
+            return state.waiters.isEmpty ? ([], []) : (state.events, state.waiters)
         }
-        for continuation in ready { continuation.resume() }
+        let satisfied = waiters.filter { $0.predicate(events) }.map(\.id)
+        for id in satisfied { resume(waiter: id) }
     }
 
     var events: [Event] { state.withLock { $0.events } }
 
-    /// Suspends until `predicate` holds for the events recorded so far.
+    /// Removes the waiter and resumes it, unless another path (an append, the registration,
+    /// a cancellation) already did.
+    private func resume(waiter id: UInt64) {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index).continuation
+        }
+        continuation?.resume()
+    }
+}
+
+extension EventLog where Event: Sendable {
+    /// Suspends until `predicate` holds for the events recorded so far, or until the awaiting
+    /// task is cancelled.
     func wait(until predicate: @escaping @Sendable ([Event]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let holds = state.withLock { state -> Bool in
-                if predicate(state.events) { return true }
-                state.waiters.append(Waiter(predicate: predicate, continuation: continuation))
-                return false
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let events = state.withLock { state -> [Event] in
+                    state.waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation))
+                    return state.events
+                }
+                // A cancellation that came before the registration found nothing to resume:
+                // the flag is already set, so it is seen here.
+                if Task.isCancelled || predicate(events) { resume(waiter: id) }
             }
-            if holds { continuation.resume() }
+        } onCancel: {
+            resume(waiter: id)
         }
     }
 }

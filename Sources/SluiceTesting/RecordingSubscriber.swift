@@ -6,8 +6,14 @@ import Synchronization
 /// sleeping.
 ///
 /// Contract breaches by the publisher (a value beyond demand, a signal before the subscription
-/// or after the completion, a second subscription, overlapping signals) are recorded in
-/// ``violations`` rather than trapping, so a test can assert there were none.
+/// or after the completion, a value after a cancel, a second subscription, overlapping
+/// signals) are recorded in ``violations`` rather than trapping, so a test can assert there
+/// were none.
+///
+/// A value after ``cancel()`` returned is a violation when the cancel was made inside a
+/// `receive(_:)` (from ``onValue(_:)``), when the value arrives on the thread that cancelled,
+/// or when it is not the first after the cancel: one value that a publisher had already
+/// decided to send on another thread may still arrive, as in Combine.
 ///
 /// ```swift
 /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
@@ -39,6 +45,17 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         var violations: [String] = []
         var demandPerValue: Subscribers.Demand
         var onValue: (@Sendable (Input) -> Subscribers.Demand)?
+        /// The thread inside `receive(_:)`, while one runs.
+        var valueThread: UInt?
+        /// Set when a cancel made through the recorder has returned.
+        var cancelled: Cancelled?
+        var valuesAfterCancel = 0
+    }
+
+    /// How a cancel made through the recorder was made, to judge the values after it.
+    fileprivate struct Cancelled {
+        var thread: UInt
+        var insideValue: Bool
     }
 
     private let initialDemand: Subscribers.Demand
@@ -79,7 +96,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// The demand requested and not yet used up by values.
     public var outstandingDemand: Subscribers.Demand { state.withLock { $0.outstanding } }
 
-    /// The subscription, once received (and until cancelled through the recorder).
+    /// The subscription, once received (kept after a cancel, so a second cancel reaches it).
     public var subscription: (any Subscription)? { state.withLock { $0.subscription?.base } }
 
     // MARK: Controlling demand
@@ -104,7 +121,17 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// recorder.cancel()
     /// ```
     public func cancel() {
-        state.withLock { $0.subscription }?.base.cancel()
+        guard let subscription = state.withLock({ $0.subscription }) else { return }
+        subscription.base.cancel()
+        let thread = currentThreadIdentity()
+        state.withLock { state in
+            let insideValue = state.valueThread == thread
+            if state.cancelled == nil {
+                state.cancelled = Cancelled(thread: thread, insideValue: insideValue)
+            } else if insideValue {
+                state.cancelled?.insideValue = true
+            }
+        }
     }
 
     /// Sets the demand each later `receive(_:)` returns.
@@ -129,7 +156,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     // MARK: Awaiting
 
-    /// Suspends until `predicate` holds for the events recorded so far.
+    /// Suspends until `predicate` holds for the events recorded so far, or until the awaiting
+    /// task is cancelled (so a Swift Testing `.timeLimit` ends a wait that would hang).
+    ///
+    /// The predicate runs outside the recorder's locks, possibly more than once and on the
+    /// thread that delivers a signal; it may read the recorder.
     ///
     /// ```swift
     /// await recorder.wait { $0.count >= 3 }
@@ -138,7 +169,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         await log.wait(until: predicate)
     }
 
-    /// Suspends until at least `count` values have arrived.
+    /// Suspends until at least `count` values have arrived, or until the awaiting task is
+    /// cancelled.
     ///
     /// ```swift
     /// await recorder.waitForValues(count: 3)
@@ -149,17 +181,18 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         }
     }
 
-    /// Suspends until the completion arrives and returns it.
+    /// Suspends until the completion arrives and returns it; returns `nil` if the awaiting
+    /// task is cancelled first.
     ///
     /// ```swift
-    /// let completion = await recorder.waitForCompletion()
+    /// #expect(await recorder.waitForCompletion() == .finished)
     /// ```
     @discardableResult
-    public func waitForCompletion() async -> Subscribers.Completion<Failure> where Input: Sendable {
+    public func waitForCompletion() async -> Subscribers.Completion<Failure>? where Input: Sendable {
         await log.wait { events in
             events.contains { if case .completion = $0 { true } else { false } }
         }
-        return completion!
+        return completion
     }
 
     // MARK: Subscriber
@@ -189,7 +222,15 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func receive(_ input: Input) -> Subscribers.Demand {
         enter()
         defer { leave() }
+        let thread = currentThreadIdentity()
         let onValue = state.withLock { state -> (@Sendable (Input) -> Subscribers.Demand)? in
+            state.valueThread = thread
+            if let cancelled = state.cancelled {
+                state.valuesAfterCancel += 1
+                if cancelled.insideValue || cancelled.thread == thread || state.valuesAfterCancel > 1 {
+                    state.violations.append("received a value after its cancel returned (rule 4)")
+                }
+            }
             if state.subscription == nil && state.subscriptionCount == 0 {
                 state.violations.append("received a value before its subscription (rule 1)")
             }
@@ -203,7 +244,10 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         }
         log.append(.value(input))
         let demand = onValue?(input) ?? state.withLock { $0.demandPerValue }
-        state.withLock { $0.outstanding += demand }
+        state.withLock { state in
+            state.outstanding += demand
+            state.valueThread = nil
+        }
         return demand
     }
 
