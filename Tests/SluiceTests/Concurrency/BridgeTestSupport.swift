@@ -15,8 +15,13 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
 
     let upstream: Upstream
     private let state = Locked(State())
+    /// Called inside each `request(_:)`, before it is recorded and forwarded.
+    private let onRequest: @Sendable () -> Void
 
-    init(_ upstream: Upstream) { self.upstream = upstream }
+    init(_ upstream: Upstream, onRequest: @escaping @Sendable () -> Void = {}) {
+        self.upstream = upstream
+        self.onRequest = onRequest
+    }
 
     /// The demand requested downstream so far, summed over all requests.
     var requested: Subscribers.Demand { state.withLock { $0.requested } }
@@ -34,6 +39,7 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
     }
 
     fileprivate func recordRequest(_ demand: Subscribers.Demand) {
+        onRequest()
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.requested += demand
             let total = state.requested
@@ -124,4 +130,22 @@ struct ProbedSubscriber<Input: Sendable, Failure: Error>: Subscriber {
 extension RecordingSubscriber {
     /// `true` if a completion was recorded.
     var hasCompleted: Bool { events.contains { if case .completion = $0 { true } else { false } } }
+}
+
+/// A serial executor running its jobs on a dispatch queue of its own, that can tell whether
+/// the calling code runs on it: an actor using it can check, without trapping, that code
+/// called synchronously from its methods (an upstream's `request(_:)`) stayed on it.
+final class QueueExecutor: SerialExecutor {
+    private let queue = DispatchQueue(label: "QueueExecutor")
+    private let key = DispatchSpecificKey<UInt8>()
+
+    init() { queue.setSpecific(key: key, value: 1) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    /// `true` when called from a job this executor runs.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 }
