@@ -149,3 +149,29 @@ final class QueueExecutor: SerialExecutor {
     /// `true` when called from a job this executor runs.
     var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 }
+
+/// An async sequence whose `next()` runs `body` with the number of earlier calls; it throws
+/// whatever `body` throws (`any Error`, so a `CancellationError` can come through).
+struct ClosureSequence<Element: Sendable>: AsyncSequence, Sendable {
+    typealias Failure = any Error
+    let body: @Sendable (Int) async throws -> Element?
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let body: @Sendable (Int) async throws -> Element?
+        var calls = 0
+
+        mutating func next() async throws -> Element? {
+            defer { calls += 1 }
+            return try await body(calls)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(body: body) }
+}
+
+extension Subscribers.Completion {
+    /// `true` for a failure with a `CancellationError`.
+    var isCancellationFailure: Bool {
+        if case .failure(let error) = self { error is CancellationError } else { false }
+    }
+}
