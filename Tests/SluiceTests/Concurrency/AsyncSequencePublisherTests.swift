@@ -143,6 +143,28 @@ import Dispatch
         #expect(recorder.values.count == 5)
     }
 
+    /// The priority `next()` runs at when `sequence` is published with `priority`, on `actor`.
+    private func priorityOfIteration(_ priority: TaskPriority, on actor: (any Actor)?) async -> TaskPriority? {
+        let seen = Locked<TaskPriority?>(nil)
+        let sequence = ClosureSequence<Int> { call in
+            if call == 0 { seen.withLock { $0 = Task.currentPriority } }
+            return call == 0 ? 0 : nil
+        }
+        let recorder = RecordingSubscriber<Int, any Error>()
+        sequence.publisher(priority: priority, iteratingOn: actor).subscribe(recorder)
+        await recorder.waitForCompletion()
+        return seen.withLock { $0 }
+    }
+
+    @Test("publisher(priority:) runs the sequence's next() at that priority, with and without an actor")
+    func iterationRunsAtTheGivenPriority() async {
+        // Both differ from the test's own priority, which an ignored argument would inherit.
+        #expect(await priorityOfIteration(.low, on: nil) == .low)
+        #expect(await priorityOfIteration(.high, on: nil) == .high)
+        #expect(await priorityOfIteration(.low, on: PriorityProbeActor()) == .low)
+        #expect(await priorityOfIteration(.high, on: PriorityProbeActor()) == .high)
+    }
+
     @Test func subscriptionDescribesItselfAsAsyncSequence() {
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
         CountingSequence(count: 1).publisher.subscribe(recorder)
@@ -174,3 +196,6 @@ import Dispatch
         }
     }
 }
+
+/// An actor with nothing to do but host a published sequence's iteration.
+private actor PriorityProbeActor {}
