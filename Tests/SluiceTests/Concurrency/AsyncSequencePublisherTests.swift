@@ -143,6 +143,28 @@ import Dispatch
         #expect(recorder.values.count == 5)
     }
 
+    /// The priority `next()` runs at when `sequence` is published with `priority`, on `actor`.
+    private func priorityOfIteration(_ priority: TaskPriority, on actor: (any Actor)?) async -> TaskPriority? {
+        let seen = Locked<TaskPriority?>(nil)
+        let sequence = ClosureSequence<Int> { call in
+            if call == 0 { seen.withLock { $0 = Task.currentPriority } }
+            return call == 0 ? 0 : nil
+        }
+        let recorder = RecordingSubscriber<Int, any Error>()
+        sequence.publisher(priority: priority, iteratingOn: actor).subscribe(recorder)
+        await recorder.waitForCompletion()
+        return seen.withLock { $0 }
+    }
+
+    @Test("publisher(priority:) runs the sequence's next() at that priority, with and without an actor")
+    func iterationRunsAtTheGivenPriority() async {
+        // Both differ from the test's own priority, which an ignored argument would inherit.
+        #expect(await priorityOfIteration(.low, on: nil) == .low)
+        #expect(await priorityOfIteration(.high, on: nil) == .high)
+        #expect(await priorityOfIteration(.low, on: PriorityProbeActor()) == .low)
+        #expect(await priorityOfIteration(.high, on: PriorityProbeActor()) == .high)
+    }
+
     @Test func subscriptionDescribesItselfAsAsyncSequence() {
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
         CountingSequence(count: 1).publisher.subscribe(recorder)
@@ -150,15 +172,42 @@ import Dispatch
         recorder.cancel()
     }
 
-    @Test func cancelRacingRequestNeverExceedsDemandOrSignalsAfterCancel() async {
+    @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion, checked after the task ended")
+    func cancelRacingRequestNeverExceedsDemandOrSignalsAfterCancel() async {
         for _ in 0..<10_000 {
-            let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
-            CountingSequence(count: 5).publisher.subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 { recorder.request(.max(2)) } else { recorder.cancel() }
+            let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))
+            let released = Gate()
+            let go = Gate()
+            // 0 is delivered at once; the second `next()` waits for `go`, which opens in the
+            // race, so the cancel lands before, during or after the delivery of 1 and 2. The
+            // fourth `next()` throws the CancellationError a cancel provoked, which must not
+            // arrive. Five elements for a demand of at most four: no `.finished` either.
+            let sequence = ClosureSequence<Int> { call in
+                if call == 1 { await go.wait() }
+                if call == 3 { try Task.checkCancellation() }
+                return call < 5 ? call : nil
             }
-            recorder.cancel()
-            #expect(recorder.values.count <= 2)
+            sequence.publisher.subscribe(ProbedSubscriber(recorder, released: released))
+            await recorder.waitForValues(count: 1)
+            let seenAtCancel = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                switch index {
+                case 0:
+                    recorder.request(.max(1))
+                case 1:
+                    go.open()
+                default:
+                    recorder.cancel()
+                    seenAtCancel.withLock { $0 = recorder.values.count }
+                }
+            }
+            // The task has let go of the subscriber: it ended. Nothing can arrive later, so
+            // the checks below see everything it delivered.
+            await released.wait()
+            let afterCancel = recorder.values.count - seenAtCancel.withLock { $0 }
+            #expect(recorder.values.count <= 4)
+            #expect(afterCancel <= 1, "\(afterCancel) values after cancel returned")
+            #expect(!recorder.hasCompleted)
             #expect(recorder.violations.isEmpty)
         }
     }
@@ -174,3 +223,6 @@ import Dispatch
         }
     }
 }
+
+/// An actor with nothing to do but host a published sequence's iteration.
+private actor PriorityProbeActor {}

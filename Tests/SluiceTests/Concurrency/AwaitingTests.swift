@@ -88,6 +88,34 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         subscription.send(1)   // ignored after cancellation
     }
 
+    @Test("lastValue(): cancelling the awaiting task after some values cancels upstream and returns nil, as documented")
+    func lastValueCancelledByTheAwaitingTaskCancelsUpstreamAndReturnsNil() async throws {
+        let publisher = ControllablePublisher<Int, TestError>()
+        let shared = UncheckedBox(publisher)
+        let task = Task { try await shared.value.lastValue() }
+        let subscription = await firstSubscription(of: publisher)
+        await subscription.waitForCalls { !$0.isEmpty }
+        for n in 1...2 { subscription.send(n) }
+        task.cancel()
+        #expect(try await task.value == nil)   // the values seen so far are not the last one
+        #expect(subscription.history == [.request(.unlimited), .cancel])
+        subscription.send(3)   // ignored after cancellation
+        subscription.send(completion: .finished)
+        #expect(subscription.cancelCount == 1)
+    }
+
+    @Test("firstValue(): cancelling the awaiting task while it waits cancels upstream and returns nil")
+    func firstValueCancelledWhileWaitingCancelsUpstreamAndReturnsNil() async throws {
+        let publisher = ControllablePublisher<Int, TestError>()
+        let shared = UncheckedBox(publisher)
+        let task = Task { try await shared.value.firstValue() }
+        let subscription = await firstSubscription(of: publisher)
+        await subscription.waitForCalls { !$0.isEmpty }
+        task.cancel()
+        #expect(try await task.value == nil)
+        #expect(subscription.history == [.request(.max(1)), .cancel])
+    }
+
     @Test func anAlreadyCancelledTaskCancelsTheSubscriptionWithoutRequesting() async {
         let publisher = ControllablePublisher<Int, Never>()
         let shared = UncheckedBox(publisher)

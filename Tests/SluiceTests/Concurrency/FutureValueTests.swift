@@ -49,4 +49,23 @@ import Testing
         }
         #expect(await task.value == 4)
     }
+
+    @Test("Future<_, Never>.value in a cancelled task waits for a later promise and returns its value, as documented")
+    func aNeverFailingFuturesValueWaitsForALaterPromiseDespiteCancellation() async {
+        let promise = Locked<Future<Int, Never>.Promise?>(nil)
+        let future = Future<Int, Never> { fulfil in promise.withLock { $0 = fulfil } }
+        let shared = UncheckedBox(future)
+        let cancelled = Gate()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            cancelled.open()
+            return await shared.value.value
+        }
+        await cancelled.wait()
+        // Not needed for the outcome (fulfilled first, the value is returned at once); gives
+        // the task the chance to be suspended in the getter, the case this test is about.
+        for _ in 0..<100 { await Task.yield() }
+        promise.withLock { $0 }!(.success(6))
+        #expect(await task.value == 6)
+    }
 }

@@ -108,6 +108,51 @@ private actor Collector {
         _ = cancellable
     }
 
+    @MainActor @Test("sink(isolation:): cancel releases both closures, even with no value or completion ever sent",
+                     .timeLimit(.minutes(1)))
+    func cancelReleasesTheClosures() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let released = Gate()
+        weak var weakProbe: DeinitProbe?
+        let cancellable: AnyCancellable
+        do {
+            let probe = DeinitProbe(released)
+            weakProbe = probe
+            cancellable = publisher.sink(isolation: MainActor.shared,
+                                         receiveCompletion: { _ in _ = probe },
+                                         receiveValue: { _ in _ = probe })
+        }
+        let subscription = publisher.subscriptions[0]
+        await waitForCalls(UncheckedBox(subscription)) { !$0.isEmpty }
+        #expect(weakProbe != nil, "released before the cancel")
+        cancellable.cancel()
+        await released.wait()
+        #expect(weakProbe == nil)
+        #expect(subscription.history == [.request(.max(1)), .cancel])
+    }
+
+    @MainActor @Test("sink(isolation:): dropping the returned AnyCancellable cancels upstream and releases the closures",
+                     .timeLimit(.minutes(1)))
+    func droppingTheCancellableCancelsUpstream() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let released = Gate()
+        var received: [Int] = []
+        do {
+            let probe = DeinitProbe(released)
+            _ = publisher.sink(isolation: MainActor.shared) { value in
+                _ = probe
+                received.append(value)
+            }
+        }
+        let subscription = publisher.subscriptions[0]
+        await waitForCalls(UncheckedBox(subscription)) { $0.contains(.cancel) }
+        await released.wait()
+        subscription.send(1)   // after the cancel: must not reach the closure
+        for _ in 0..<100 { await Task.yield() }
+        #expect(received.isEmpty)
+        #expect(subscription.cancelCount == 1)
+    }
+
     @Test func cancelRacingDeliveryResumesTheLoopExactlyOnce() async {
         for _ in 0..<10_000 {
             let publisher = ControllablePublisher<Int, Never>()

@@ -166,20 +166,41 @@ import Dispatch
         await released.wait()
     }
 
-    @Test func cancelRacingRequestAndDeliveryNeverExceedsDemand() async {
+    @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion, checked after the body ended")
+    func cancelRacingRequestAndDeliveryNeverExceedsDemand() async {
         for _ in 0..<10_000 {
-            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-            Producer<Int, Never> { sender in
-                for n in 0..<3 { guard await sender.send(n) else { return } }
-            }.subscribe(recorder)
+            let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))
+            let released = Gate()
+            let go = Gate()
+            // 0 is sent at once; then the body waits for `go`, which opens in the race, so the
+            // cancel lands before, during or after sending 1 and 2 (with demand in hand). Five
+            // values for a demand of at most four: no `.finished`; a send refused by the
+            // cancel makes the body throw the CancellationError that provoked, which must not
+            // arrive.
+            Producer<Int, any Error> { sender in
+                guard await sender.send(0) else { throw CancellationError() }
+                await go.wait()
+                for n in 1..<5 { guard await sender.send(n) else { throw CancellationError() } }
+            }.subscribe(ProbedSubscriber(recorder, released: released))
+            await recorder.waitForValues(count: 1)
+            let seenAtCancel = Locked(0)
             DispatchQueue.concurrentPerform(iterations: 3) { index in
                 switch index {
-                case 0: recorder.request(.max(1))
-                case 1: recorder.request(.max(1))
-                default: recorder.cancel()
+                case 0:
+                    recorder.request(.max(1))
+                case 1:
+                    go.open()
+                default:
+                    recorder.cancel()
+                    seenAtCancel.withLock { $0 = recorder.values.count }
                 }
             }
-            #expect(recorder.values.count <= 2)
+            // The body's task has let go of the subscriber: it ended.
+            await released.wait()
+            let afterCancel = recorder.values.count - seenAtCancel.withLock { $0 }
+            #expect(recorder.values.count <= 4)
+            #expect(afterCancel <= 1, "\(afterCancel) values after cancel returned")
+            #expect(!recorder.hasCompleted)
             #expect(recorder.violations.isEmpty)
         }
     }
@@ -232,5 +253,42 @@ import Dispatch
         continuation.finish()
         #expect(sawCancellation.withLock { $0 })
         #expect(recorder.events == [.subscription])
+    }
+
+    @Test("cancel racing the delivery: value and .finished or nothing, at most one signal in flight once cancel returns, never a failure")
+    func cancelRacingDelivery() async {
+        for iteration in 0..<10_000 {
+            let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
+            let released = Gate()
+            let go = Gate()
+            // The call waits for `go`, which opens in the race with the cancel. Every other
+            // iteration, a call that sees the cancel throws the CancellationError it
+            // provoked, which must not arrive; the others return 1 regardless.
+            let checksCancellation = iteration.isMultiple(of: 2)
+            AsyncFuture<Int, any Error> {
+                await go.wait()
+                if checksCancellation { try Task.checkCancellation() }
+                return 1
+            }.subscribe(ProbedSubscriber(recorder, released: released))
+            let seenAtCancel = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    go.open()
+                } else {
+                    recorder.cancel()
+                    seenAtCancel.withLock { $0 = recorder.events.count }
+                }
+            }
+            await released.wait()   // the call's task ended
+            let afterCancel = recorder.events.count - seenAtCancel.withLock { $0 }
+            #expect(afterCancel <= 1, "\(afterCancel) signals after cancel returned")
+            #expect(recorder.values.count <= 1)
+            switch recorder.completion {
+            case nil: break
+            case .finished?: #expect(recorder.values == [1], "finished without the value")
+            case .failure(let error)?: Issue.record("delivered \(error)")
+            }
+            #expect(recorder.violations.isEmpty)
+        }
     }
 }

@@ -116,7 +116,11 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
                 if subscription.isCancelled { return }
                 let element: Base.Element?
                 do { element = try await iterator.next() } catch { throw error as! Base.Failure }
-                guard let element, let left = deliver(element, demand, subscription) else { break }
+                guard let element else { break }
+                // Cancelled meanwhile: stop without a completion (not `break`: a cancel racing
+                // from another thread sets the flag before its lock, so `finish()` could still
+                // win and deliver `.finished` for a sequence that never ended).
+                guard let left = deliver(element, demand, subscription) else { return }
                 demand = left
             }
         } catch {
@@ -139,7 +143,11 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
                 }
                 if subscription.isCancelled { return }
                 let element = try await iterator.next(isolation: isolation)
-                guard let element, let left = deliver(element, demand, subscription) else { break }
+                guard let element else { break }
+                // Cancelled meanwhile: stop without a completion (not `break`: a cancel racing
+                // from another thread sets the flag before its lock, so `finish()` could still
+                // win and deliver `.finished` for a sequence that never ended).
+                guard let left = deliver(element, demand, subscription) else { return }
                 demand = left
             }
         } catch {

@@ -2,7 +2,11 @@ extension Future where Failure == Never, Output: Sendable {
     /// The published value, awaited asynchronously.
     ///
     /// Waits for the future's result (the future's work started when it was created and is
-    /// not cancellable, so cancelling the awaiting task does not end the wait, as in Combine).
+    /// not cancellable, so cancelling the awaiting task does not end the wait, as in Combine):
+    /// the type is `Output`, so there is no `nil` or error to end it with. The task stays
+    /// suspended until the promise is fulfilled and then returns the value, cancelled or not;
+    /// a promise never fulfilled keeps it waiting. To stop waiting on cancellation, use
+    /// ``Publisher/firstValue(isolation:)``, which returns `nil` then.
     /// A future already fulfilled returns its value at once, without subscribing.
     ///
     /// ```swift
@@ -24,6 +28,11 @@ extension Future where Output: Sendable {
     /// `CancellationError` if the awaiting task is cancelled first (the subscription is then
     /// cancelled). A future already fulfilled returns (or throws) its result at once, without
     /// subscribing, unless the awaiting task is already cancelled.
+    ///
+    /// The getter keeps Combine's untyped `throws`: cancellation must end the wait, and a
+    /// `CancellationError` does not fit a typed `Failure`. For typed throws, await
+    /// ``Publisher/firstValue(isolation:)`` instead: it throws `Failure` only, and returns
+    /// `nil` when the awaiting task is cancelled.
     ///
     /// ```swift
     /// let user = try await Future<User, APIError> { promise in fetchUser(promise) }.value
