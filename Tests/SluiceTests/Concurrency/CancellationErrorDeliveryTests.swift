@@ -46,7 +46,7 @@ import Testing
     func sequenceCancellationErrorWithoutCancelIsDelivered() async {
         let recorder = RecordingSubscriber<Int, any Error>()
         ClosureSequence<Int> { _ in throw CancellationError() }.publisher.subscribe(recorder)
-        #expect(await recorder.waitForCompletion().isCancellationFailure)
+        #expect(await recorder.waitForCompletion()?.isCancellationFailure == true)
         #expect(recorder.values.isEmpty)
     }
 
@@ -70,7 +70,7 @@ import Testing
             await sender.send(1)
             throw CancellationError()
         }.subscribe(recorder)
-        #expect(await recorder.waitForCompletion().isCancellationFailure)
+        #expect(await recorder.waitForCompletion()?.isCancellationFailure == true)
         #expect(recorder.values == [1])
     }
 
@@ -96,7 +96,7 @@ import Testing
     func futureCancellationErrorWithoutCancelIsDelivered() async {
         let recorder = RecordingSubscriber<Int, any Error>()
         AsyncFuture<Int, any Error> { throw CancellationError() }.subscribe(recorder)
-        #expect(await recorder.waitForCompletion().isCancellationFailure)
+        #expect(await recorder.waitForCompletion()?.isCancellationFailure == true)
         #expect(recorder.values.isEmpty)
     }
 }
