@@ -2,14 +2,23 @@
 import SluiceTesting
 
 /// A one-shot signal a test can await without sleeping.
+///
+/// ``wait()`` ignores cancellation, as user code that a cancel cannot hurry does;
+/// ``waitUnlessCancelled()`` also ends when the waiting task is cancelled (as `.timeLimit`
+/// does to a test that hangs), so a test checks `isOpen` after it and fails instead of hanging.
 final class Gate: Sendable {
-    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var open = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+    private let state = Locked(State())
 
     func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -18,12 +27,33 @@ final class Gate: Sendable {
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let open = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
+            if !enqueue(continuation, cancellable: false) { continuation.resume() }
+        }
+    }
+
+    func waitUnlessCancelled() async {
+        let id = state.withLock { state -> Int in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if !enqueue(continuation, id: id, cancellable: true) { continuation.resume() }
             }
-            if open { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Parks `continuation`; false when the gate is open (or, if `cancellable`, the task is
+    /// cancelled) and the caller resumes it at once.
+    private func enqueue(_ continuation: CheckedContinuation<Void, Never>, id: Int? = nil, cancellable: Bool) -> Bool {
+        state.withLock { state in
+            if state.open || (cancellable && Task.isCancelled) { return false }
+            let key = id ?? state.nextID
+            if id == nil { state.nextID += 1 }
+            state.waiters[key] = continuation
+            return true
         }
     }
 }

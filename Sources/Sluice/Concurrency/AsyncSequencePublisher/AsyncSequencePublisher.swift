@@ -41,7 +41,8 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
         let base = self.base
         let priority = self.priority
         let actor = self.actor
-        let iteration = AsyncSequenceIteration(base: base, subscriber: UncheckedSendableSubscriber(subscriber))
+        let signalled = TaskSubscriber(subscriber)
+        let iteration = AsyncSequenceIteration(base: base, subscriber: signalled)
         let starter: TaskSubscription.Starter
         if let actor {
             // Erased, so that the isolated call captures no generic metatype.
@@ -56,7 +57,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
                 Task(priority: priority) { await operation.run(subscription) }
             }
         }
-        let subscription = TaskSubscription(description: "AsyncSequence", starter: starter)
+        let subscription = TaskSubscription(description: "AsyncSequence", subscriber: signalled, starter: starter)
         subscriber.receive(subscription: subscription)
         subscription.subscriptionDelivered()
     }
@@ -90,10 +91,10 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
     @usableFromInline
     let base: Base
     @usableFromInline
-    let subscriber: UncheckedSendableSubscriber<S>
+    let subscriber: TaskSubscriber<S>
 
     @inlinable
-    init(base: Base, subscriber: UncheckedSendableSubscriber<S>) {
+    init(base: Base, subscriber: TaskSubscriber<S>) {
         self.base = base
         self.subscriber = subscriber
     }
@@ -161,12 +162,13 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
     @inlinable
     func deliver(_ element: Base.Element, _ demand: Subscribers.Demand, _ subscription: TaskSubscription) -> Subscribers.Demand? {
         if subscription.isCancelled { return nil }
-        return demand - 1 + subscriber.base.receive(element)
+        guard let more = subscriber.receive(element) else { return nil }
+        return demand - 1 + more
     }
 
     /// The sequence ended or threw: the completion, unless cancelled meanwhile.
     @inlinable
     func complete(_ completion: Subscribers.Completion<Base.Failure>, _ subscription: TaskSubscription) {
-        if subscription.finish() { subscriber.base.receive(completion: completion) }
+        if subscription.finish() { subscriber.receive(completion: completion) }
     }
 }

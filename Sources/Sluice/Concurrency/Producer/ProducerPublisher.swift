@@ -44,10 +44,11 @@ public struct Producer<Output, Failure: Error>: Publisher, Sendable {
     /// generic code looking up type metadata per value).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let run = ProducerRun(body: body, subscriber: UncheckedSendableSubscriber(subscriber))
+        let signalled = TaskSubscriber(subscriber)
+        let run = ProducerRun(body: body, subscriber: signalled)
         let operation = UncheckedSendableOperation { await run.run(through: $0) }
         let priority = self.priority
-        let subscription = TaskSubscription(description: "Producer") { subscription in
+        let subscription = TaskSubscription(description: "Producer", subscriber: signalled) { subscription in
             Task(priority: priority) { await operation.run(subscription) }
         }
         subscriber.receive(subscription: subscription)
@@ -122,12 +123,12 @@ struct ProducerRun<S: Subscriber>: Sendable {
     @usableFromInline
     let body: @Sendable (Producer<S.Input, S.Failure>.Sender) async throws(S.Failure) -> Void
     @usableFromInline
-    let subscriber: UncheckedSendableSubscriber<S>
+    let subscriber: TaskSubscriber<S>
 
     @inlinable
     init(
         body: @escaping @Sendable (Producer<S.Input, S.Failure>.Sender) async throws(S.Failure) -> Void,
-        subscriber: UncheckedSendableSubscriber<S>
+        subscriber: TaskSubscriber<S>
     ) {
         self.body = body
         self.subscriber = subscriber
@@ -137,8 +138,9 @@ struct ProducerRun<S: Subscriber>: Sendable {
     @inlinable
     func run(through subscription: TaskSubscription) async {
         if subscription.isCancelled { return }
-        let subscriber = self.subscriber.base
-        let sender = Producer<S.Input, S.Failure>.Sender(subscription: subscription) { subscriber.receive($0) }
+        let subscriber = self.subscriber
+        // `.none` once released: the cancel that released it also stops `send`.
+        let sender = Producer<S.Input, S.Failure>.Sender(subscription: subscription) { subscriber.receive($0) ?? .none }
         do throws(S.Failure) {
             try await body(sender)
         } catch {

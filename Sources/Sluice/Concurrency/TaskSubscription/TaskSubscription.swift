@@ -5,8 +5,9 @@ import Synchronization
 /// through ``nextDemand(isolation:)``, suspends while there is none, and is cancelled by
 /// ``cancel()``. See ``TaskSubscriptionStateMachine`` for the states.
 ///
-/// It holds the subscriber only inside the not-yet-started task closure; once started, the
-/// task alone holds it, and cancelling drops the closure and cancels the task.
+/// The subscriber is reached through a ``TaskSubscriber``, which the not-yet-started task
+/// closure and then the task hold; cancelling drops the closure, cancels the task and releases
+/// the subscriber at once, even if the task runs on (user code may ignore cancellation).
 @usableFromInline
 final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
@@ -26,10 +27,13 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     let cancelledFlag = Atomic<Bool>(false)
     @usableFromInline
     let description: String
+    /// Released on cancel.
+    private let subscriber: any TaskSubscriberReleasing
 
     @usableFromInline
-    init(description: String, starter: @escaping Starter) {
+    init(description: String, subscriber: any TaskSubscriberReleasing, starter: @escaping Starter) {
         self.description = description
+        self.subscriber = subscriber
         inner = Locked(Inner(starter: starter))
     }
 
@@ -72,10 +76,12 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     @usableFromInline
     func cancel() {
         cancelledFlag.store(true, ordering: .releasing)
-        let action = inner.withLock { inner -> TaskSubscriptionStateMachine.CancelAction? in
-            inner.starter = nil
-            return inner.machine.cancel()
+        let (action, starter) = inner.withLock { inner -> (TaskSubscriptionStateMachine.CancelAction?, Starter?) in
+            defer { inner.starter = nil }
+            return (inner.machine.cancel(), inner.starter)
         }
+        withExtendedLifetime(starter) {}  // released after unlocking
+        subscriber.release()
         guard let action else { return }
         action.task?.cancel()
         action.waiter?.resume(returning: nil)
