@@ -24,18 +24,35 @@ private struct StubbornSequence: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(entered: entered, hold: hold) }
 }
 
-/// Subscribes a subscriber that keeps `probe` alive and remembers the subscription weakly;
-/// returns that subscription. The subscriber itself is held only by the publisher's side.
-private func subscribe<P: Publisher>(
-    _ publisher: P, demand: Subscribers.Demand, probe: DeinitProbe,
-    completed: Locked<Bool>
-) -> (any Subscription)? where P.Output == Int, P.Failure == Never {
+/// Subscribes a subscriber that is held only by the publisher's side, waits until the task is
+/// inside user code (`entered`) that waits for `hold` and ignores cancellation, cancels, and
+/// expects the subscriber released before `hold` opens, and nothing delivered after it.
+private func expectCancelReleasesTheSubscriber<P: Publisher>(
+    _ publisher: P, demand: Subscribers.Demand, entered: Gate, hold: Gate
+) async where P.Output == Int, P.Failure == Never {
+    let released = Gate()
+    let signalsAfterCancel = Locked(0)
+    let cancelled = Locked(false)
     let subscription = Locked<(any Subscription)?>(nil)
-    publisher.subscribe(AnySubscriber<Int, Never>(
-        receiveSubscription: { received in subscription.withLock { $0 = received }; received.request(demand) },
-        receiveValue: { _ in _ = probe; return .none },
-        receiveCompletion: { _ in completed.withLock { $0 = true } }))
-    return subscription.withLock { $0 }
+    do {
+        let probe = DeinitProbe(released)
+        publisher.subscribe(AnySubscriber<Int, Never>(
+            receiveSubscription: { received in subscription.withLock { $0 = received }; received.request(demand) },
+            receiveValue: { _ in
+                _ = probe
+                if cancelled.withLock({ $0 }) { signalsAfterCancel.withLock { $0 += 1 } }
+                return .none
+            },
+            receiveCompletion: { _ in signalsAfterCancel.withLock { $0 += 1 } }))
+    }
+    await entered.wait()
+    cancelled.withLock { $0 = true }
+    subscription.withLock { $0 }?.cancel()
+    await released.waitUnlessCancelled()
+    #expect(released.isOpen, "the subscriber outlived the cancel")
+    #expect(!hold.isOpen)
+    hold.open()  // the user code goes on now: nothing of it may reach the subscriber
+    #expect(signalsAfterCancel.withLock { $0 } == 0)
 }
 
 /// Rule 4 for the publishers driven by a task of their own: after `cancel()` the subscription
@@ -45,56 +62,31 @@ private func subscribe<P: Publisher>(
 struct TaskSubscriberReleaseTests {
     @Test("AsyncSequence.publisher: cancel releases the subscriber while next() is still running, and nothing follows")
     func sequencePublisherReleasesWhileNextRuns() async {
-        let entered = Gate(), hold = Gate(), released = Gate()
-        let completed = Locked(false)
-        let subscription = subscribe(
-            StubbornSequence(entered: entered, hold: hold).publisher, demand: .unlimited,
-            probe: DeinitProbe(released), completed: completed)
-        await entered.wait()  // the task is inside next()
-        subscription?.cancel()
-        await released.waitUnlessCancelled()
-        #expect(released.isOpen, "the subscriber outlived the cancel")
-        #expect(!hold.isOpen)
-        hold.open()  // next() returns a value now: it must reach no one
-        #expect(!completed.withLock { $0 })
+        let entered = Gate(), hold = Gate()
+        await expectCancelReleasesTheSubscriber(
+            StubbornSequence(entered: entered, hold: hold).publisher, demand: .unlimited, entered: entered, hold: hold)
     }
 
     @Test("Producer: cancel releases the subscriber while the body awaits something else, and nothing follows")
     func producerReleasesWhileBodyRuns() async {
-        let entered = Gate(), hold = Gate(), released = Gate()
-        let completed = Locked(false)
+        let entered = Gate(), hold = Gate()
         let producer = Producer<Int, Never> { sender in
             await sender.send(1)
             entered.open()
             await hold.wait()  // ignores the cancellation
             await sender.send(2)
         }
-        let subscription = subscribe(producer, demand: .unlimited, probe: DeinitProbe(released), completed: completed)
-        await entered.wait()
-        subscription?.cancel()
-        await released.waitUnlessCancelled()
-        #expect(released.isOpen, "the subscriber outlived the cancel")
-        #expect(!hold.isOpen)
-        hold.open()
-        #expect(!completed.withLock { $0 })
+        await expectCancelReleasesTheSubscriber(producer, demand: .unlimited, entered: entered, hold: hold)
     }
 
-    @Test("AsyncFuture: cancel releases the subscriber while the operation runs")
+    @Test("AsyncFuture: cancel releases the subscriber while the operation runs, and nothing follows")
     func asyncFutureReleasesWhileOperationRuns() async {
-        let entered = Gate(), hold = Gate(), released = Gate()
-        let completed = Locked(false)
+        let entered = Gate(), hold = Gate()
         let future = AsyncFuture<Int, Never> {
             entered.open()
             await hold.wait()
             return 1
         }
-        let subscription = subscribe(future, demand: .max(1), probe: DeinitProbe(released), completed: completed)
-        await entered.wait()
-        subscription?.cancel()
-        await released.waitUnlessCancelled()
-        #expect(released.isOpen, "the subscriber outlived the cancel")
-        #expect(!hold.isOpen)
-        hold.open()
-        #expect(!completed.withLock { $0 })
+        await expectCancelReleasesTheSubscriber(future, demand: .max(1), entered: entered, hold: hold)
     }
 }
