@@ -33,6 +33,11 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
     public var subscriptions: [ControllableSubscription<Output, Failure>] { created.withLock { $0 } }
 
     /// Gives the subscriber a new ``ControllableSubscription``.
+    ///
+    /// ```swift
+    /// publisher.subscribe(RecordingSubscriber<Int, Never>())   // adds a ControllableSubscription
+    /// #expect(publisher.subscriptions.count == 1)
+    /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = ControllableSubscription<Output, Failure>(AnySubscriber(subscriber))
         created.withLock { $0.append(subscription) }
@@ -48,6 +53,11 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
 /// ```
 public final class ControllableSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible {
     /// A call the subscriber made on this subscription.
+    ///
+    /// ```swift
+    /// recorder.cancel()
+    /// #expect(subscription.history == [.request(.unlimited), .cancel])
+    /// ```
     public enum Call: Equatable, Sendable {
         /// `request(_:)` with its demand.
         case request(Subscribers.Demand)
@@ -63,23 +73,51 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
     }
 
     /// Every `request` and `cancel`, in order.
+    ///
+    /// ```swift
+    /// #expect(subscription.history == [.request(.max(1))])
+    /// ```
     public var history: [Call] { calls.events }
 
     /// The demands requested, in order.
+    ///
+    /// ```swift
+    /// recorder.request(.max(2))
+    /// #expect(subscription.requests == [.max(1), .max(2)])
+    /// ```
     public var requests: [Subscribers.Demand] {
         history.compactMap { if case .request(let demand) = $0 { demand } else { nil } }
     }
 
     /// The sum of the demand requested so far (not counting demand returned from values).
+    ///
+    /// ```swift
+    /// #expect(subscription.requestedDemand == .max(3))   // after .max(1) and .max(2)
+    /// ```
     public var requestedDemand: Subscribers.Demand { requests.reduce(.none, +) }
 
     /// How many times `cancel()` was called.
+    ///
+    /// ```swift
+    /// recorder.cancel()
+    /// #expect(subscription.cancelCount == 1)
+    /// ```
     public var cancelCount: Int { history.count { $0 == .cancel } }
 
     /// Records the request.
+    ///
+    /// ```swift
+    /// recorder.request(.max(2))   // reaches subscription.request(.max(2))
+    /// #expect(subscription.requests.last == .max(2))
+    /// ```
     public func request(_ demand: Subscribers.Demand) { calls.append(.request(demand)) }
 
     /// Records the cancellation.
+    ///
+    /// ```swift
+    /// recorder.cancel()   // reaches subscription.cancel()
+    /// #expect(subscription.history.last == .cancel)
+    /// ```
     public func cancel() { calls.append(.cancel) }
 
     /// Delivers a value to the subscriber, whatever the demand, and returns the subscriber's
@@ -109,5 +147,9 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
     }
 
     /// `"ControllableSubscription"`.
+    ///
+    /// ```swift
+    /// print(subscription)   // ControllableSubscription
+    /// ```
     public var description: String { "ControllableSubscription" }
 }

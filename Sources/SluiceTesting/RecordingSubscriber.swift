@@ -28,6 +28,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     CustomStringConvertible
 {
     /// One signal as the subscriber received it.
+    ///
+    /// ```swift
+    /// Just(1).subscribe(recorder)
+    /// #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    /// ```
     public enum Event {
         /// The subscription arrived.
         case subscription
@@ -77,26 +82,53 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     // MARK: Reading what was recorded
 
     /// Every signal so far, in order.
+    ///
+    /// ```swift
+    /// #expect(recorder.events.first == .subscription)
+    /// ```
     public var events: [Event] { log.events }
 
     /// The values received so far, in order.
+    ///
+    /// ```swift
+    /// [1, 2, 3].publisher.subscribe(recorder)
+    /// #expect(recorder.values == [1, 2, 3])
+    /// ```
     public var values: [Input] {
         events.compactMap { if case .value(let value) = $0 { value } else { nil } }
     }
 
     /// The completion, once received.
+    ///
+    /// ```swift
+    /// #expect(recorder.completion == .finished)
+    /// ```
     public var completion: Subscribers.Completion<Failure>? {
         for case .completion(let completion) in events { return completion }
         return nil
     }
 
     /// Breaches of the subscriber contract seen so far; empty for a well-behaved publisher.
+    ///
+    /// ```swift
+    /// #expect(recorder.violations.isEmpty)
+    /// ```
     public var violations: [String] { state.withLock { $0.violations } }
 
     /// The demand requested and not yet used up by values.
+    ///
+    /// ```swift
+    /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+    /// Just(1).subscribe(recorder)
+    /// #expect(recorder.outstandingDemand == .max(1))
+    /// ```
     public var outstandingDemand: Subscribers.Demand { state.withLock { $0.outstanding } }
 
     /// The subscription, once received (kept after a cancel, so a second cancel reaches it).
+    ///
+    /// ```swift
+    /// #expect(recorder.subscription != nil)   // once subscribed
+    /// ```
     public var subscription: (any Subscription)? { state.withLock { $0.subscription?.base } }
 
     // MARK: Controlling demand
@@ -198,6 +230,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     // MARK: Subscriber
 
     /// Records the subscription and requests the initial demand.
+    ///
+    /// ```swift
+    /// ControllablePublisher<Int, Never>().subscribe(recorder)   // reaches receive(subscription:)
+    /// #expect(recorder.events == [.subscription])
+    /// ```
     public func receive(subscription: any Subscription) {
         enter()
         let first = state.withLock { state -> Bool in
@@ -219,6 +256,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Records the value and returns the configured demand.
+    ///
+    /// ```swift
+    /// [1, 2].publisher.subscribe(recorder)   // each value reaches receive(_:)
+    /// #expect(recorder.values == [1, 2])
+    /// ```
     public func receive(_ input: Input) -> Subscribers.Demand {
         enter()
         defer { leave() }
@@ -252,6 +294,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Records the completion.
+    ///
+    /// ```swift
+    /// Empty<Int, Never>().subscribe(recorder)   // reaches receive(completion:)
+    /// #expect(recorder.completion == .finished)
+    /// ```
     public func receive(completion: Subscribers.Completion<Failure>) {
         enter()
         defer { leave() }
@@ -266,6 +313,10 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// `"RecordingSubscriber"`.
+    ///
+    /// ```swift
+    /// print(recorder)   // RecordingSubscriber
+    /// ```
     public var description: String { "RecordingSubscriber" }
 
     private func enter() {

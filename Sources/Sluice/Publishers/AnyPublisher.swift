@@ -29,15 +29,27 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     }
 
     /// Attaches the subscriber to the wrapped publisher.
+    ///
+    /// ```swift
+    /// AnyPublisher(Just(1)).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
+    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.receive(subscriber: subscriber)
     }
 
     /// `"AnyPublisher"`, as Combine prints it.
+    ///
+    /// ```swift
+    /// print(Just(1).eraseToAnyPublisher())   // AnyPublisher
+    /// ```
     public var description: String { "AnyPublisher" }
 
     /// `"AnyPublisher"`, as Combine prints it.
+    ///
+    /// ```swift
+    /// Just(1).eraseToAnyPublisher().playgroundDescription as? String   // "AnyPublisher"
+    /// ```
     public var playgroundDescription: Any { description }
 }
 

@@ -37,6 +37,10 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     }
 
     /// Sends ``Subscriptions/empty`` and, if ``completeImmediately``, `.finished`.
+    ///
+    /// ```swift
+    /// Empty<Int, Never>().subscribe(Subscribers.Sink(receiveCompletion: { print($0) }, receiveValue: { _ in }))   // prints finished
+    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)

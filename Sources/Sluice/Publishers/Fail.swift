@@ -35,6 +35,10 @@ public struct Fail<Output, Failure: Error>: Publisher {
     }
 
     /// Sends ``Subscriptions/empty`` and then the failure.
+    ///
+    /// ```swift
+    /// Fail<Int, Oops>(error: Oops()).subscribe(Subscribers.Sink(receiveCompletion: { print($0) }, receiveValue: { _ in }))   // prints failure(Oops())
+    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)

@@ -17,6 +17,11 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     internal let box: AnySubscriberBox<Input, Failure>
 
     /// The identifier of the wrapped subscriber (or of this wrapper, for closures).
+    ///
+    /// ```swift
+    /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    /// AnySubscriber(sink).combineIdentifier == sink.combineIdentifier   // true
+    /// ```
     public let combineIdentifier: CombineIdentifier
 
     /// Creates a type-erasing subscriber to wrap an existing subscriber.
@@ -75,30 +80,56 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
 
     /// Forwards the subscription to the wrapped subscriber.
+    ///
+    /// ```swift
+    /// Just(1).subscribe(AnySubscriber(sink))   // forwards the subscription to sink
+    /// ```
     @inlinable
     public func receive(subscription: any Subscription) {
         box.receive(subscription: subscription)
     }
 
     /// Forwards a value to the wrapped subscriber and returns its demand.
+    ///
+    /// ```swift
+    /// let printer = AnySubscriber<Int, Never>(receiveSubscription: { $0.request(.unlimited) },
+    ///                                         receiveValue: { print($0); return .none })
+    /// [1, 2].publisher.subscribe(printer)   // prints 1, 2
+    /// ```
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
         box.receive(value)
     }
 
     /// Forwards the completion to the wrapped subscriber.
+    ///
+    /// ```swift
+    /// Empty<Int, Never>().subscribe(AnySubscriber(receiveCompletion: { print($0) }))   // prints finished
+    /// ```
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
         box.receive(completion: completion)
     }
 
     /// The wrapped subscriber's description.
+    ///
+    /// ```swift
+    /// print(AnySubscriber<Int, Never>())   // Anonymous AnySubscriber
+    /// ```
     public var description: String { box.description }
 
     /// The wrapped subscriber's mirror.
+    ///
+    /// ```swift
+    /// Mirror(reflecting: AnySubscriber(sink)).children.isEmpty   // true, as for the Sink itself
+    /// ```
     public var customMirror: Mirror { box.customMirror }
 
     /// The wrapped subscriber's description.
+    ///
+    /// ```swift
+    /// AnySubscriber(sink).playgroundDescription as? String   // "Sink"
+    /// ```
     public var playgroundDescription: Any { description }
 }
 

@@ -16,6 +16,10 @@ extension Subscribers {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         /// This subscriber accepts only publishers that never fail.
+        ///
+        /// ```swift
+        /// let assign: some Subscriber<Int, Never> = Subscribers.Assign(object: model, keyPath: \Model.count)
+        /// ```
         public typealias Failure = Never
 
         private struct State {
@@ -51,6 +55,10 @@ extension Subscribers {
         }
 
         /// Stores the subscription and requests `.unlimited`; a second one is cancelled.
+        ///
+        /// ```swift
+        /// [1, 2].publisher.subscribe(assign)   // receive(subscription:) requests .unlimited
+        /// ```
         public func receive(subscription: any Subscription) {
             if state.withLock({ $0.subscription.attach(subscription) }) {
                 subscription.request(.unlimited)
@@ -60,6 +68,10 @@ extension Subscribers {
         }
 
         /// Assigns the value to the property (outside the lock); ignored once terminated.
+        ///
+        /// ```swift
+        /// Just(5).subscribe(Subscribers.Assign(object: model, keyPath: \Model.count))   // model.count == 5
+        /// ```
         public func receive(_ value: Input) -> Subscribers.Demand {
             if let object = state.withLock({ $0.object }) {
                 object[keyPath: keyPath] = value
@@ -68,6 +80,10 @@ extension Subscribers {
         }
 
         /// Releases the object and the subscription.
+        ///
+        /// ```swift
+        /// Just(1).subscribe(assign)   // Just finishes: assign.object == nil
+        /// ```
         public func receive(completion: Subscribers.Completion<Never>) {
             _ = terminate()
         }
@@ -94,9 +110,17 @@ extension Subscribers {
         }
 
         /// `"Assign \(Root.self)."`, as Combine prints it.
+        ///
+        /// ```swift
+        /// print(Subscribers.Assign(object: model, keyPath: \Model.count))   // Assign Model.
+        /// ```
         public var description: String { "Assign \(Root.self)." }
 
         /// The object, key path and upstream subscription, as Combine shows them.
+        ///
+        /// ```swift
+        /// Mirror(reflecting: assign).children.map(\.label)   // object, keyPath, upstreamSubscription
+        /// ```
         public var customMirror: Mirror {
             let (object, upstream) = state.withLock { ($0.object, $0.subscription.current) }
             return Mirror(self, children: [
@@ -107,6 +131,10 @@ extension Subscribers {
         }
 
         /// `"Assign \(Root.self)."`, as Combine prints it.
+        ///
+        /// ```swift
+        /// assign.playgroundDescription as? String   // "Assign Model."
+        /// ```
         public var playgroundDescription: Any { description }
     }
 }

@@ -17,9 +17,18 @@ extension Subscribers {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         /// The closure to execute on receipt of a value.
+        ///
+        /// ```swift
+        /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
+        /// sink.receiveValue(1)   // calls the closure directly: prints 1
+        /// ```
         public let receiveValue: (Input) -> Void
 
         /// The closure to execute on completion.
+        ///
+        /// ```swift
+        /// sink.receiveCompletion(.finished)   // calls the closure directly
+        /// ```
         public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
         /// Set once, when the sink completes or is cancelled; read on every value without a lock.
@@ -42,6 +51,10 @@ extension Subscribers {
         }
 
         /// Stores the subscription and requests `.unlimited`; a second one is cancelled.
+        ///
+        /// ```swift
+        /// [1, 2].publisher.subscribe(sink)   // receive(subscription:) requests .unlimited
+        /// ```
         public func receive(subscription: any Subscription) {
             if self.subscription.withLock({ $0.attach(subscription) }) {
                 subscription.request(.unlimited)
@@ -51,6 +64,10 @@ extension Subscribers {
         }
 
         /// Runs `receiveValue` unless the sink has completed or been cancelled.
+        ///
+        /// ```swift
+        /// Just(1).subscribe(sink)   // receive(_:) runs receiveValue: prints 1
+        /// ```
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             if !isTerminated.load(ordering: .acquiring) {
@@ -60,6 +77,10 @@ extension Subscribers {
         }
 
         /// Runs `receiveCompletion` once, unless the sink was cancelled.
+        ///
+        /// ```swift
+        /// Empty<Int, Never>().subscribe(sink)   // receive(completion:) runs receiveCompletion
+        /// ```
         public func receive(completion: Subscribers.Completion<Failure>) {
             guard subscription.withLock({ $0.terminate() }) != nil else { return }
             isTerminated.store(true, ordering: .releasing)
@@ -78,12 +99,24 @@ extension Subscribers {
         }
 
         /// `"Sink"`, as Combine prints it.
+        ///
+        /// ```swift
+        /// print(Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }))   // Sink
+        /// ```
         public var description: String { "Sink" }
 
         /// An empty mirror, as Combine shows it.
+        ///
+        /// ```swift
+        /// Mirror(reflecting: sink).children.isEmpty   // true
+        /// ```
         public var customMirror: Mirror { Mirror(self, children: [:]) }
 
         /// `"Sink"`, as Combine prints it.
+        ///
+        /// ```swift
+        /// sink.playgroundDescription as? String   // "Sink"
+        /// ```
         public var playgroundDescription: Any { description }
     }
 }

@@ -12,8 +12,16 @@
 /// ```
 public struct AsyncFuture<Output, Failure: Error>: Publisher, Sendable {
     /// The call made for each subscriber.
+    ///
+    /// ```swift
+    /// let answer = await AsyncFuture<Int, Never> { 42 }.operation()   // 42, without subscribing
+    /// ```
     public let operation: @Sendable () async throws(Failure) -> Output
     /// The priority of the calling task.
+    ///
+    /// ```swift
+    /// AsyncFuture<Int, Never>(priority: .background) { 42 }.priority   // .background
+    /// ```
     public let priority: TaskPriority?
 
     /// Creates a publisher that calls `operation` for each subscriber, at `priority`.
@@ -28,6 +36,11 @@ public struct AsyncFuture<Output, Failure: Error>: Publisher, Sendable {
 
     /// Subscribes the subscriber to a ``Producer`` that makes the call and sends
     /// its result.
+    ///
+    /// ```swift
+    /// let future = AsyncFuture<Int, Never> { 42 }
+    /// future.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 42
+    /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let operation = self.operation
         Producer<Output, Failure>(priority: priority) { (sender) throws(Failure) in

@@ -13,15 +13,37 @@
 /// ```
 public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable {
     /// The sequence's element.
+    ///
+    /// ```swift
+    /// let stream = AsyncStream<Int> { $0.yield(1); $0.finish() }
+    /// let publisher: some Publisher<Int, Never> = stream.publisher   // Output is Int
+    /// ```
     public typealias Output = Base.Element
     /// The sequence's failure; `Never` for a sequence that cannot throw.
+    ///
+    /// ```swift
+    /// let stream = AsyncThrowingStream<Int, any Error> { $0.finish() }
+    /// let publisher: some Publisher<Int, any Error> = stream.publisher   // Failure is any Error
+    /// ```
     public typealias Failure = Base.Failure
 
     /// The sequence iterated for each subscriber.
+    ///
+    /// ```swift
+    /// stream.publisher.base   // stream
+    /// ```
     public let base: Base
     /// The priority of the iterating task; `nil` inherits nothing (the default priority).
+    ///
+    /// ```swift
+    /// stream.publisher(priority: .utility).priority   // .utility
+    /// ```
     public let priority: TaskPriority?
     /// The actor the iteration runs on; `nil` for no actor (the global executor).
+    ///
+    /// ```swift
+    /// stream.publisher(iteratingOn: MainActor.shared).actor   // MainActor.shared
+    /// ```
     public let actor: (any Actor)?
 
     /// Creates a publisher of `base`'s elements, iterated at `priority` on `actor`.
@@ -36,6 +58,10 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
     }
 
     /// Gives the subscriber a subscription whose task iterates the sequence on demand.
+    ///
+    /// ```swift
+    /// stream.publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
+    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let base = self.base

@@ -32,12 +32,27 @@
 /// ```
 public struct AsyncPublisher<P: Publisher>: AsyncSequence {
     /// The publisher's output.
+    ///
+    /// ```swift
+    /// for await number in [1, 2].publisher.values { print(number) }   // Element is Int
+    /// ```
     public typealias Element = P.Output
 
     /// The publisher's failure; `Never` for a publisher that cannot fail.
+    ///
+    /// ```swift
+    /// struct Oops: Error {}
+    /// do throws(Oops) { for try await _ in Fail<Int, Oops>(error: Oops()).values {} }
+    /// catch { print(error) }   // error is an Oops
+    /// ```
     public typealias Failure = P.Failure
 
     /// How a buffering variant keeps elements; see ``Publisher/values(bufferingPolicy:)``.
+    ///
+    /// ```swift
+    /// let policy: AsyncPublisher<PassthroughSubject<Int, Never>>.BufferingPolicy = .bufferingNewest(8)
+    /// let latest = subject.values(bufferingPolicy: policy)
+    /// ```
     public typealias BufferingPolicy = ValuesBufferingPolicy
 
     @usableFromInline let publisher: P

@@ -37,6 +37,11 @@ extension Publishers {
         }
 
         /// Hands the subscriber its subscription, then runs the body with its emitter.
+        ///
+        /// ```swift
+        /// let publisher = Publishers.Create<Int, Never> { $0.send(completion: .finished) }
+        /// publisher.subscribe(Subscribers.Sink(receiveCompletion: { print($0) }, receiveValue: { _ in }))   // prints finished
+        /// ```
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let emitter = Emitter(downstream: AnySubscriber(subscriber))
             subscriber.receive(subscription: CreateSubscription(emitter: emitter))

@@ -36,6 +36,11 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
 
     /// Attaches the subscriber; it receives the result (now or once known) per its demand.
+    ///
+    /// ```swift
+    /// let future = Future<Int, Never> { promise in promise(.success(1)) }
+    /// future.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
+    /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureConduit(downstream: subscriber, parent: storage)
         subscriber.receive(subscription: conduit)

@@ -8,6 +8,10 @@
 /// ```
 public struct Just<Output>: Publisher {
     /// The kind of errors this publisher might publish: `Just` cannot fail.
+    ///
+    /// ```swift
+    /// let publisher: some Publisher<Int, Never> = Just(1)   // Failure is Never
+    /// ```
     public typealias Failure = Never
 
     /// The one element that the publisher emits.
@@ -28,6 +32,10 @@ public struct Just<Output>: Publisher {
     }
 
     /// Gives the subscriber a subscription that delivers ``output`` and `.finished` on demand.
+    ///
+    /// ```swift
+    /// Just(1).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
+    /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(
             subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Just"))

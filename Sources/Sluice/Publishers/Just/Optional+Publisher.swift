@@ -20,9 +20,17 @@ extension Optional {
     /// ```
     public struct Publisher: Sluice.Publisher {
         /// The kind of value published by this publisher: the wrapped type.
+        ///
+        /// ```swift
+        /// let publisher: some Publisher<Int, Never> = Optional(1).publisher   // Output is Int
+        /// ```
         public typealias Output = Wrapped
 
         /// This publisher never fails.
+        ///
+        /// ```swift
+        /// Optional<Int>.Publisher.Failure.self   // Never.self
+        /// ```
         public typealias Failure = Never
 
         /// The output to deliver to each subscriber, if any.
@@ -44,6 +52,10 @@ extension Optional {
         }
 
         /// Delivers the value (if any) on demand, then `.finished`.
+        ///
+        /// ```swift
+        /// Optional(3).publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 3
+        /// ```
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
                 subscriber.receive(

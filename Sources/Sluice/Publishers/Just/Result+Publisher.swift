@@ -20,6 +20,10 @@ extension Result {
     /// ```
     public struct Publisher: Sluice.Publisher {
         /// The kind of value published by this publisher.
+        ///
+        /// ```swift
+        /// let publisher: some Publisher<Int, Oops> = Result<Int, Oops>.success(1).publisher   // Output is Int
+        /// ```
         public typealias Output = Success
 
         /// The result to deliver to each subscriber.
@@ -61,6 +65,10 @@ extension Result {
         }
 
         /// Delivers the success on demand then `.finished`, or the failure at once.
+        ///
+        /// ```swift
+        /// Result<Int, Oops>.failure(Oops()).publisher.subscribe(Subscribers.Sink(receiveCompletion: { print($0) }, receiveValue: { _ in }))   // prints failure(Oops())
+        /// ```
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):

@@ -52,6 +52,11 @@ public struct Record<Output, Failure: Error>: Publisher {
     }
 
     /// Plays the recording to the subscriber, per its demand.
+    ///
+    /// ```swift
+    /// let record = Record<Int, Never>(output: [1, 2], completion: .finished)
+    /// record.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1, 2
+    /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         if recording.output.isEmpty {
             subscriber.receive(subscription: Subscriptions.empty)
@@ -75,6 +80,10 @@ extension Record {
     /// ```
     public struct Recording {
         /// The kind of values recorded.
+        ///
+        /// ```swift
+        /// let input: Record<Int, Never>.Recording.Input = 1   // Input is Output, Int
+        /// ```
         public typealias Input = Output
 
         /// The output which will be sent to a subscriber.

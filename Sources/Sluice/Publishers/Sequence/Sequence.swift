@@ -13,6 +13,10 @@ extension Publishers {
     /// ```
     public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
         /// The kind of values published: the sequence's elements.
+        ///
+        /// ```swift
+        /// let publisher: some Publisher<Int, Never> = [1, 2].publisher   // Output is Int
+        /// ```
         public typealias Output = Elements.Element
 
         /// The sequence of elements to publish.
