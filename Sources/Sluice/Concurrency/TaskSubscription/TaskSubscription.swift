@@ -106,9 +106,15 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     }
 
     /// The task ends; returns `true` if the caller is to deliver its completion.
+    ///
+    /// `false` once a cancel has begun, even before it reached the lock: the task may have
+    /// ended because it saw the cancel (a `send` refused, a `CancellationError` thrown), and
+    /// that ending must not be delivered (rule 4). The task read the flag before, on its own
+    /// thread, so it reads it set here too.
     @usableFromInline
     func finish() -> Bool {
-        inner.withLock { $0.machine.finish() }
+        if isCancelled { return false }
+        return inner.withLock { $0.machine.finish() }
     }
 
     @usableFromInline
