@@ -59,6 +59,7 @@ struct VoidConvenienceTests {
         subject.send()
         #expect(recorder.values.count == 2)
         #expect(recorder.violations.isEmpty)
+        subject.send(completion: .finished)  // the subject and the recorder hold each other until then
     }
 
     @Test("send() on a Void CurrentValueSubject delivers a value after the current one")
@@ -68,6 +69,7 @@ struct VoidConvenienceTests {
         subject.subscribe(recorder)
         subject.send()
         #expect(recorder.values.count == 2)
+        subject.send(completion: .finished)  // the subject and the recorder hold each other until then
     }
 
     @Test("receive() on a Void subscriber delivers a value and returns the subscriber's demand")
@@ -135,6 +137,7 @@ struct DescriptionTests {
         #expect(children.first?.0 == "demand")
         #expect(children.first?.1 == .max(3))
         #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Create")
+        recorder.cancel()  // the subscription lets the recorder go
     }
 
     @Test("A Sink describes itself as \"Sink\" with no children, as Combine's does")
