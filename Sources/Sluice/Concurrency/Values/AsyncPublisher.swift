@@ -106,14 +106,21 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         init(_ lifetime: ValuesIteratorLifetime<P.Output, P.Failure>) { self.lifetime = lifetime }
 
         /// The next element, nil at the end or after cancellation; throws the failure once.
-        /// Runs on the caller's actor throughout: no hop per element.
+        ///
+        /// Runs on the caller's actor throughout, with no executor switch per element: it is
+        /// `nonisolated(nonsending)`, so a `for await` loop on an actor (the main actor
+        /// included) neither leaves the actor nor checks it again when `next` returns at once.
+        /// (Declared with an `isolated` parameter, as the protocol spells it, every call would
+        /// hop to `actor` on entry and back afterwards: two runtime executor switches.) Called
+        /// through the protocol, from generic code, the standard witness hops to `actor`
+        /// first, so it runs there.
         ///
         /// ```swift
         /// @MainActor func show() async { for await x in model.values { label = x } }
         /// ```
         @inlinable
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(P.Failure) -> P.Output? {
-            switch await lifetime.subscriber.next(isolation: actor, upstream: &upstream) {
+        public nonisolated(nonsending) mutating func next(isolation actor: (any Actor)?) async throws(P.Failure) -> P.Output? {
+            switch await lifetime.subscriber.next(upstream: &upstream) {
             case .element(let element): return element.value
             case .finished: return nil
             case .failure(let error): throw error
@@ -126,7 +133,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         /// let value = try await iterator.next()
         /// ```
         @inlinable
-        public mutating func next() async throws(P.Failure) -> P.Output? {
+        public nonisolated(nonsending) mutating func next() async throws(P.Failure) -> P.Output? {
             try await next(isolation: nil)
         }
     }

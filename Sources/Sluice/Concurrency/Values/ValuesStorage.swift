@@ -122,12 +122,12 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
     ///
     /// `upstream` is the iterator's copy of the subscription, kept once the fast lane is in
     /// use (`.onDemand` mode), so that the usual step is: arm the lane, request, take.
+    /// Runs on the caller's actor (`nonisolated(nonsending)`): no executor switch unless it
+    /// suspends.
     @inlinable @inline(__always)
-    func next(
-        isolation actor: isolated (any Actor)?, upstream: inout DirectUpstream
-    ) async -> ValuesResult<Input, Failure> {
+    nonisolated(nonsending) func next(upstream: inout DirectUpstream) async -> ValuesResult<Input, Failure> {
         if let result = nextWithoutWaiting(upstream: &upstream) { return result }
-        return await suspend(isolation: actor)
+        return await suspend()
     }
 
     /// The synchronous part of `next()`: the result, or nil when it has to wait. A plain
@@ -185,7 +185,8 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
     /// The slow path: wait for the upstream, or for the task's cancellation. Never inlined:
     /// it would weigh down every loop that iterates.
     @inlinable @inline(never)
-    func suspend(isolation actor: isolated (any Actor)?) async -> ValuesResult<Input, Failure> {
+    nonisolated(nonsending) func suspend() async -> ValuesResult<Input, Failure> {
+        let actor = #isolation
         let result = await withTaskCancellationHandler(
             operation: {
                 await withUnsafeContinuation(isolation: actor) { continuation in
