@@ -150,6 +150,18 @@ final class QueueExecutor: SerialExecutor {
     var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 }
 
+/// Whether the calling code runs on the main queue (where the main actor runs its jobs),
+/// without trapping: for code called synchronously from a main-actor loop.
+enum MainQueue {
+    private static let key: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
+}
+
 /// An async sequence whose `next()` runs `body` with the number of earlier calls; it throws
 /// whatever `body` throws (`any Error`, so a `CancellationError` can come through).
 struct ClosureSequence<Element: Sendable>: AsyncSequence, Sendable {

@@ -42,6 +42,18 @@ private actor Consumer {
         return received
     }
 
+    /// A `for await` loop in generic code: `next(isolation:)` is reached through the
+    /// protocol's witness, which must bring the call to this actor.
+    func loopGeneric<S: AsyncSequence>(over sequence: S) async -> [S.Element] where S.Failure == Never {
+        var received: [S.Element] = []
+        for await value in sequence {
+            check("generic loop body")
+            received.append(value)
+        }
+        check("after the generic loop")
+        return received
+    }
+
     /// Records whether the caller runs on this actor's executor; for upstream callbacks.
     nonisolated func noteUpstreamCall(_ calls: Locked<[Bool]>) {
         let onActor = executor.isCurrent
@@ -75,5 +87,37 @@ private actor Consumer {
         #expect(await consumer.offActor == [])
         #expect(requests.withLock { $0 }.count >= 5)
         #expect(requests.withLock { $0 }.allSatisfy { $0 }, "request(_:) made off the actor")
+    }
+
+    @Test("A for-await loop in generic code (through the protocol's witness) stays on the actor")
+    func genericLoopStaysOnTheActor() async {
+        let consumer = Consumer()
+        let requests = Locked<[Bool]>([])
+        let publisher = DemandWatch(SyncRangePublisher(0..<5)) { consumer.noteUpstreamCall(requests) }
+        #expect(await consumer.loopGeneric(over: publisher.values) == Array(0..<5))
+        #expect(await consumer.offActor == [])
+        #expect(requests.withLock { $0 }.count >= 5)
+        #expect(requests.withLock { $0 }.allSatisfy { $0 }, "request(_:) made off the actor")
+    }
+
+    @MainActor @Test("A for-await loop on the main actor requests from the main actor")
+    func mainActorLoopRequestsFromTheMainActor() async {
+        let requests = Locked<[Bool]>([])
+        // The detector itself: true here, false on the global executor.
+        #expect(MainQueue.isCurrent, "the main actor runs on the main queue here")
+        #expect(await Task.detached { MainQueue.isCurrent }.value == false)
+        let publisher = DemandWatch(SyncRangePublisher(0..<5)) {
+            // Called synchronously inside next(): still on the main actor, or it hopped.
+            let onMain = MainQueue.isCurrent
+            requests.withLock { $0.append(onMain) }
+        }
+        var received: [Int] = []
+        for await value in publisher.values {
+            MainActor.assertIsolated("loop body off the main actor")
+            received.append(value)
+        }
+        #expect(received == Array(0..<5))
+        #expect(requests.withLock { $0 }.count >= 5)
+        #expect(requests.withLock { $0 }.allSatisfy { $0 }, "request(_:) made off the main actor")
     }
 }
