@@ -114,6 +114,72 @@ import Testing
         #expect(try await iterator.next() == nil)
     }
 
+    /// Prefetch takes what is buffered in one locked step and serves it from a batch: the
+    /// completion still comes after every element, and the level still tops up at half.
+    @Test func prefetchServesATakenBatchInOrderThenTheCompletion() async throws {
+        let publisher = ControllablePublisher<Int, TestError>()
+        var iterator = publisher.values(prefetch: 8).makeAsyncIterator()
+        let subscription = Shared(publisher.subscriptions[0])
+        let driver = Task {
+            await subscription.value.waitForCalls { $0.count == 1 }
+            for value in 1...8 { subscription.value.send(value) }
+        }
+        #expect(try await iterator.next() == 1)
+        await driver.value
+        // 2...8 are buffered; the next next() takes them all (7 held, level 7: no top-up).
+        #expect(try await iterator.next() == 2)
+        #expect(subscription.value.requests == [.max(8)])
+        subscription.value.send(completion: .failure(TestError(code: 3)))
+        // Served from the batch; the level reaches 4 (half) after 5, and the top-up is
+        // refused by the completed upstream's phase, so nothing more is requested.
+        for expected in 3...8 { #expect(try await iterator.next() == expected) }
+        #expect(subscription.value.requests == [.max(8)])
+        await #expect(throws: TestError(code: 3)) { _ = try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func prefetchFromATakenBatchTopsUpWhenHalfTheLimitIsLeft() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        var iterator = publisher.values(prefetch: 8).makeAsyncIterator()
+        let subscription = Shared(publisher.subscriptions[0])
+        let driver = Task {
+            await subscription.value.waitForCalls { $0.count == 1 }
+            for value in 1...8 { subscription.value.send(value) }
+        }
+        #expect(await iterator.next() == 1)
+        await driver.value
+        #expect(await iterator.next() == 2)  // takes 2...8: 6 held, level 6
+        #expect(await iterator.next() == 3)  // level 5
+        #expect(subscription.value.requests == [.max(8)])
+        #expect(await iterator.next() == 4)  // level 4: half, top up by 4
+        #expect(subscription.value.requests == [.max(8), .max(4)])
+        #expect(await iterator.next() == 5)  // 3 held + 4 requested: 7
+        #expect(subscription.value.requests == [.max(8), .max(4)])
+    }
+
+    @Test func aCancelledTaskHoldingAPrefetchedBatchGetsNilAndCancelsTheUpstream() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let made = Shared(publisher.values(prefetch: 8).makeAsyncIterator())
+        let upstream = publisher.subscriptions[0]
+        let batchTaken = Gate()
+        let cancelled = Gate()
+        let loop = Task {
+            var iterator = made.value
+            let first = await iterator.next()
+            let second = await iterator.next()  // takes the batch 2...8
+            batchTaken.open()
+            await cancelled.wait()
+            return [first, second, await iterator.next(), await iterator.next()]
+        }
+        await upstream.waitForCalls { $0.count == 1 }
+        for value in 1...8 { upstream.send(value) }
+        await batchTaken.wait()
+        loop.cancel()
+        cancelled.open()
+        #expect(await loop.value == [1, 2, nil, nil], "the batch still held 3...8, but the task was cancelled")
+        #expect(upstream.cancelCount == 1)
+    }
+
     @Test func aPrefetchOfZeroTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).values(prefetch: 0)

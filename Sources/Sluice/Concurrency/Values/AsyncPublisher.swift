@@ -99,8 +99,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline let lifetime: ValuesIteratorLifetime<P.Output, P.Failure>
 
-        /// The subscription, once the default mode's fast lane requests through it directly.
-        @usableFromInline var upstream = DirectUpstream()
+        /// The subscription once the default mode's fast lane requests through it directly,
+        /// and the prefetch mode's batch: what `next()` uses without the lock.
+        @usableFromInline var cache = ValuesIteratorCache<P.Output>()
 
         @inlinable
         init(_ lifetime: ValuesIteratorLifetime<P.Output, P.Failure>) { self.lifetime = lifetime }
@@ -120,7 +121,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         /// ```
         @inlinable
         public nonisolated(nonsending) mutating func next(isolation actor: (any Actor)?) async throws(P.Failure) -> P.Output? {
-            switch await lifetime.subscriber.next(upstream: &upstream) {
+            switch await lifetime.subscriber.next(cache: &cache) {
             case .element(let element): return element.value
             case .finished: return nil
             case .failure(let error): throw error

@@ -95,11 +95,12 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
     }
 
     /// After an element was taken in prefetch mode: the batch that tops the level up to the
-    /// limit, once at most half of it is left.
+    /// limit, once at most half of it is left. `held` counts the elements the iterator took
+    /// in a batch and has not returned yet: they are still buffered, only outside the lock.
     @inlinable
-    mutating func replenishment() -> Subscribers.Demand? {
+    mutating func replenishment(held: Int = 0) -> Subscribers.Demand? {
         guard case .prefetch(let limit) = mode, let pending = outstanding.max else { return nil }
-        let level = buffer.count + pending
+        let level = buffer.count + held + pending
         guard level <= limit / 2 else { return nil }
         outstanding += limit - level
         return .max(limit - level)
@@ -115,6 +116,43 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
     }
 
     /// The consumer's next step; `fastLane` lets `.onDemand` mode request through the fast lane.
+    ///
+    /// In `.prefetch` mode, with more than one element buffered, the iterator takes them all:
+    /// the buffer is swapped with its empty `batch` (so no storage is allocated), the first
+    /// is the answer and the rest are served from the batch without the lock.
+    @inlinable
+    mutating func next(fastLane: Bool = false, batch: inout ValuesBuffer<Element>) -> NextAction {
+        if case .prefetch = mode, buffer.count > 1, batch.count == 0 {
+            swap(&buffer, &batch)
+            let element = batch.popFirst()!
+            if case .active(let subscription) = phase, let more = replenishment(held: batch.count) {
+                return .element(element, replenish: (subscription, more))
+            }
+            return .element(element, replenish: nil)
+        }
+        return next(fastLane: fastLane)
+    }
+
+    /// In `.prefetch` mode, how many elements the iterator may take from its batch before
+    /// the level (buffered, held in the batch and requested) falls to half the limit, when it
+    /// must come back to ``topUp(held:)``. Only the iterator changes the level (a delivery
+    /// moves one element from requested to buffered), so it can count down on its own.
+    @inlinable
+    func takesBeforeTopUp(held: Int) -> Int {
+        guard case .prefetch(let limit) = mode, case .active = phase, let pending = outstanding.max else {
+            return .max
+        }
+        return buffer.count + held + pending - limit / 2
+    }
+
+    /// The iterator's batch fell to the top-up point: the demand to request, if any.
+    @inlinable
+    mutating func topUp(held: Int) -> (UpstreamSubscription, Subscribers.Demand)? {
+        guard case .active(let subscription) = phase, let more = replenishment(held: held) else { return nil }
+        return (subscription, more)
+    }
+
+    /// The consumer's next step, one element at a time.
     @inlinable
     mutating func next(fastLane: Bool = false) -> NextAction {
         if let element = buffer.popFirst() {

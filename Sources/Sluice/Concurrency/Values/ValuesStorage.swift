@@ -120,13 +120,14 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
     /// The element, end or failure for one `next()`. Never suspends, takes no lock and
     /// allocates nothing when the upstream delivers synchronously inside `request(_:)`.
     ///
-    /// `upstream` is the iterator's copy of the subscription, kept once the fast lane is in
-    /// use (`.onDemand` mode), so that the usual step is: arm the lane, request, take.
-    /// Runs on the caller's actor (`nonisolated(nonsending)`): no executor switch unless it
-    /// suspends.
+    /// `cache` is what the iterator keeps outside the lock: in `.onDemand` mode the
+    /// subscription, once the fast lane is in use, so that the usual step is: arm the lane,
+    /// request, take; in `.prefetch` mode the batch it took from the buffer, served without
+    /// the lock. Runs on the caller's actor (`nonisolated(nonsending)`): no executor switch
+    /// unless it suspends.
     @inlinable @inline(__always)
-    nonisolated(nonsending) func next(upstream: inout DirectUpstream) async -> ValuesResult<Input, Failure> {
-        if let result = nextWithoutWaiting(upstream: &upstream) { return result }
+    nonisolated(nonsending) func next(cache: inout ValuesIteratorCache<Input>) async -> ValuesResult<Input, Failure> {
+        if let result = nextWithoutWaiting(cache: &cache) { return result }
         return await suspend()
     }
 
@@ -134,34 +135,56 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
     /// call, so that the async `next()` around it stays small enough to be inlined into the
     /// iterating loop (an async call costs a frame allocation and an executor check).
     @inlinable @inline(never)
-    func nextWithoutWaiting(upstream: inout DirectUpstream) -> ValuesResult<Input, Failure>? {
+    func nextWithoutWaiting(cache: inout ValuesIteratorCache<Input>) -> ValuesResult<Input, Failure>? {
         if Task.isCancelled {
-            upstream.close()
+            cache.close()
             cancel()
             return .finished
         }
-        if upstream.isOpen, lane.arm() {
-            upstream.subscription.request(.max(1))
-            if let element = lane.takeIfFilled() { return .element(element) }
+        if cache.isOpen {
+            if lane.arm() {
+                cache.subscription.request(.max(1))
+                if let element = lane.takeIfFilled() { return .element(element) }
+            }
+        } else if let element = cache.batch.popFirst() {
+            cache.takesBeforeTopUp -= 1
+            if cache.takesBeforeTopUp <= 0 { topUp(&cache) }
+            return .element(element)
         }
         while true {
-            switch state.withLock({ machine in settleLane(&machine) ?? machine.next(fastLane: true) }) {
+            let action = state.withLock { machine in
+                let action = settleLane(&machine) ?? machine.next(fastLane: true, batch: &cache.batch)
+                cache.takesBeforeTopUp = machine.takesBeforeTopUp(held: cache.batch.count)
+                return action
+            }
+            switch action {
             case .element(let element, let replenish):
                 if let (subscription, demand) = replenish { subscription.base.request(demand) }
                 return .element(element)
             case .end(let failure):
-                upstream.close()
+                cache.close()
                 if let failure { return .failure(failure) }
                 return .finished
             case .request(let subscription, let demand):
                 subscription.base.request(demand)
             case .requestViaFastLane(let subscription):
-                upstream.open(subscription)
+                cache.open(subscription)
                 if let element = requestViaFastLane(subscription) { return .element(element) }
             case .suspend:
                 return nil
             }
         }
+    }
+
+    /// Prefetch mode, serving from the batch: the level fell to half the limit, so request
+    /// the top-up now, as if each element had been taken under the lock.
+    @inlinable @inline(never)
+    func topUp(_ cache: inout ValuesIteratorCache<Input>) {
+        let request = state.withLock { machine in
+            defer { cache.takesBeforeTopUp = machine.takesBeforeTopUp(held: cache.batch.count) }
+            return machine.topUp(held: cache.batch.count)
+        }
+        if let (subscription, demand) = request { subscription.base.request(demand) }
     }
 
     /// Arms the lane, requests `.max(1)` and takes what a synchronous upstream delivered.
@@ -212,13 +235,24 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
     }
 }
 
-/// The iterator's own copy of the upstream subscription, through which the fast lane
-/// requests without taking the storage's lock. Not optional, so that the call goes straight
-/// to the stored existential instead of through a copy.
+/// What the iterator keeps for itself, outside the storage's lock.
+///
+/// - `subscription`: in `.onDemand` mode, the iterator's own copy of the upstream
+///   subscription, through which the fast lane requests without the lock (`isOpen` once in
+///   use). Not optional, so that the call goes straight to the stored existential instead of
+///   through a copy.
+/// - `batch`: in `.prefetch` mode, the elements the iterator took from the buffer in one
+///   locked step and serves one per `next()` without the lock. The state machine counts
+///   them as still buffered when it decides to top up, so the limit holds, and tells the
+///   iterator after how many elements to come back for the top-up (`takesBeforeTopUp`), so
+///   the demand is topped up exactly when it would be if each element took the lock.
 @usableFromInline
-struct DirectUpstream {
+struct ValuesIteratorCache<Input> {
     @usableFromInline var subscription: any Subscription = Subscriptions.empty
     @usableFromInline var isOpen = false
+    @usableFromInline var batch = ValuesBuffer<Input>()
+    /// Elements to take from `batch` before the prefetch level falls to the top-up point.
+    @usableFromInline var takesBeforeTopUp = Int.max
 
     @inlinable init() {}
 
@@ -228,10 +262,12 @@ struct DirectUpstream {
         isOpen = true
     }
 
+    /// The iteration ended: drops the subscription and any batch left (after a cancel).
     @inlinable
     mutating func close() {
         subscription = Subscriptions.empty
         isOpen = false
+        batch = ValuesBuffer()
     }
 }
 
