@@ -70,39 +70,6 @@ struct RandomScheduleTests {
         }
     }
 
-    @Test("Publishers.Sequence: random request / cancel deliver exactly what the model allows, finishing after the last element")
-    func sequence() {
-        for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
-            var random = SplitMix64(seed: seed)
-            var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
-            let count = Int.random(in: 1...12, using: &random)
-            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
-            (0..<count).publisher.subscribe(recorder)
-            var next = 0
-            for step in 0..<40 {
-                let operation: String
-                if Int.random(in: 0..<100, using: &random) < 90 {
-                    let demand = random.demand()
-                    operation = "request(\(demand))"
-                    recorder.request(demand)
-                    model.request(demand)
-                    while model.outstanding > 0, next < count, !model.isTerminated {
-                        model.deliver(next)
-                        next += 1
-                    }
-                    if next == count { model.complete() }
-                } else {
-                    operation = "cancel"
-                    recorder.cancel()
-                    model.cancel()
-                }
-                let difference = mismatch(recorder, model)
-                #expect(difference == nil, "seed \(seed) (SLUICE_SEED=\(seed)), step \(step), \(operation), \(count) elements: \(difference ?? "")")
-                if difference != nil { break }
-            }
-        }
-    }
-
     @Test("Publishers.Create: random request / send / cancel / complete: sends accepted exactly when the model has demand")
     func create() {
         for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
@@ -180,7 +147,7 @@ struct RandomScheduleTests {
             }
         }
     }
-    @Test("Record and the one-shot publishers: random request / cancel deliver exactly what the model allows, then their completion",
+    @Test("Publishers.Sequence, Record and the one-shot publishers: random request / cancel deliver exactly what the model allows, then their completion",
         arguments: FiniteFamily.allCases)
     func finite(family: FiniteFamily) {
         for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
@@ -193,7 +160,7 @@ struct RandomScheduleTests {
             // A publisher with no values completes at once, without demand (Combine's Empty,
             // Fail, Optional.Publisher(nil), Result.Publisher(failure), an empty Record).
             if count == 0 { model.complete() }
-            for step in 0..<20 {
+            for step in 0..<40 {
                 let operation: String
                 if Int.random(in: 0..<100, using: &random) < 85 {
                     let demand = random.demand()
@@ -223,13 +190,16 @@ struct RandomScheduleTests {
 
 /// The synchronous finite families of the schedules: `Record` and the one-shot publishers.
 enum FiniteFamily: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case record, just, optional, result, empty, fail
+    case sequence, record, just, optional, result, empty, fail
     var testDescription: String { rawValue }
 
     /// A publisher of `0..<count` then `ending`, drawn at random where the family has shapes.
     func make(_ random: inout SplitMix64) -> (any Publisher<Int, TestFailure>, Int, Subscribers.Completion<TestFailure>) {
         let fails = Bool.random(using: &random)
         switch self {
+        case .sequence:
+            let count = Int.random(in: 1...12, using: &random)
+            return ((0..<count).publisher.widened(), count, .finished)
         case .record:
             let count = Int.random(in: 0...12, using: &random)
             let ending: Subscribers.Completion<TestFailure> = fails ? .failure(TestFailure()) : .finished
