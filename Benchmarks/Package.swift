@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // The benchmarks are a package of their own so that their dependencies (package-benchmark,
 // the peers we compare against) never reach Sluice's users. Run from the repository root:
 //     python3 Benchmarks/compare.py
