@@ -53,9 +53,9 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
 }
 
 /// How an iteration reaches its subscriber, whatever made the iterator: the loop on an actor,
-/// and the delivery and completion steps. Apart from ``AsyncSequenceIteration`` so that an
-/// iterator that is not `Sendable`, made on an actor and kept there, can be driven by the same
-/// loop.
+/// and the delivery and completion steps. Shared by ``AsyncSequenceIteration`` (a `Sendable`
+/// sequence) and ``IsolatedAsyncSequenceIteration`` (a sequence that is not `Sendable`, made
+/// on an actor and kept there).
 @usableFromInline
 struct IterationDelivery<S: Subscriber>: Sendable {
     @usableFromInline

@@ -7,6 +7,9 @@
 /// sequence; nothing is delivered afterwards (a `CancellationError` it causes included).
 /// The publisher's `Failure` is the sequence's.
 ///
+/// The sequence must be `Sendable`; to publish one that is not, kept by an actor, see
+/// ``IsolatedAsyncSequencePublisher``.
+///
 /// ```swift
 /// let stream = AsyncStream<Int> { c in c.yield(1); c.yield(2); c.finish() }
 /// let cancellable = stream.publisher.sink { print($0) }   // prints 1, 2
