@@ -1,7 +1,7 @@
 import Sluice
 import SluiceTesting
 
-/// An actor to iterate on, for `publisher(priority:iteratingOn:)`.
+/// An actor to iterate on, for `publisher(priority:iteratingOn:)` and `IsolatedAsyncSequencePublisher`.
 actor IterationActor {}
 
 extension Registry {
@@ -29,6 +29,21 @@ extension Registry {
         Entry("AsyncSequence.publisher(priority:iteratingOn:)(never-ending)", elements: k, ending: .never,
               delivery: .asynchronous) {
             Source(Numbers(count: k, ending: .never).publisher(priority: nil, iteratingOn: IterationActor()))
+        },
+        // A sequence that is not Sendable, made on the actor for each subscriber; the failing and
+        // never-ending shapes go through `actor.publisher(iterating:)`, which makes the same type.
+        Entry("IsolatedAsyncSequencePublisher", elements: n, ending: .finished, delivery: .asynchronous) {
+            Source(IsolatedAsyncSequencePublisher(priority: .high, iteratingOn: IterationActor()) { _ in
+                ActorBoundNumbers(numbers: Numbers(count: n, ending: .finished))
+            })
+        },
+        Entry("IsolatedAsyncSequencePublisher(failure)", elements: k, ending: .failure, delivery: .asynchronous) {
+            Source(IterationActor().publisher(priority: .low) { _ in
+                ActorBoundNumbers(numbers: Numbers(count: k, ending: .failure))
+            })
+        },
+        Entry("IsolatedAsyncSequencePublisher(never-ending)", elements: k, ending: .never, delivery: .asynchronous) {
+            Source(IterationActor().publisher { _ in ActorBoundNumbers(numbers: Numbers(count: k, ending: .never)) })
         },
     ]
 

@@ -76,6 +76,34 @@ struct Numbers: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count, ending: ending) }
 }
 
+/// ``Numbers`` as a sequence that is not `Sendable` (its iterator is a class instance), made
+/// and iterated on an actor: what `IsolatedAsyncSequencePublisher` publishes.
+struct ActorBoundNumbers: AsyncSequence {
+    typealias Element = Int
+    typealias Failure = TestFailure
+    let numbers: Numbers
+
+    final class AsyncIterator: AsyncIteratorProtocol {
+        var base: Numbers.AsyncIterator
+
+        init(_ base: Numbers.AsyncIterator) { self.base = base }
+
+        func next(isolation actor: isolated (any Actor)?) async throws(TestFailure) -> Int? {
+            try await base.next(isolation: actor)
+        }
+
+        func next() async throws(TestFailure) -> Int? { try await base.next() }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(numbers.makeAsyncIterator()) }
+}
+
+@available(*, unavailable)
+extension ActorBoundNumbers: Sendable {}
+
+@available(*, unavailable)
+extension ActorBoundNumbers.AsyncIterator: Sendable {}
+
 enum Bodies {
     /// A `Create` body sending `0..<count` as demand comes, then the ending.
     ///

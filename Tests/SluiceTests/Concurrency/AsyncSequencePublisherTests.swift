@@ -1,7 +1,6 @@
 @_spi(Internals) import Sluice
 import SluiceTesting
 import Testing
-import Dispatch
 
 @Suite struct AsyncSequencePublisherTests {
     @Test func unlimitedDemandDeliversEveryElementInOrderThenFinished() async {
@@ -174,42 +173,7 @@ import Dispatch
 
     @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion, checked after the task ended")
     func cancelRacingRequestNeverExceedsDemandOrSignalsAfterCancel() async {
-        for _ in 0..<10_000 {
-            let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))
-            let released = Gate()
-            let go = Gate()
-            // 0 is delivered at once; the second `next()` waits for `go`, which opens in the
-            // race, so the cancel lands before, during or after the delivery of 1 and 2. The
-            // fourth `next()` throws the CancellationError a cancel provoked, which must not
-            // arrive. Five elements for a demand of at most four: no `.finished` either.
-            let sequence = ClosureSequence<Int> { call in
-                if call == 1 { await go.wait() }
-                if call == 3 { try Task.checkCancellation() }
-                return call < 5 ? call : nil
-            }
-            sequence.publisher.subscribe(ProbedSubscriber(recorder, released: released))
-            await recorder.waitForValues(count: 1)
-            let seenAtCancel = Locked(0)
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                switch index {
-                case 0:
-                    recorder.request(.max(1))
-                case 1:
-                    go.open()
-                default:
-                    recorder.cancel()
-                    seenAtCancel.withLock { $0 = recorder.values.count }
-                }
-            }
-            // The task has let go of the subscriber: it ended. Nothing can arrive later, so
-            // the checks below see everything it delivered.
-            await released.wait()
-            let afterCancel = recorder.values.count - seenAtCancel.withLock { $0 }
-            #expect(recorder.values.count <= 4)
-            #expect(afterCancel <= 1, "\(afterCancel) values after cancel returned")
-            #expect(!recorder.hasCompleted)
-            #expect(recorder.violations.isEmpty)
-        }
+        await raceCancelAgainstRequestAndDelivery { body in ClosureSequence(body: body).publisher }
     }
 
     @Test func requestNoneTraps() async {

@@ -1,5 +1,6 @@
 @_spi(Internals) import Sluice
 import SluiceTesting
+import Testing
 import Dispatch
 
 /// Passes its upstream through unchanged and lets a test await the demand requested so far,
@@ -185,5 +186,50 @@ extension Subscribers.Completion {
     /// `true` for a failure with a `CancellationError`.
     var isCancellationFailure: Bool {
         if case .failure(let error) = self { error is CancellationError } else { false }
+    }
+}
+
+/// Races a cancel against a request and a delivery, 10,000 times, for a publisher of a
+/// sequence whose `next()` runs `body` with the number of earlier calls (`publishing` makes
+/// the publisher around `body`): the values stay within the demand, at most one is in flight
+/// once `cancel()` returned, and no completion comes, checked after the subscriber is let go.
+///
+/// 0 is delivered at once; the second `next()` waits for `go`, which opens in the race, so the
+/// cancel lands before, during or after the delivery of 1 and 2. The fourth `next()` throws
+/// the CancellationError a cancel provoked, which must not arrive. Five elements for a demand
+/// of at most four: no `.finished` either.
+func raceCancelAgainstRequestAndDelivery<P: Publisher>(
+    iterations: Int = 10_000, publishing makePublisher: (@escaping @Sendable (Int) async throws -> Int?) -> P
+) async where P.Output == Int, P.Failure == any Error {
+    for _ in 0..<iterations {
+        let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))
+        let released = Gate()
+        let go = Gate()
+        makePublisher { call in
+            if call == 1 { await go.wait() }
+            if call == 3 { try Task.checkCancellation() }
+            return call < 5 ? call : nil
+        }.subscribe(ProbedSubscriber(recorder, released: released))
+        await recorder.waitForValues(count: 1)
+        let seenAtCancel = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            switch index {
+            case 0:
+                recorder.request(.max(1))
+            case 1:
+                go.open()
+            default:
+                recorder.cancel()
+                seenAtCancel.withLock { $0 = recorder.values.count }
+            }
+        }
+        // The publisher has let go of the subscriber: nothing can arrive later, so the checks
+        // below see everything it delivered.
+        await released.wait()
+        let afterCancel = recorder.values.count - seenAtCancel.withLock { $0 }
+        #expect(recorder.values.count <= 4)
+        #expect(afterCancel <= 1, "\(afterCancel) values after cancel returned")
+        #expect(!recorder.hasCompleted)
+        #expect(recorder.violations.isEmpty)
     }
 }

@@ -67,6 +67,17 @@ struct TaskSubscriberReleaseTests {
             StubbornSequence(entered: entered, hold: hold).publisher, demand: .unlimited, entered: entered, hold: hold)
     }
 
+    @Test("IsolatedAsyncSequencePublisher: cancel releases the subscriber while next() is still running, and nothing follows")
+    func isolatedSequencePublisherReleasesWhileNextRuns() async {
+        let entered = Gate(), hold = Gate()
+        let owner = SequenceOwner<Never> { _ in
+            entered.open()
+            await hold.wait()  // ignores the cancellation
+            return 1
+        }
+        await expectCancelReleasesTheSubscriber(owner.published(), demand: .unlimited, entered: entered, hold: hold)
+    }
+
     @Test("Producer: cancel releases the subscriber while the body awaits something else, and nothing follows")
     func producerReleasesWhileBodyRuns() async {
         let entered = Gate(), hold = Gate()

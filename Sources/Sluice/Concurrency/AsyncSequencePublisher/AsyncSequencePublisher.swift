@@ -7,6 +7,9 @@
 /// sequence; nothing is delivered afterwards (a `CancellationError` it causes included).
 /// The publisher's `Failure` is the sequence's.
 ///
+/// The sequence must be `Sendable`; to publish one that is not, kept by an actor, see
+/// ``IsolatedAsyncSequencePublisher``.
+///
 /// ```swift
 /// let stream = AsyncStream<Int> { c in c.yield(1); c.yield(2); c.finish() }
 /// let cancellable = stream.publisher.sink { print($0) }   // prints 1, 2
@@ -107,94 +110,5 @@ extension AsyncSequence where Self: Sendable {
         -> AsyncSequencePublisher<Self>
     {
         AsyncSequencePublisher(self, priority: priority, iteratingOn: actor)
-    }
-}
-
-/// One subscriber's iteration of the sequence, run by its subscription's task.
-@usableFromInline
-struct AsyncSequenceIteration<Base: AsyncSequence & Sendable, S: Subscriber>: TaskSubscriptionBody
-where S.Input == Base.Element, S.Failure == Base.Failure {
-    @usableFromInline
-    let base: Base
-    @usableFromInline
-    let subscriber: TaskSubscriber<S>
-
-    @inlinable
-    init(base: Base, subscriber: TaskSubscriber<S>) {
-        self.base = base
-        self.subscriber = subscriber
-    }
-
-    /// The loop on no actor. It calls the iterator's `next()`, not `next(isolation: nil)`:
-    /// through the `isolated` parameter every element cost two executor switches
-    /// (`swift_task_switch`), about half the time of `(0..<N).async.publisher → sink`.
-    /// `next()` throws untyped errors; a conforming iterator throws only its `Failure`, so the
-    /// cast cannot fail (the standard library's `next(isolation:)` makes the same cast).
-    @inlinable
-    func run(through subscription: TaskSubscription) async {
-        var iterator = base.makeAsyncIterator()
-        var demand = Subscribers.Demand.none
-        do throws(Base.Failure) {
-            while true {
-                if demand == .none {
-                    guard let more = await subscription.nextDemand() else { return }
-                    demand = more
-                }
-                if subscription.isCancelled { return }
-                let element: Base.Element?
-                do { element = try await iterator.next() } catch { throw error as! Base.Failure }
-                guard let element else { break }
-                // Cancelled meanwhile: stop without a completion (not `break`: a cancel racing
-                // from another thread sets the flag before its lock, so `finish()` could still
-                // win and deliver `.finished` for a sequence that never ended).
-                guard let left = deliver(element, demand, subscription) else { return }
-                demand = left
-            }
-        } catch {
-            complete(.failure(error), subscription)
-            return
-        }
-        complete(.finished, subscription)
-    }
-
-    /// The loop on `isolation`, for a publisher made with `iteratingOn:`.
-    @inlinable
-    func run(through subscription: TaskSubscription, isolation: isolated (any Actor)?) async {
-        var iterator = base.makeAsyncIterator()
-        var demand = Subscribers.Demand.none
-        do throws(Base.Failure) {
-            while true {
-                if demand == .none {
-                    guard let more = await subscription.nextDemand() else { return }
-                    demand = more
-                }
-                if subscription.isCancelled { return }
-                let element = try await iterator.next(isolation: isolation)
-                guard let element else { break }
-                // Cancelled meanwhile: stop without a completion (not `break`: a cancel racing
-                // from another thread sets the flag before its lock, so `finish()` could still
-                // win and deliver `.finished` for a sequence that never ended).
-                guard let left = deliver(element, demand, subscription) else { return }
-                demand = left
-            }
-        } catch {
-            complete(.failure(error), subscription)
-            return
-        }
-        complete(.finished, subscription)
-    }
-
-    /// Delivers `element` unless cancelled meanwhile; returns the demand left.
-    @inlinable
-    func deliver(_ element: Base.Element, _ demand: Subscribers.Demand, _ subscription: TaskSubscription) -> Subscribers.Demand? {
-        if subscription.isCancelled { return nil }
-        guard let more = subscriber.receive(element) else { return nil }
-        return demand - 1 + more
-    }
-
-    /// The sequence ended or threw: the completion, unless cancelled meanwhile.
-    @inlinable
-    func complete(_ completion: Subscribers.Completion<Base.Failure>, _ subscription: TaskSubscription) {
-        if subscription.finish() { subscriber.receive(completion: completion) }
     }
 }

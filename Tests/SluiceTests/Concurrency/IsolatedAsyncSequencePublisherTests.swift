@@ -1,0 +1,277 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+import Dispatch
+
+/// The state of an actor's sequence: a class, so neither it nor the sequence is `Sendable`,
+/// and only the actor that owns it may use it. Each `next()` checks (trapping) that it runs
+/// on the owner, counts, then runs `body` with the number of earlier calls.
+final class OwnedCursor<Failure: Error> {
+    unowned let owner: any Actor
+    let body: @Sendable (Int) async throws(Failure) -> Int?
+    /// Opens when the iterator of the sequence is gone: its iteration is over.
+    let iteratorReleased: Gate
+    private(set) var calls = 0
+    /// Calls whose `isolation` argument was not the owner.
+    private(set) var callsWithOtherIsolation = 0
+
+    init(owner: any Actor, iteratorReleased: Gate, body: @escaping @Sendable (Int) async throws(Failure) -> Int?) {
+        self.owner = owner
+        self.iteratorReleased = iteratorReleased
+        self.body = body
+    }
+
+    func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Int? {
+        owner.assertIsolated("next() runs off the actor that owns the sequence")
+        if actor !== owner { callsWithOtherIsolation += 1 }
+        let call = calls
+        calls += 1  // counted on entry, so that a call still in progress is counted
+        return try await body(call)
+    }
+}
+
+@available(*, unavailable)
+extension OwnedCursor: Sendable {}
+
+/// An actor's sequence: its iterator keeps its state in the actor's ``OwnedCursor``.
+struct OwnedSequence<Failure: Error>: AsyncSequence {
+    typealias Element = Int
+    let cursor: OwnedCursor<Failure>
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let cursor: OwnedCursor<Failure>
+        let probe: DeinitProbe
+
+        mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Int? {
+            try await cursor.next(isolation: actor)
+        }
+
+        mutating func next() async throws(Failure) -> Int? { try await cursor.next(isolation: nil) }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(cursor: cursor, probe: DeinitProbe(cursor.iteratorReleased))
+    }
+}
+
+@available(*, unavailable)
+extension OwnedSequence: Sendable {}
+
+/// An actor that makes a sequence from its state and keeps it, as an actor keeps a stored
+/// `AsyncStream` (one consumer): the sequence is not `Sendable`, so `AsyncSequencePublisher`
+/// cannot take it, and it can be iterated only here.
+actor SequenceOwner<Failure: Error> {
+    private let body: @Sendable (Int) async throws(Failure) -> Int?
+    private var cursor: OwnedCursor<Failure>?
+    /// How many times ``sequence()`` ran.
+    private(set) var sequencesMade = 0
+    /// Opens when the iterator of the sequence is gone: its iteration is over.
+    nonisolated let iteratorReleased = Gate()
+
+    init(_ body: @escaping @Sendable (Int) async throws(Failure) -> Int?) { self.body = body }
+
+    /// The actor's sequence, made on first use and kept.
+    func sequence() -> OwnedSequence<Failure> {
+        assertIsolated("the sequence is made off the actor that owns it")
+        sequencesMade += 1
+        let cursor = self.cursor ?? OwnedCursor(owner: self, iteratorReleased: iteratorReleased, body: body)
+        self.cursor = cursor
+        return OwnedSequence(cursor: cursor)
+    }
+
+    var nextCalls: Int { cursor?.calls ?? 0 }
+    var callsWithOtherIsolation: Int { cursor?.callsWithOtherIsolation ?? 0 }
+
+    /// The actor's sequence as a publisher.
+    nonisolated func published(priority: TaskPriority? = nil)
+        -> IsolatedAsyncSequencePublisher<SequenceOwner, OwnedSequence<Failure>>
+    {
+        publisher(priority: priority) { owner in owner.sequence() }
+    }
+}
+
+/// A serial executor on a dispatch queue that a test can pause: jobs sent to it wait until it
+/// resumes. `enqueued` opens at the first job.
+final class PausableExecutor: SerialExecutor {
+    private let queue = DispatchQueue(label: "PausableExecutor")
+    let enqueued = Gate()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        enqueued.open()
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    func pause() { queue.suspend() }
+    func resume() { queue.resume() }
+}
+
+/// An actor running on a ``PausableExecutor``, with a one-element sequence.
+actor PausableOwner {
+    nonisolated let executor = PausableExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    private(set) var sequencesMade = 0
+
+    func sequence() -> OwnedSequence<Never> {
+        sequencesMade += 1
+        return OwnedSequence(cursor: OwnedCursor(owner: self, iteratorReleased: Gate()) { $0 == 0 ? 0 : nil })
+    }
+}
+
+/// `IsolatedAsyncSequencePublisher` / `actor.publisher(iterating:)`: a sequence that is not
+/// `Sendable`, made and kept by an actor, published with `AsyncSequencePublisher`'s contract.
+@Suite(.timeLimit(.minutes(2)))
+struct IsolatedAsyncSequencePublisherTests {
+    @Test("an actor's non-Sendable sequence is published: every element in order, then finished")
+    func actorOwnedNonSendableSequenceIsPublishedInOrder() async {
+        let owner = SequenceOwner<Never> { call in call < 100 ? call : nil }
+        let recorder = RecordingSubscriber<Int, Never>()
+        owner.published().subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == Array(0..<100))
+        #expect(recorder.violations.isEmpty)
+        #expect(await owner.sequencesMade == 1)
+    }
+
+    @Test("makeSequence and every next() run isolated to the actor, next() with the actor as its isolation")
+    func factoryAndNextRunOnTheActor() async {
+        let owner = SequenceOwner<Never> { call in call < 5 ? call : nil }
+        let recorder = RecordingSubscriber<Int, Never>()
+        let publisher = IsolatedAsyncSequencePublisher(iteratingOn: owner) { owner in
+            owner.assertIsolated("makeSequence runs off the actor")
+            return owner.sequence()
+        }
+        #expect(publisher.actor === owner)
+        publisher.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        // Each call also checked `owner.assertIsolated()`: five elements and the end.
+        #expect(await owner.nextCalls == 6)
+        #expect(await owner.callsWithOtherIsolation == 0)
+    }
+
+    @Test("next() is called only within the demand: none while demand is zero, none beside one in progress")
+    func nextIsCalledOnlyWithinDemand() async {
+        let entered = Gate(), hold = Gate()
+        let owner = SequenceOwner<Never> { call in
+            if call == 1 {
+                entered.open()
+                await hold.wait()
+            }
+            return call < 10 ? call : nil
+        }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        owner.published().subscribe(recorder)
+        await recorder.waitForValues(count: 1)
+        // After a delivery the task stays on the actor until it suspends for demand, so a
+        // read-ahead `next()` would be counted before this read gets the actor.
+        #expect(await owner.nextCalls == 1)
+        recorder.request(.max(2))
+        await entered.wait()
+        // The second `next()` is held with demand for two: no other call starts meanwhile.
+        #expect(await owner.nextCalls == 2)
+        hold.open()
+        await recorder.waitForValues(count: 3)
+        #expect(await owner.nextCalls == 3)
+        recorder.request(.unlimited)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(await owner.nextCalls == 11)
+        #expect(recorder.values == Array(0..<10))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("the sequence is made and iterated at the first demand, not at subscribe")
+    func iterationStartsAtTheFirstDemand() async {
+        let owner = SequenceOwner<Never> { call in call < 3 ? call : nil }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        owner.published().subscribe(recorder)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await owner.sequencesMade == 0)
+        #expect(await owner.nextCalls == 0)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
+        await recorder.waitForValues(count: 1)
+        #expect(await owner.sequencesMade == 1)
+        #expect(recorder.values == [0])
+        recorder.cancel()
+    }
+
+    @Test("the sequence's typed failure is the publisher's, and is delivered")
+    func theSequencesTypedFailureIsDelivered() async {
+        let owner = SequenceOwner<TestError> { (call) throws(TestError) -> Int? in
+            if call < 2 { return call }
+            throw TestError(code: 7)
+        }
+        let recorder = RecordingSubscriber<Int, TestError>()   // Failure == TestError
+        owner.published().subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .failure(TestError(code: 7)))
+        #expect(recorder.values == [0, 1])
+    }
+
+    @Test("cancel while next() is suspended cancels the task; the CancellationError it causes is not delivered")
+    func cancelWhileSuspendedInNextCancelsTheTaskAndDeliversNothing() async {
+        let park = CancellationPark()
+        let threw = Gate()
+        let owner = SequenceOwner<any Error> { call in
+            if call == 0 { return 0 }
+            await park.waitForCancellation()
+            do { try Task.checkCancellation() } catch { threw.open(); throw error }
+            return 1
+        }
+        let recorder = RecordingSubscriber<Int, any Error>()
+        let released = Gate()
+        owner.published().subscribe(ProbedSubscriber(recorder, released: released))
+        await park.parked.wait()
+        recorder.cancel()
+        await threw.wait()   // cooperative cancellation reached next(): its task was cancelled
+        await released.wait()
+        await owner.iteratorReleased.wait()   // the iteration is over: nothing can follow
+        #expect(recorder.values == [0])
+        #expect(!recorder.hasCompleted)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("a cancel that comes before the task reaches the actor: the sequence is never made")
+    func cancelBeforeTheTaskReachesTheActorNeverMakesTheSequence() async {
+        let owner = PausableOwner()
+        owner.executor.pause()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        owner.publisher { $0.sequence() }.subscribe(recorder)
+        recorder.request(.max(1))   // starts the task, which waits for the paused actor
+        await owner.executor.enqueued.wait()
+        recorder.cancel()
+        owner.executor.resume()
+        // Enqueued after the task's job, so it runs after it.
+        #expect(await owner.sequencesMade == 0)
+        #expect(recorder.events == [.subscription])
+    }
+
+    @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion")
+    func cancelRacingRequestNeverExceedsDemandOrSignalsAfterCancel() async {
+        await raceCancelAgainstRequestAndDelivery { body in SequenceOwner<any Error>(body).published() }
+    }
+
+    @Test("priority: the iterating task runs at the given priority")
+    func iterationRunsAtTheGivenPriority() async {
+        // Both differ from the test's own priority, which an ignored argument would inherit.
+        for priority in [TaskPriority.low, .high] {
+            let seen = Locked<TaskPriority?>(nil)
+            let owner = SequenceOwner<Never> { call in
+                if call == 0 { seen.withLock { $0 = Task.currentPriority } }
+                return call == 0 ? 0 : nil
+            }
+            let recorder = RecordingSubscriber<Int, Never>()
+            let publisher = owner.published(priority: priority)
+            #expect(publisher.priority == priority)
+            publisher.subscribe(recorder)
+            #expect(await recorder.waitForCompletion() == .finished)
+            #expect(seen.withLock { $0 } == priority)
+        }
+    }
+
+    @Test func subscriptionDescribesItselfAsAsyncSequence() {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        SequenceOwner<Never> { _ in nil }.published().subscribe(recorder)
+        #expect(String(describing: recorder.subscription!) == "AsyncSequence")
+        recorder.cancel()
+    }
+}
