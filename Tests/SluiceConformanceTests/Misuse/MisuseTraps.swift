@@ -10,7 +10,7 @@
 //   SequenceSubscription                                      SequencePublisherTests
 //   FutureConduit                                             FutureDeferredTests
 //   Create.Emitter                                            CreateTests
-//   TaskSubscription (AsyncSequence, Producer, AsyncFuture)   AsyncSequencePublisherTests
+//   TaskSubscription (AsyncSequence, IsolatedAsyncSequence, Producer, AsyncFuture)   AsyncSequencePublisherTests
 //   SubjectConduit (both subjects)                            PassthroughSubjectTests
 //   RecordSubscription                                        here
 //   SubjectSubscriber (publisher.subscribe(subject))          here
