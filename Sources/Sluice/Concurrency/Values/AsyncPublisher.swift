@@ -202,11 +202,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func values(bufferingPolicy: ValuesBufferingPolicy) -> AsyncPublisher<Self> {
-        switch bufferingPolicy {
-        case .unbounded: break
-        case .bufferingOldest(let limit), .bufferingNewest(let limit):
-            if limit < 0 { Violation.negativeBufferingLimit(limit) }
-        }
+        bufferingPolicy.checkLimit(in: "values(bufferingPolicy:)")
         return AsyncPublisher(self, mode: .buffering(bufferingPolicy))
     }
 }
