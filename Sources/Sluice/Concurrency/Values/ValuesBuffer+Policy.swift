@@ -1,6 +1,6 @@
 /// A ``ValuesBufferingPolicy`` applied: the one place that checks its limit and decides which
-/// elements a buffer keeps, for ``Publisher/values(bufferingPolicy:)`` and any other bridge
-/// that takes a policy.
+/// elements a buffer keeps, for ``Publisher/values(bufferingPolicy:)`` and
+/// ``Publisher/sink(isolation:bufferingPolicy:receiveCompletion:receiveValue:)``.
 extension ValuesBufferingPolicy {
     /// Traps naming rule 2 if the limit is negative; `api` is the call that was given it.
     @usableFromInline
