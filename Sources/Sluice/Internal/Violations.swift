@@ -68,10 +68,12 @@ extension Violation {
                    file: file, line: line)
     }
 
-    /// Rule 2 for `values(bufferingPolicy:)`: a buffer's limit is a count, never negative.
+    /// Rule 2 for a buffering policy (`values(bufferingPolicy:)`,
+    /// `sink(isolation:bufferingPolicy:)`): a buffer's limit is a count, never negative.
+    /// `api` names the call that was given the policy.
     @usableFromInline @inline(never)
-    static func negativeBufferingLimit(_ limit: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError("Sluice API violation: a values(bufferingPolicy:) limit must not be negative (rule 2), got \(limit)",
+    static func negativeBufferingLimit(_ limit: Int, in api: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: a \(api) limit must not be negative (rule 2), got \(limit)",
                    file: file, line: line)
     }
 }

@@ -35,7 +35,10 @@
 //                                     issue 5, 2026-11-23).
 //
 // Violation.nonPositivePrefetch       values(prefetch: 0): ValuesVariantsTests.
-// Violation.negativeBufferingLimit    values(bufferingPolicy: .bufferingNewest(-1)): ValuesVariantsTests.
+// Violation.negativeBufferingLimit    values(bufferingPolicy: .bufferingNewest(-1)): ValuesVariantsTests;
+//                                     sink(isolation:bufferingPolicy:) with .bufferingNewest(-1)
+//                                     (with the message) and .bufferingOldest(-2):
+//                                     IsolatedSinkBufferingTests.
 //
 // A second subscription to one of the package's subscribers is cancelled, not trapped, as
 // Combine does (tested for each in Rules/SubscriberRules.swift).

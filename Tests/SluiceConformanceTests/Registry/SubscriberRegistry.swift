@@ -155,5 +155,12 @@ enum SubscriberRegistry {
             }
             return { cancellable.value.cancel() }
         },
+        .entry("sink(isolation:bufferingPolicy:)", TestFailure.self) { publisher, counter in
+            let cancellable = await MainActor.run {
+                Unchecked(publisher.value.sink(isolation: MainActor.shared, bufferingPolicy: .bufferingNewest(8),
+                                               receiveCompletion: { _ in }, receiveValue: { _ in counter.bump() }))
+            }
+            return { cancellable.value.cancel() }
+        },
     ]
 }

@@ -3,7 +3,7 @@ import SluiceTesting
 import Testing
 
 /// The rules that apply to the package's own subscribers (Sink, Assign, `subscribe(subject)`,
-/// each `values` variant, the awaiters, the isolated sink), listed in ``SubscriberRegistry``.
+/// each `values` variant, the awaiters, the isolated sinks), listed in ``SubscriberRegistry``.
 ///
 /// Reactive Streams 2.5 in Combine's form: a one-shot subscriber that already has a
 /// subscription cancels any later one (Combine's `Sink` and `Assign` do so) and keeps the

@@ -152,11 +152,13 @@ extension AsyncPublisher.Iterator: Sendable {}
 /// ```
 public typealias AsyncThrowingPublisher<P: Publisher> = AsyncPublisher<P>
 
-/// How ``Publisher/values(bufferingPolicy:)`` keeps elements the loop has not taken yet;
-/// the names are `AsyncStream`'s.
+/// How ``Publisher/values(bufferingPolicy:)`` keeps elements the loop has not taken yet, and
+/// ``Publisher/sink(isolation:bufferingPolicy:receiveCompletion:receiveValue:)`` the values its
+/// actor has not processed yet; the names are `AsyncStream`'s.
 ///
 /// ```swift
 /// for await event in subject.values(bufferingPolicy: .bufferingNewest(10)) { handle(event) }
+/// let latest = subject.sink(isolation: MainActor.shared, bufferingPolicy: .bufferingNewest(1)) { show($0) }
 /// ```
 public enum ValuesBufferingPolicy: Sendable, Equatable {
     /// Keep every element. Memory grows without bound if the loop falls behind.
@@ -210,11 +212,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func values(bufferingPolicy: ValuesBufferingPolicy) -> AsyncPublisher<Self> {
-        switch bufferingPolicy {
-        case .unbounded: break
-        case .bufferingOldest(let limit), .bufferingNewest(let limit):
-            if limit < 0 { Violation.negativeBufferingLimit(limit) }
-        }
+        bufferingPolicy.checkLimit(in: "values(bufferingPolicy:)")
         return AsyncPublisher(self, mode: .buffering(bufferingPolicy))
     }
 }

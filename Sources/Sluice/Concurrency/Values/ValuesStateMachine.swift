@@ -244,20 +244,8 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
             buffer.append(element)
             return (.none, .none)
         }
-        switch policy {
-        case .unbounded:
-            buffer.append(element)
-            return (.none, .none)
-        case .bufferingOldest(let limit):
-            guard buffer.count < limit else { return (.drop(element), .none) }
-            buffer.append(element)
-            return (.none, .none)
-        case .bufferingNewest(let limit):
-            guard limit > 0 else { return (.drop(element), .none) }
-            let dropped = buffer.count >= limit ? buffer.popFirst() : nil
-            buffer.append(element)
-            return (dropped.map { .drop($0) } ?? .none, .none)
-        }
+        let dropped = buffer.append(element, keeping: policy)
+        return (dropped.map { .drop($0) } ?? .none, .none)
     }
 
     @inlinable

@@ -1,0 +1,80 @@
+extension Publisher where Output: Sendable {
+    /// Attaches a subscriber whose closures run isolated to `actor` (the caller's actor by
+    /// default), with `.unlimited` demand and the values the actor has not processed yet kept
+    /// as `bufferingPolicy` says.
+    ///
+    /// It requests `.unlimited` once, so a hot publisher (a subject, UI events) never has
+    /// values dropped for lack of demand; instead the policy decides what waits while
+    /// `receiveValue` is busy: `.unbounded` keeps everything, `.bufferingOldest(n)` the first
+    /// `n` and `.bufferingNewest(n)` the last `n` (a value that finds the actor waiting is handed
+    /// straight to it and not counted). The loop on the actor drains what is kept without
+    /// a task hop per value. The completion comes after every value the policy kept.
+    ///
+    /// Cancelling the returned ``AnyCancellable`` (or deinitialising it) cancels the
+    /// subscription, drops what is kept and ends the loop, which releases the closures and
+    /// the subscriber; so does the completion, once delivered.
+    /// Cancelled on `actor` (e.g. from inside `receiveValue`), nothing reaches the closures
+    /// afterwards; cancelled from another thread, at most the one value the actor was already
+    /// taking still does. A negative limit traps.
+    ///
+    /// For end-to-end back-pressure (one value requested at a time), use
+    /// ``sink(isolation:receiveCompletion:receiveValue:)``.
+    ///
+    /// ```swift
+    /// @MainActor func bind() {
+    ///     cancellable = progress.sink(isolation: MainActor.shared,
+    ///                                 bufferingPolicy: .bufferingNewest(1),
+    ///                                 receiveCompletion: { _ in bar.isHidden = true },
+    ///                                 receiveValue: { bar.value = $0 })
+    /// }
+    /// ```
+    public func sink(
+        isolation actor: isolated (any Actor)? = #isolation,
+        bufferingPolicy: ValuesBufferingPolicy,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        bufferingPolicy.checkLimit(in: "sink(isolation:bufferingPolicy:)")
+        let buffer = IsolatedBuffer<Output, Failure>(policy: bufferingPolicy)
+        subscribe(buffer)
+        Task {
+            _ = actor   // captured: the task runs isolated to `actor`
+            while true {
+                switch buffer.take() {
+                case .value(let value):
+                    receiveValue(value)
+                case .completion(let completion):
+                    receiveCompletion(completion)
+                    return
+                case .empty:
+                    await buffer.wait()
+                case .finished:
+                    return
+                }
+            }
+        }
+        // Weak: the loop keeps `buffer` until it ends (completion delivered or cancel), so
+        // after that the cancellable holds nothing, and before it `buffer` is alive to cancel.
+        return AnyCancellable { [weak buffer] in buffer?.cancel() }
+    }
+}
+
+extension Publisher where Output: Sendable, Failure == Never {
+    /// Attaches a subscriber whose `receiveValue` runs isolated to `actor`, with `.unlimited`
+    /// demand and unprocessed values kept as `bufferingPolicy` says; see
+    /// ``Publisher/sink(isolation:bufferingPolicy:receiveCompletion:receiveValue:)``.
+    ///
+    /// ```swift
+    /// cancellable = taps.sink(isolation: MainActor.shared, bufferingPolicy: .unbounded) { tap in
+    ///     log.append(tap)
+    /// }
+    /// ```
+    public func sink(
+        isolation actor: isolated (any Actor)? = #isolation,
+        bufferingPolicy: ValuesBufferingPolicy,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        sink(isolation: actor, bufferingPolicy: bufferingPolicy, receiveCompletion: { _ in },
+             receiveValue: receiveValue)
+    }
+}
