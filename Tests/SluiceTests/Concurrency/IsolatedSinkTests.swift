@@ -174,4 +174,56 @@ private actor Collector {
         #expect(publisher.subscriptions[0].requests == [.unlimited])
         cancellable.cancel()
     }
+
+    /// A value resumes the waiting loop; a cancel on the main actor runs before the loop does.
+    @MainActor @Test("sink(isolation:): a cancel on the actor after a value woke the loop delivers nothing more")
+    func cancelOnTheActorAfterAValueWokeTheLoopDeliversNothingMore() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let primed = Gate()
+        let released = Gate()
+        var received: [Int] = []
+        let cancellable: AnyCancellable
+        do {
+            let probe = DeinitProbe(released)
+            cancellable = publisher.sink(isolation: MainActor.shared) { value in
+                _ = probe
+                received.append(value)
+                primed.open()
+            }
+        }
+        let subscription = publisher.subscriptions[0]   // sink subscribes at once
+        let boxed = UncheckedBox(subscription)
+        await waitForCalls(boxed) { $0.count == 1 }
+        subscription.send(0)
+        await primed.wait()   // resumed on the main actor once the loop waits again
+        await waitForCalls(boxed) { $0.count == 2 }
+        subscription.send(1)  // resumes the loop, which cannot run before this test suspends
+        cancellable.cancel()
+        await released.waitUnlessCancelled()
+        #expect(released.isOpen, "the loop did not end")
+        #expect(received == [0])
+        #expect(subscription.history == [.request(.max(1)), .request(.max(1)), .cancel])
+    }
+
+    /// The same with the completion: it resumed the loop, then a cancel on the actor came first.
+    @MainActor @Test("sink(isolation:): a cancel on the actor after the completion woke the loop delivers no completion")
+    func cancelOnTheActorAfterTheCompletionWokeTheLoopDeliversNoCompletion() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        let released = Gate()
+        var completions = 0
+        let cancellable: AnyCancellable
+        do {
+            let probe = DeinitProbe(released)
+            cancellable = publisher.sink(isolation: MainActor.shared,
+                                         receiveCompletion: { _ in _ = probe; completions += 1 },
+                                         receiveValue: { _ in _ = probe })
+        }
+        let subscription = publisher.subscriptions[0]   // sink subscribes at once
+        await waitForCalls(UncheckedBox(subscription)) { $0.count == 1 }   // the loop waits for a value
+        subscription.send(completion: .finished)             // resumes it
+        cancellable.cancel()                                 // before it runs
+        await released.waitUnlessCancelled()
+        #expect(released.isOpen, "the loop did not end")
+        #expect(completions == 0)
+    }
 }

@@ -16,14 +16,20 @@ final class IsolatedHandoff<Input: Sendable, Failure: Error>: Subscriber, Cancel
 
     /// The next signal, requesting one value for it; `nil` once cancelled. Cancelling the
     /// awaiting task cancels the subscription.
+    ///
+    /// A signal that woke the consumer is dropped if a cancel came before the consumer ran:
+    /// checked here, on the actor, so a cancel made on the actor (from `receiveValue`, or any
+    /// other code there) is never followed by a call to the closures.
     func next(isolation: isolated (any Actor)? = #isolation) async -> Machine.Event? {
-        await withTaskCancellationHandler {
+        let event = await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: isolation) { waiter in
                 perform(machine.withLock { $0.next(waiter) })
             }
         } onCancel: {
             cancel()
         }
+        guard let event, !machine.withLock({ $0.isCancelled }) else { return nil }
+        return event
     }
 
     func receive(subscription: any Subscription) {

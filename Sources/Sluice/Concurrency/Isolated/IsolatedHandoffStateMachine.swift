@@ -12,6 +12,8 @@
 /// done ──subscription──▶ done                                      [cancel that subscription]
 /// ```
 /// A value with no waiter cannot happen: one value is requested only for a waiting consumer.
+/// Any cancel also sets `isCancelled`, which the consumer checks on the actor before it calls
+/// the closures with a signal it was resumed with.
 struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
     enum Event: Sendable {
         case value(Input)
@@ -27,6 +29,11 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
     }
 
     private var state: State = .active(subscription: nil, waiter: nil, requested: false)
+
+    /// Set by ``cancel()``, whatever the state: a signal already handed to the consumer is
+    /// then dropped before it reaches the closures (`done` alone does not tell a cancel from a
+    /// delivered completion).
+    private(set) var isCancelled = false
 
     struct Action {
         var request: (any Subscription)?
@@ -71,6 +78,7 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
     }
 
     mutating func cancel() -> Action {
+        isCancelled = true
         switch state {
         case .active(let subscription, let waiter, _):
             state = .done

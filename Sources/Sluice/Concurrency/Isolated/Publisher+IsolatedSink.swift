@@ -5,7 +5,10 @@ extension Publisher where Output: Sendable {
     /// One value is requested at a time, and the next one only after `receiveValue` has
     /// returned on the actor, so a slow actor slows the publisher instead of queueing work.
     /// Cancelling the returned ``AnyCancellable`` (or deinitialising it) cancels the
-    /// subscription and stops the delivery loop; nothing reaches the closures afterwards.
+    /// subscription and stops the delivery loop. Cancelled on `actor` (from `receiveValue`,
+    /// or any code there), nothing reaches the closures afterwards, not even a value or
+    /// completion that had already woken the loop; cancelled from another thread, at most the
+    /// one signal the actor was already taking still does.
     ///
     /// ```swift
     /// @MainActor func bind() {
