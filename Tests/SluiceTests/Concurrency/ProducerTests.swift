@@ -168,40 +168,16 @@ import Dispatch
 
     @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion, checked after the body ended")
     func cancelRacingRequestAndDeliveryNeverExceedsDemand() async {
-        for _ in 0..<10_000 {
-            let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))
-            let released = Gate()
-            let go = Gate()
-            // 0 is sent at once; then the body waits for `go`, which opens in the race, so the
-            // cancel lands before, during or after sending 1 and 2 (with demand in hand). Five
-            // values for a demand of at most four: no `.finished`; a send refused by the
-            // cancel makes the body throw the CancellationError that provoked, which must not
-            // arrive.
+        // The shared race, with a body that sends what `next` gives and throws the
+        // CancellationError a refused send stands for, which must not arrive.
+        await raceCancelAgainstRequestAndDelivery { next in
             Producer<Int, any Error> { sender in
-                guard await sender.send(0) else { throw CancellationError() }
-                await go.wait()
-                for n in 1..<5 { guard await sender.send(n) else { throw CancellationError() } }
-            }.subscribe(ProbedSubscriber(recorder, released: released))
-            await recorder.waitForValues(count: 1)
-            let seenAtCancel = Locked(0)
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                switch index {
-                case 0:
-                    recorder.request(.max(1))
-                case 1:
-                    go.open()
-                default:
-                    recorder.cancel()
-                    seenAtCancel.withLock { $0 = recorder.values.count }
+                var call = 0
+                while let value = try await next(call) {
+                    guard await sender.send(value) else { throw CancellationError() }
+                    call += 1
                 }
             }
-            // The body's task has let go of the subscriber: it ended.
-            await released.wait()
-            let afterCancel = recorder.values.count - seenAtCancel.withLock { $0 }
-            #expect(recorder.values.count <= 4)
-            #expect(afterCancel <= 1, "\(afterCancel) values after cancel returned")
-            #expect(!recorder.hasCompleted)
-            #expect(recorder.violations.isEmpty)
         }
     }
 
