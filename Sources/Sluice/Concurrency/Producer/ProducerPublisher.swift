@@ -8,6 +8,11 @@
 /// cooperative cancellation). The body returning finishes the stream; throwing fails it
 /// with the typed `Failure`. After a cancel nothing reaches the subscriber.
 ///
+/// A value whose `send` is waiting is delivered by the `request(_:)` that brings the demand,
+/// inside that call and on its thread (as a synchronous publisher would); `send` returns once
+/// it was delivered. So a consumer asking for one value at a time gets a waiting value without
+/// waiting for the body's task to be scheduled.
+///
 /// ```swift
 /// let numbers = Producer<Int, Never> { sender in
 ///     for n in 1...3 {
@@ -70,67 +75,6 @@ public struct Producer<Output, Failure: Error>: Publisher, Sendable {
     }
 }
 
-extension Producer {
-    /// What a ``Producer`` body sends its values through; it belongs to the
-    /// body's task and is not `Sendable`, so values are sent serially, from that task only.
-    ///
-    /// ```swift
-    /// let delivered = await sender.send(42)
-    /// ```
-    public final class Sender {
-        @usableFromInline
-        let subscription: TaskSubscription
-        /// The subscriber's `receive(_:)`, built in the client-specialised
-        /// ``Producer/receive(subscriber:)``: one indirect call per value, to concrete code.
-        @usableFromInline
-        let deliver: (Output) -> Subscribers.Demand
-        /// Demand taken from the subscription and not yet spent: owned by the body's task,
-        /// so spending it needs no lock.
-        ///
-        /// Unchecked exclusivity (the dynamic check cost ≈ 5% of a prefetching `send`): the
-        /// sender is not `Sendable`, so only the body's task reaches it, and every access in
-        /// ``send(_:)`` is instantaneous (none spans an `await`), so no two can overlap.
-        @exclusivity(unchecked) @usableFromInline
-        var demand = Subscribers.Demand.none
-
-        @usableFromInline
-        init(subscription: TaskSubscription, deliver: @escaping (Output) -> Subscribers.Demand) {
-            self.subscription = subscription
-            self.deliver = deliver
-        }
-
-        /// Delivers `value` once the subscriber has demand for it, suspending until then.
-        ///
-        /// Returns `true` once delivered, `false` if the subscription was cancelled (before
-        /// or while waiting): the value was dropped and the body should return.
-        ///
-        /// ```swift
-        /// for n in 1... { guard await sender.send(n) else { break } }
-        /// ```
-        @inlinable @discardableResult
-        public func send(_ value: Output) async -> Bool {
-            if demand == .none {
-                guard let more = await subscription.nextDemand() else { return false }
-                demand = more
-            }
-            if subscription.isCancelled { return false }
-            demand -= 1
-            demand += deliver(value)
-            return true
-        }
-
-        /// `true` once the subscription is cancelled; nothing sent afterwards is delivered.
-        ///
-        /// ```swift
-        /// while !sender.isCancelled { await sender.send(await next()) }
-        /// ```
-        public var isCancelled: Bool { subscription.isCancelled }
-    }
-}
-
-@available(*, unavailable)
-extension Producer.Sender: Sendable {}
-
 /// One subscriber's run of a producer body, in its subscription's task.
 @usableFromInline
 struct ProducerRun<S: Subscriber>: Sendable {
@@ -154,7 +98,7 @@ struct ProducerRun<S: Subscriber>: Sendable {
         if subscription.isCancelled { return }
         let subscriber = self.subscriber
         // `.none` once released: the cancel that released it also stops `send`.
-        let sender = Producer<S.Input, S.Failure>.Sender(subscription: subscription) { subscriber.receive($0) ?? .none }
+        let sender = Producer<S.Input, S.Failure>.Sender(subscription: subscription) { subscriber.receive($0) }
         do throws(S.Failure) {
             try await body(sender)
         } catch {

@@ -5,6 +5,10 @@ import Synchronization
 /// through ``nextDemand(isolation:)``, suspends while there is none, and is cancelled by
 /// ``cancel()``. See ``TaskSubscriptionStateMachine`` for the states.
 ///
+/// A task that suspends with a value ready can offer it (``offer(_:isolation:)``): the
+/// request that brings demand then delivers it on the requesting thread, before resuming the
+/// task, instead of waking the task to deliver it (one thread wake-up per value, not two).
+///
 /// The subscriber is reached through a ``TaskSubscriber``, which the not-yet-started task
 /// closure and then the task hold; cancelling drops the closure, cancels the task and releases
 /// the subscriber at once, even if the task runs on (user code may ignore cancellation).
@@ -65,7 +69,24 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         case .none: break
         case .startTask: if let starter { start(starter) }
         case .resume(let waiter, let demand): waiter.resume(returning: demand)
+        case .deliverOffer(let offer, let waiter, let demand): deliver(offer, to: waiter, spending: demand)
         }
+    }
+
+    /// Delivers the suspended task's offered value, then resumes the task with the demand
+    /// left: what remains of `demand`, what the subscriber returned, and what was requested
+    /// during the delivery (re-entrantly or from other threads). The task stays suspended
+    /// until then, so this is the only signal in progress.
+    private func deliver(
+        _ offer: any TaskSubscriptionOffer, to waiter: UnsafeContinuation<Subscribers.Demand?, Never>,
+        spending demand: Subscribers.Demand
+    ) {
+        guard let returned = offer.deliver() else {
+            waiter.resume(returning: nil)  // released by a cancel: not delivered
+            return
+        }
+        let meanwhile = inner.withLock { $0.machine.takePendingDemand() } ?? .none
+        waiter.resume(returning: demand - 1 + returned + meanwhile)
     }
 
     private func start(_ starter: Starter) {
@@ -91,11 +112,8 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     /// cancelled: the task must stop.
     @usableFromInline
     func nextDemand(isolation: isolated (any Actor)? = #isolation) async -> Subscribers.Demand? {
-        if let pending = inner.withLock({ $0.machine.takePendingDemand() }) {
-            if pending > .none { return pending }
-        } else {
-            return nil
-        }
+        guard let pending = takePendingDemand() else { return nil }
+        if pending > .none { return pending }
         return await withUnsafeContinuation(isolation: isolation) { continuation in
             switch inner.withLock({ $0.machine.takeDemand(continuation) }) {
             case .demand(let demand): continuation.resume(returning: demand)
@@ -104,6 +122,35 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
             }
         }
     }
+
+    /// The demand requested since the last call, without suspending (`.none` if there is
+    /// none); `nil` once cancelled or finished.
+    @usableFromInline
+    func takePendingDemand() -> Subscribers.Demand? {
+        inner.withLock { $0.machine.takePendingDemand() }
+    }
+
+    /// Suspends until there is demand for `offer`'s value and returns once it was delivered:
+    /// by the request that brought the demand, on its thread, or here if demand came first.
+    /// Returns the demand left after the delivery; `nil` if the value was not delivered
+    /// (cancelled). Call when ``takePendingDemand()`` gave `.none`.
+    @usableFromInline
+    func offer(_ offer: any TaskSubscriptionOffer, isolation: isolated (any Actor)? = #isolation) async
+        -> Subscribers.Demand?
+    {
+        await withUnsafeContinuation(isolation: isolation) { continuation in
+            switch inner.withLock({ $0.machine.takeDemand(continuation, offering: offer) }) {
+            case .demand(let demand):  // requested since the caller looked: deliver here, on the task
+                continuation.resume(returning: offer.deliver().map { demand - 1 + $0 })
+            case .suspended: break
+            case .stop: continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    /// `true` while the task waits with an offered value (for tests: they wait for it, then
+    /// check that the next request delivers the value).
+    var isOffering: Bool { inner.withLock { $0.machine.isOffering } }
 
     /// The task ends; returns `true` if the caller is to deliver its completion.
     ///
@@ -121,6 +168,15 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline
     var playgroundDescription: Any { description }
+}
+
+/// A value a ``TaskSubscription``'s task offers while it waits for demand
+/// (``TaskSubscription/offer(_:isolation:)``): whoever brings the demand delivers it.
+@usableFromInline
+protocol TaskSubscriptionOffer: AnyObject, Sendable {
+    /// Delivers the offered value to the subscriber; the demand it returned, or `nil` if the
+    /// subscriber was already released (nothing delivered). Called once per offer.
+    func deliver() -> Subscribers.Demand?
 }
 
 /// What a ``TaskSubscription``'s task runs: one subscriber's production. Publishers pass it
