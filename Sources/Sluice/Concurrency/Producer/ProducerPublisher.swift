@@ -97,7 +97,7 @@ struct ProducerRun<S: Subscriber>: Sendable {
     func run(through subscription: TaskSubscription) async {
         if subscription.isCancelled { return }
         let subscriber = self.subscriber
-        // `.none` once released: the cancel that released it also stops `send`.
+        // `nil` once released: the cancel that released it also stops `send`.
         let sender = Producer<S.Input, S.Failure>.Sender(subscription: subscription) { subscriber.receive($0) }
         do throws(S.Failure) {
             try await body(sender)

@@ -84,7 +84,7 @@ extension Producer.Sender: Sendable {}
 /// delivers it (a request that took the offer under that lock, or the task itself when demand
 /// came first), while the task stays suspended until that delivery has returned; the task
 /// reads it again only after being resumed. So no two threads touch it at once, and the lock
-/// and the continuation order their accesses. `deliver` is called by one party at a time for
+/// and the continuation order their accesses. `receive` is called by one party at a time for
 /// the same reason (the signals to the subscriber stay serial).
 @usableFromInline
 final class ProducerOffer<Output>: TaskSubscriptionOffer, @unchecked Sendable {

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The subscriber of a subscription whose values come from one task (``TaskSubscription``):
-/// the task signals it through ``receive(_:)`` and ``receive(completion:)``, and
+/// the task signals it through ``receive(_:)`` and ``receive(completion:)`` (or, for a value
+/// the suspended task offers, the request that takes the offer does), and
 /// ``release()`` (the subscription's cancel) lets it go at once — also while the task is still
 /// inside user code that ignores cancellation, such as an `AsyncSequence` whose `next()` does
 /// not return for a long time (rule 4: after a cancel the subscription holds no subscriber).
@@ -10,7 +11,7 @@ import Synchronization
 /// ```
 ///   bit 0 "released": set once by release(); afterwards no signal reaches the subscriber
 ///   bit 1 "dropped":  the subscriber has been let go (the slot is nil)
-///   bits 2…:          signals in progress (the one task: 0 or 1)
+///   bits 2…:          signals in progress (0 or 1: one party signals at a time)
 ///
 ///   release() with no signal in progress ──▶ released, dropped (release drops it)
 ///   release() during a signal ──▶ released; the signal, ending, sees "released, nothing in
@@ -18,8 +19,10 @@ import Synchronization
 /// ```
 /// Safe to mark `@unchecked Sendable`: the slot is written only by whoever drops it, and the
 /// word above guarantees that happens once, with no signal in progress, and that no signal
-/// starts afterwards; the subscriber itself is signalled by the one task only (it starts after
-/// `receive(subscription:)` has returned), so it is never used from two threads at once.
+/// starts afterwards; the subscriber itself is signalled by the one task (it starts after
+/// `receive(subscription:)` has returned) or, while that task is suspended with an offer, by
+/// the one request that took the offer under the subscription's lock and resumes the task only
+/// after the signal returned; so it is never used from two threads at once.
 @usableFromInline
 final class TaskSubscriber<Base: Subscriber>: TaskSubscriberReleasing, @unchecked Sendable {
     @usableFromInline static var released: Int { 1 }
