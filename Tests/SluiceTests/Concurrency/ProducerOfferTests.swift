@@ -14,8 +14,15 @@ import Dispatch
         producer.subscribe(recorder)
         recorder.request(.max(1))  // starts the body, which delivers its first value itself
         let subscription = recorder.subscription as! TaskSubscription
-        while !subscription.isOffering { await Task.yield() }
+        await waitUntilOffering(subscription)
         return subscription
+    }
+
+    /// Returns once the body waits with an offer, or fails when the test is cancelled (by its
+    /// time limit): a body that never offers must end the test, not leave it spinning.
+    private func waitUntilOffering(_ subscription: TaskSubscription) async {
+        while !subscription.isOffering && !Task.isCancelled { await Task.yield() }
+        #expect(subscription.isOffering, "the body never waited with its value offered")
     }
 
     private static let counting = Producer<Int, Never> { sender in
@@ -52,7 +59,7 @@ import Dispatch
         let subscription = await subscribeUntilTheSecondSendWaits(Self.counting, recorder)
 
         recorder.request(.max(3))  // 2 here; 3 and 4 by the body, which then waits with 5
-        while !subscription.isOffering { await Task.yield() }
+        await waitUntilOffering(subscription)
         #expect(recorder.values == [1, 2, 3, 4])
         recorder.cancel()
         #expect(recorder.violations.isEmpty)
@@ -67,7 +74,7 @@ import Dispatch
         let subscription = await subscribeUntilTheSecondSendWaits(Self.counting, recorder)
 
         recorder.request(.max(1))
-        while !subscription.isOffering { await Task.yield() }
+        await waitUntilOffering(subscription)
         #expect(recorder.values == [1, 2, 3, 4])
         recorder.cancel()
         #expect(recorder.violations.isEmpty)
