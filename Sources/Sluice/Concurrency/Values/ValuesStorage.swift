@@ -131,25 +131,40 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
         return await suspend()
     }
 
-    /// The synchronous part of `next()`: the result, or nil when it has to wait. A plain
-    /// call, so that the async `next()` around it stays small enough to be inlined into the
-    /// iterating loop (an async call costs a frame allocation and an executor check).
-    @inlinable @inline(never)
+    /// The synchronous part of `next()`: the result, or nil when it has to wait.
+    ///
+    /// The usual step of the default mode (not cancelled, the lane open, the element
+    /// delivered inside the request) is inlined into the iterating loop: as a call of its
+    /// own, its prologue and epilogue cost about a tenth of the step. Everything else is in
+    /// ``nextSlowly(cache:armed:)``, a plain call, so that the async `next()` around it stays
+    /// small.
+    @inlinable @inline(__always)
     func nextWithoutWaiting(cache: inout ValuesIteratorCache<Input>) -> ValuesResult<Input, Failure>? {
-        if Task.isCancelled {
-            cache.close()
-            cancel()
-            return .finished
+        if cache.isOpen && !Task.isCancelled && lane.arm() {
+            cache.subscription.request(.max(1))
+            if let element = lane.takeIfFilled() { return .element(element) }
+            return nextSlowly(cache: &cache, armed: true)
         }
-        if cache.isOpen {
-            if lane.arm() {
-                cache.subscription.request(.max(1))
-                if let element = lane.takeIfFilled() { return .element(element) }
+        return nextSlowly(cache: &cache, armed: false)
+    }
+
+    /// The rest of ``nextWithoutWaiting(cache:)``: `armed` says the inlined step armed the
+    /// lane and requested through it, and the element did not come inside the request.
+    /// Otherwise the step did not start: the task may be cancelled, the lane closed or not
+    /// yet in use, or the iterator in prefetch mode.
+    @inlinable @inline(never)
+    func nextSlowly(cache: inout ValuesIteratorCache<Input>, armed: Bool) -> ValuesResult<Input, Failure>? {
+        if !armed {
+            if Task.isCancelled {
+                cache.close()
+                cancel()
+                return .finished
             }
-        } else if let element = cache.batch.popFirst() {
-            cache.takesBeforeTopUp -= 1
-            if cache.takesBeforeTopUp <= 0 { topUp(&cache) }
-            return .element(element)
+            if !cache.isOpen, let element = cache.batch.popFirst() {
+                cache.takesBeforeTopUp -= 1
+                if cache.takesBeforeTopUp <= 0 { topUp(&cache) }
+                return .element(element)
+            }
         }
         while true {
             let action = state.withLock { machine in
