@@ -17,6 +17,8 @@
 /// ```
 public final class ControllablePublisher<Output, Failure: Error>: Publisher {
     private let created = Locked<[ControllableSubscription<Output, Failure>]>([])
+    /// One event per subscription, so that ``firstSubscription()`` can wait without polling.
+    private let subscribed = EventLog<Int>()
 
     /// Creates a publisher with no subscribers yet.
     ///
@@ -40,8 +42,22 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
     /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = ControllableSubscription<Output, Failure>(AnySubscriber(subscriber))
-        created.withLock { $0.append(subscription) }
+        let count = created.withLock { $0.append(subscription); return $0.count }
+        subscribed.append(count)
         subscriber.receive(subscription: subscription)
+    }
+
+    /// Suspends until a subscriber has subscribed, then returns the first subscription; nil
+    /// if the awaiting task is cancelled first, so that a test's time limit ends the wait
+    /// instead of leaving it spinning.
+    ///
+    /// ```swift
+    /// let task = Task { await shared.value.firstValue() }
+    /// let subscription = try #require(await publisher.firstSubscription())
+    /// ```
+    public func firstSubscription() async -> ControllableSubscription<Output, Failure>? {
+        await subscribed.wait { !$0.isEmpty }
+        return subscriptions.first
     }
 }
 

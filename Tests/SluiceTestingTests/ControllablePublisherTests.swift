@@ -97,6 +97,29 @@ struct ControllablePublisherTests {
         #expect(publisher.subscriptions[0].description == "ControllableSubscription")
     }
 
+    @Test("firstSubscription waits for a subscriber that subscribes from another task")
+    func firstSubscriptionWaitsForASubscriber() async {
+        let publisher = ControllablePublisher<Int, Oops>()
+        let shared = UncheckedPair(publisher, RecordingSubscriber<Int, Oops>(initialDemand: .max(3)))
+        let waiter = Task { () -> [Subscribers.Demand]? in
+            guard let first = await shared.first.firstSubscription() else { return nil }
+            #expect(first === shared.first.subscriptions[0])
+            return first.requests
+        }
+        publisher.subscribe(shared.second)
+        #expect(await waiter.value == [.max(3)])
+    }
+
+    @Test("firstSubscription returns nil when the waiting task is cancelled before anyone subscribes")
+    func firstSubscriptionEndsOnCancellation() async {
+        let publisher = ControllablePublisher<Int, Oops>()
+        let shared = UncheckedPair(publisher, ())
+        let waiter = Task { await shared.first.firstSubscription() == nil }
+        waiter.cancel()
+        #expect(await waiter.value)
+        #expect(publisher.subscriptions.isEmpty)
+    }
+
     @Test("waitForCalls returns at once when the calls already satisfy the predicate")
     func waitForCallsReturnsAtOnce() async {
         let publisher = ControllablePublisher<Int, Oops>()
@@ -148,4 +171,12 @@ extension ControllablePublisherTests {
         waiter.cancel()
         #expect(await waiter.value.isEmpty)
     }
+}
+
+/// Shares test objects that are not Sendable with a task the test awaits: only one side uses
+/// them at a time.
+private struct UncheckedPair<First, Second>: @unchecked Sendable {
+    let first: First
+    let second: Second
+    init(_ first: First, _ second: Second) { self.first = first; self.second = second }
 }

@@ -2,10 +2,9 @@
 import SluiceTesting
 import Testing
 
-/// Waits (yielding, never sleeping) until the publisher has its first subscription.
-private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) async -> ControllableSubscription<O, F> {
-    while publisher.subscriptions.isEmpty { await Task.yield() }
-    return publisher.subscriptions[0]
+/// The publisher's first subscription, once there is one; fails the test if it is cancelled first.
+private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) async throws -> ControllableSubscription<O, F> {
+    try #require(await publisher.firstSubscription(), "nobody subscribed before the test was cancelled")
 }
 
 @Suite struct AwaitingTests {
@@ -13,7 +12,7 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         let publisher = ControllablePublisher<Int, TestError>()
         let shared = UncheckedBox(publisher)
         let task = Task { try await shared.value.firstValue() }
-        let subscription = await firstSubscription(of: publisher)
+        let subscription = try await firstSubscription(of: publisher)
         await subscription.waitForCalls { !$0.isEmpty }
         #expect(subscription.send(7) == .none)
         #expect(try await task.value == 7)
@@ -35,7 +34,7 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         let publisher = ControllablePublisher<Int, TestError>()
         let shared = UncheckedBox(publisher)
         let task = Task { try await shared.value.lastValue() }
-        let subscription = await firstSubscription(of: publisher)
+        let subscription = try await firstSubscription(of: publisher)
         await subscription.waitForCalls { !$0.isEmpty }
         for n in 1...3 { subscription.send(n) }
         subscription.send(completion: .finished)
@@ -48,13 +47,13 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         #expect(value == 5)
     }
 
-    @Test func onlyValueFailsAtASecondValueAndCancels() async {
+    @Test func onlyValueFailsAtASecondValueAndCancels() async throws {
         let publisher = ControllablePublisher<Int, Never>()
         let shared = UncheckedBox(publisher)
         let task = Task { () async -> OnlyValueError<Never>? in
             do throws(OnlyValueError<Never>) { _ = try await shared.value.onlyValue(); return nil } catch { return error }
         }
-        let subscription = await firstSubscription(of: publisher)
+        let subscription = try await firstSubscription(of: publisher)
         await subscription.waitForCalls { !$0.isEmpty }
         subscription.send(1)
         subscription.send(2)
@@ -74,13 +73,13 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         }
     }
 
-    @Test func cancellingTheAwaitingTaskCancelsTheSubscription() async {
+    @Test func cancellingTheAwaitingTaskCancelsTheSubscription() async throws {
         let publisher = ControllablePublisher<Int, Never>()
         let shared = UncheckedBox(publisher)
         let task = Task { () async -> OnlyValueError<Never>? in
             do throws(OnlyValueError<Never>) { _ = try await shared.value.onlyValue(); return nil } catch { return error }
         }
-        let subscription = await firstSubscription(of: publisher)
+        let subscription = try await firstSubscription(of: publisher)
         await subscription.waitForCalls { !$0.isEmpty }
         task.cancel()
         #expect(await task.value == .cancelled)
@@ -93,7 +92,7 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         let publisher = ControllablePublisher<Int, TestError>()
         let shared = UncheckedBox(publisher)
         let task = Task { try await shared.value.lastValue() }
-        let subscription = await firstSubscription(of: publisher)
+        let subscription = try await firstSubscription(of: publisher)
         await subscription.waitForCalls { !$0.isEmpty }
         for n in 1...2 { subscription.send(n) }
         task.cancel()
@@ -109,7 +108,7 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         let publisher = ControllablePublisher<Int, TestError>()
         let shared = UncheckedBox(publisher)
         let task = Task { try await shared.value.firstValue() }
-        let subscription = await firstSubscription(of: publisher)
+        let subscription = try await firstSubscription(of: publisher)
         await subscription.waitForCalls { !$0.isEmpty }
         task.cancel()
         #expect(try await task.value == nil)
@@ -127,12 +126,12 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
         #expect(publisher.subscriptions[0].history == [.cancel])
     }
 
-    @Test func cancelRacingTheValueResumesExactlyOnce() async {
+    @Test func cancelRacingTheValueResumesExactlyOnce() async throws {
         for _ in 0..<10_000 {
             let publisher = ControllablePublisher<Int, Never>()
             let shared = UncheckedBox(publisher)
             let task = Task { await shared.value.firstValue() }
-            let subscription = await firstSubscription(of: publisher)
+            let subscription = try await firstSubscription(of: publisher)
             await subscription.waitForCalls { !$0.isEmpty }
             let sharedSubscription = UncheckedBox(subscription)
             async let send: Void = { sharedSubscription.value.send(1) }()

@@ -65,11 +65,11 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
         #expect(received == [0, 1, 2])
     }
 
-    @Test func breakingOutOfTheLoopCancelsUpstreamExactlyOnce() async {
+    @Test func breakingOutOfTheLoopCancelsUpstreamExactlyOnce() async throws {
         let publisher = ControllablePublisher<Int, Never>()
         let shared = Shared(publisher)
         let driver = Task {
-            let upstream = await firstSubscription(of: shared)
+            let upstream = try await firstSubscription(of: shared)
             await upstream.waitForCalls { $0.count == 1 }
             upstream.send(1)
         }
@@ -77,7 +77,7 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
             #expect(value == 1)
             break
         }
-        await driver.value
+        try await driver.value
         #expect(publisher.subscriptions[0].history == [.request(.max(1)), .cancel])
     }
 
@@ -183,9 +183,8 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
     }
 }
 
-private func firstSubscription(of publisher: Shared<ControllablePublisher<Int, Never>>) async
+private func firstSubscription(of publisher: Shared<ControllablePublisher<Int, Never>>) async throws
     -> ControllableSubscription<Int, Never>
 {
-    while publisher.value.subscriptions.isEmpty { await Task.yield() }
-    return publisher.value.subscriptions[0]
+    try #require(await publisher.value.firstSubscription(), "nobody subscribed before the test was cancelled")
 }
