@@ -188,7 +188,10 @@ extension Publisher {
     /// whenever at most half of it is left buffered or requested, so it never buffers more
     /// than `prefetch`. Use it for throughput (fewer, larger requests) and for hot sources
     /// that honour demand, where it keeps what arrives while the loop body runs; a source
-    /// that sends beyond demand still traps.
+    /// that sends beyond demand still traps. The gain is for publishers that deliver later,
+    /// on another task or thread (a `Producer`, a subject): over one that delivers inside
+    /// `request(_:)`, such as a sequence, the default ``values`` is faster, as every element
+    /// it buffers takes the lock once.
     ///
     /// ```swift
     /// for await row in rowsPublisher.values(prefetch: 64) { process(row) }
