@@ -35,6 +35,22 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case active(UpstreamSubscription)
         case upstreamCompleted(Subscribers.Completion<Failure>)
         case terminated
+
+        @inlinable
+        var kind: PhaseKind {
+            switch self {
+            case .awaitingSubscription: .awaitingSubscription
+            case .active: .active
+            case .upstreamCompleted: .upstreamCompleted
+            case .terminated: .terminated
+            }
+        }
+    }
+
+    /// ``Phase`` without payloads.
+    @usableFromInline
+    enum PhaseKind: Sendable {
+        case awaitingSubscription, active, upstreamCompleted, terminated
     }
 
     /// What `next()` does after unlocking.
@@ -71,7 +87,13 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case drop(HandOff<Element>)
     }
 
-    @usableFromInline var phase: Phase = .awaitingSubscription
+    @usableFromInline var phase: Phase = .awaitingSubscription {
+        didSet { phaseKind = phase.kind }
+    }
+    /// `phase` without its payload, for the per-element paths: a `switch` on `phase` itself,
+    /// even one that binds nothing, copied the phase (its subscription's existential box,
+    /// with a retain and a release) for every element.
+    @usableFromInline private(set) var phaseKind: PhaseKind = .awaitingSubscription
     @usableFromInline var waiter: Continuation?
     @usableFromInline var outstanding: Subscribers.Demand = .none
     @usableFromInline var buffer = ValuesBuffer<Element>()
@@ -225,7 +247,7 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
 
     @inlinable
     mutating func received(_ element: HandOff<Element>) -> (DeliveryAction, Subscribers.Demand) {
-        switch phase {
+        switch phaseKind {
         case .awaitingSubscription: Violation.signalBeforeSubscription("AsyncPublisher")
         case .upstreamCompleted: Violation.signalAfterCompletion("AsyncPublisher")
         case .terminated: return (.drop(element), .none)
@@ -250,7 +272,7 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
 
     @inlinable
     mutating func completed(_ completion: Subscribers.Completion<Failure>) -> DeliveryAction {
-        switch phase {
+        switch phaseKind {
         case .awaitingSubscription: Violation.signalBeforeSubscription("AsyncPublisher")
         case .upstreamCompleted: Violation.signalAfterCompletion("AsyncPublisher")
         case .terminated: return .none
