@@ -82,13 +82,9 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
         } else {
             // Specialised in the client: no actor hop, no existential per subscription.
             let operation = UncheckedSendableOperation { await iteration.run(through: $0) }
-            starter = { subscription in
-                Task(priority: priority) { await operation.run(subscription) }
-            }
+            starter = TaskSubscription.starter(priority: priority, running: operation)
         }
-        let subscription = TaskSubscription(description: "AsyncSequence", subscriber: signalled, starter: starter)
-        subscriber.receive(subscription: subscription)
-        subscription.subscriptionDelivered()
+        TaskSubscription.subscribe(subscriber, signalling: signalled, description: "AsyncSequence", starter: starter)
     }
 }
 

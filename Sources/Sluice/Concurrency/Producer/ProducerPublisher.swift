@@ -66,12 +66,9 @@ public struct Producer<Output, Failure: Error>: Publisher, Sendable {
         let signalled = TaskSubscriber(subscriber)
         let run = ProducerRun(body: body, subscriber: signalled)
         let operation = UncheckedSendableOperation { await run.run(through: $0) }
-        let priority = self.priority
-        let subscription = TaskSubscription(description: "Producer", subscriber: signalled) { subscription in
-            Task(priority: priority) { await operation.run(subscription) }
-        }
-        subscriber.receive(subscription: subscription)
-        subscription.subscriptionDelivered()
+        TaskSubscription.subscribe(
+            subscriber, signalling: signalled, description: "Producer",
+            starter: TaskSubscription.starter(priority: priority, running: operation))
     }
 }
 

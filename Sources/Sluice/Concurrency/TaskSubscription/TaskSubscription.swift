@@ -41,6 +41,24 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         inner = Locked(Inner(starter: starter))
     }
 
+    /// The task-driven publishers' `receive(subscriber:)`: gives `subscriber` a subscription
+    /// that signals through `signalled` and whose `starter` begins the task at the first
+    /// demand, then starts it at once if that demand came during `receive(subscription:)`.
+    @inlinable
+    static func subscribe<S: Subscriber>(
+        _ subscriber: S, signalling signalled: TaskSubscriber<S>, description: String, starter: @escaping Starter
+    ) {
+        let subscription = TaskSubscription(description: description, subscriber: signalled, starter: starter)
+        subscriber.receive(subscription: subscription)
+        subscription.subscriptionDelivered()
+    }
+
+    /// A starter that runs `operation` in a new task of priority `priority`.
+    @inlinable
+    static func starter(priority: TaskPriority?, running operation: UncheckedSendableOperation) -> Starter {
+        { subscription in Task(priority: priority) { await operation.run(subscription) } }
+    }
+
     /// `true` once cancelled; read by the task before each value, without a lock.
     @inlinable
     var isCancelled: Bool { cancelledFlag.load(ordering: .acquiring) }
