@@ -45,6 +45,18 @@ extension Registry {
         Entry("IsolatedAsyncSequencePublisher(never-ending)", elements: k, ending: .never, delivery: .asynchronous) {
             Source(IterationActor().publisher { _ in ActorBoundNumbers(numbers: Numbers(count: k, ending: .never)) })
         },
+        // The same sequence made from `@MainActor` state and iterated on the main actor.
+        Entry("MainActorAsyncSequencePublisher", elements: n, ending: .finished, delivery: .asynchronous) {
+            Source(MainActorAsyncSequencePublisher(priority: .high) {
+                ActorBoundNumbers(numbers: Numbers(count: n, ending: .finished))
+            })
+        },
+        Entry("MainActorAsyncSequencePublisher(failure)", elements: k, ending: .failure, delivery: .asynchronous) {
+            Source(MainActor.publisher(priority: .low) { ActorBoundNumbers(numbers: Numbers(count: k, ending: .failure)) })
+        },
+        Entry("MainActorAsyncSequencePublisher(never-ending)", elements: k, ending: .never, delivery: .asynchronous) {
+            Source(MainActor.publisher { ActorBoundNumbers(numbers: Numbers(count: k, ending: .never)) })
+        },
     ]
 
     static let producers: [Entry] = [

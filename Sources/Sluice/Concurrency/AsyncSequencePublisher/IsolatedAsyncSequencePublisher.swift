@@ -15,7 +15,9 @@
 ///
 /// A global actor's state is out of reach: a closure taking `isolated MainActor` is not
 /// `@MainActor`-isolated (Swift 6.3), so `makeSequence` cannot read `@MainActor` properties.
-/// Keep such a sequence in an actor instance.
+/// For the main actor's state use ``MainActorAsyncSequencePublisher``
+/// (`MainActor.publisher(iterating:)`); keep a sequence of another global actor's state in an
+/// actor instance.
 ///
 /// ```swift
 /// actor Feed {
@@ -93,11 +95,9 @@ where Base.Element: Sendable {
         // Boxed like the other task-driven publishers: the closure may not capture the
         // metatypes of `Base` and `S` (`SendableMetatypes`); it holds only Sendable values.
         let operation = UncheckedSendableOperation { await iteration.run(through: $0) }
-        let subscription = TaskSubscription(description: "AsyncSequence", subscriber: signalled) { subscription in
-            Task(priority: priority) { await operation.run(subscription) }
-        }
-        subscriber.receive(subscription: subscription)
-        subscription.subscriptionDelivered()
+        TaskSubscription.subscribe(
+            subscriber, signalling: signalled, description: "AsyncSequence",
+            starter: TaskSubscription.starter(priority: priority, running: operation))
     }
 }
 

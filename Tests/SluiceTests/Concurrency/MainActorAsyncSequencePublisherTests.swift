@@ -1,0 +1,191 @@
+@_spi(Internals) import Sluice
+import SluiceTesting
+import Testing
+
+/// `@MainActor` state holding a sequence that is not `Sendable`, as a view model keeps one:
+/// only main-actor code may make or iterate it. Its ``OwnedCursor`` checks (trapping) that
+/// every `next()` runs on the main actor.
+@MainActor
+final class MainActorModel<Failure: Error> {
+    private let body: @Sendable (Int) async throws(Failure) -> Int?
+    private var cursor: OwnedCursor<Failure>?
+    /// How many times ``sequence`` was read.
+    private(set) var sequencesMade = 0
+    /// Opens when the iterator of the sequence is gone: its iteration is over.
+    nonisolated let iteratorReleased = Gate()
+
+    init(_ body: @escaping @Sendable (Int) async throws(Failure) -> Int?) { self.body = body }
+
+    /// The model's sequence, made on first use and kept: a `@MainActor` property, which an
+    /// `isolated MainActor` closure could not read.
+    var sequence: OwnedSequence<Failure> {
+        sequencesMade += 1
+        let cursor = self.cursor ?? OwnedCursor(owner: MainActor.shared, iteratorReleased: iteratorReleased, body: body)
+        self.cursor = cursor
+        return OwnedSequence(cursor: cursor)
+    }
+
+    var nextCalls: Int { cursor?.calls ?? 0 }
+    var callsWithOtherIsolation: Int { cursor?.callsWithOtherIsolation ?? 0 }
+
+    /// The model's sequence as a publisher.
+    nonisolated func published(priority: TaskPriority? = nil) -> MainActorAsyncSequencePublisher<OwnedSequence<Failure>> {
+        MainActor.publisher(priority: priority) { self.sequence }
+    }
+}
+
+/// `MainActorAsyncSequencePublisher` / `MainActor.publisher(iterating:)`: a sequence that is
+/// not `Sendable`, made from `@MainActor` state, published with `AsyncSequencePublisher`'s
+/// contract. The limit only stops a hang (see `IsolatedAsyncSequencePublisherTests`).
+@Suite(.timeLimit(.minutes(10)))
+struct MainActorAsyncSequencePublisherTests {
+    @Test("a @MainActor model's non-Sendable sequence is published: every element in order, then finished")
+    func mainActorStateIsPublishedInOrder() async {
+        let model = await MainActorModel<Never> { call in call < 100 ? call : nil }
+        let recorder = RecordingSubscriber<Int, Never>()
+        model.published().subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == Array(0..<100))
+        #expect(recorder.violations.isEmpty)
+        #expect(await model.sequencesMade == 1)
+    }
+
+    @Test("makeSequence and every next() run on the main actor, next() with the main actor as its isolation")
+    func factoryAndNextRunOnTheMainActor() async {
+        let model = await MainActorModel<Never> { call in call < 5 ? call : nil }
+        let recorder = RecordingSubscriber<Int, Never>()
+        MainActorAsyncSequencePublisher {
+            MainActor.assertIsolated("makeSequence runs off the main actor")
+            return model.sequence
+        }.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        // Each call also checked `MainActor.shared.assertIsolated()`: five elements and the end.
+        #expect(await model.nextCalls == 6)
+        #expect(await model.callsWithOtherIsolation == 0)
+    }
+
+    @Test("next() is called only within the demand: none while demand is zero, none beside one in progress")
+    func nextIsCalledOnlyWithinDemand() async {
+        let entered = Gate(), hold = Gate()
+        let model = await MainActorModel<Never> { call in
+            if call == 1 {
+                entered.open()
+                await hold.wait()
+            }
+            return call < 10 ? call : nil
+        }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        model.published().subscribe(recorder)
+        await recorder.waitForValues(count: 1)
+        // After a delivery the task stays on the main actor until it suspends for demand, so
+        // a read-ahead `next()` would be counted before this read gets the main actor.
+        #expect(await model.nextCalls == 1)
+        recorder.request(.max(2))
+        await entered.wait()
+        #expect(await model.nextCalls == 2)
+        hold.open()
+        await recorder.waitForValues(count: 3)
+        #expect(await model.nextCalls == 3)
+        recorder.request(.unlimited)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(await model.nextCalls == 11)
+        #expect(recorder.values == Array(0..<10))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("the sequence is made and iterated at the first demand, not at subscribe")
+    func iterationStartsAtTheFirstDemand() async {
+        let model = await MainActorModel<Never> { call in call < 3 ? call : nil }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        model.published().subscribe(recorder)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await model.sequencesMade == 0)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
+        await recorder.waitForValues(count: 1)
+        #expect(await model.sequencesMade == 1)
+        #expect(recorder.values == [0])
+        recorder.cancel()
+    }
+
+    @Test("the sequence's typed failure is the publisher's, and is delivered")
+    func theSequencesTypedFailureIsDelivered() async {
+        let model = await MainActorModel<TestError> { (call) throws(TestError) -> Int? in
+            if call < 2 { return call }
+            throw TestError(code: 7)
+        }
+        let recorder = RecordingSubscriber<Int, TestError>()   // Failure == TestError
+        model.published().subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .failure(TestError(code: 7)))
+        #expect(recorder.values == [0, 1])
+    }
+
+    @Test("cancel while next() is suspended cancels the task; the CancellationError it causes is not delivered")
+    func cancelWhileSuspendedInNextCancelsTheTaskAndDeliversNothing() async {
+        let park = CancellationPark()
+        let threw = Gate()
+        let model = await MainActorModel<any Error> { call in
+            if call == 0 { return 0 }
+            await park.waitForCancellation()
+            do { try Task.checkCancellation() } catch { threw.open(); throw error }
+            return 1
+        }
+        let recorder = RecordingSubscriber<Int, any Error>()
+        let released = Gate()
+        model.published().subscribe(ProbedSubscriber(recorder, released: released))
+        await park.parked.wait()
+        recorder.cancel()
+        await threw.wait()   // cooperative cancellation reached next(): its task was cancelled
+        await released.wait()
+        await model.iteratorReleased.wait()   // the iteration is over: nothing can follow
+        #expect(recorder.values == [0])
+        #expect(!recorder.hasCompleted)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("a cancel that comes before the task reaches the main actor: the sequence is never made")
+    @MainActor
+    func cancelBeforeTheTaskReachesTheMainActorNeverMakesTheSequence() async {
+        // This test holds the main actor from the request to the cancel, so the task that the
+        // request starts cannot have reached it in between.
+        let model = MainActorModel<Never> { call in call == 0 ? 0 : nil }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        model.published().subscribe(recorder)
+        recorder.request(.max(1))
+        recorder.cancel()
+        for _ in 0..<100 { await Task.yield() }   // lets the task run, if it wrongly went on
+        #expect(model.sequencesMade == 0)
+        #expect(recorder.events == [.subscription])
+    }
+
+    @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion")
+    func cancelRacingRequestNeverExceedsDemandOrSignalsAfterCancel() async {
+        await raceCancelAgainstRequestAndDelivery(iterations: 2_000) { body in
+            MainActor.publisher { OwnedSequence(cursor: OwnedCursor(owner: MainActor.shared, iteratorReleased: Gate(), body: body)) }
+        }
+    }
+
+    @Test("priority: the iterating task runs at the given priority")
+    func iterationRunsAtTheGivenPriority() async {
+        for priority in [TaskPriority.low, .high] {
+            let seen = Locked<TaskPriority?>(nil)
+            let model = await MainActorModel<Never> { call in
+                if call == 0 { seen.withLock { $0 = Task.currentPriority } }
+                return call == 0 ? 0 : nil
+            }
+            let recorder = RecordingSubscriber<Int, Never>()
+            let publisher = model.published(priority: priority)
+            #expect(publisher.priority == priority)
+            publisher.subscribe(recorder)
+            #expect(await recorder.waitForCompletion() == .finished)
+            #expect(seen.withLock { $0 } == priority)
+        }
+    }
+
+    @Test func subscriptionDescribesItselfAsAsyncSequence() async {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        await MainActorModel<Never> { _ in nil }.published().subscribe(recorder)
+        #expect(String(describing: recorder.subscription!) == "AsyncSequence")
+        recorder.cancel()
+    }
+}
