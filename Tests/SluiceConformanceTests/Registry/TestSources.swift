@@ -104,16 +104,60 @@ extension ActorBoundNumbers: Sendable {}
 @available(*, unavailable)
 extension ActorBoundNumbers.AsyncIterator: Sendable {}
 
+/// The values `0..<count` that a ``Bodies/create(count:ending:)`` body hands out, under its lock.
+struct CreateSource {
+    let count: Int
+    private var next = 0
+    /// Values refused by `send`, to go first.
+    private var returned: [Int] = []
+    /// Values taken and not yet settled: sent or put back.
+    private var out = 0
+    private var finished = false
+
+    init(count: Int) { self.count = count }
+
+    /// The next value to send, taken out; nil when none is left to take.
+    mutating func take() -> Int? {
+        let value: Int
+        if !returned.isEmpty {
+            value = returned.removeFirst()
+        } else if next < count {
+            value = next
+            next += 1
+        } else {
+            return nil
+        }
+        out += 1
+        return value
+    }
+
+    /// `send` accepted `value`, or refused it: then it goes back, to be sent first.
+    mutating func settle(_ value: Int, sent: Bool) {
+        out -= 1
+        if !sent { returned.insert(value, at: 0) }
+    }
+
+    /// True exactly once: when every value has been sent.
+    mutating func finishIfDone() -> Bool {
+        guard !finished, next == count, returned.isEmpty, out == 0 else { return false }
+        finished = true
+        return true
+    }
+}
+
 enum Bodies {
     /// A `Create` body sending `0..<count` as demand comes, then the ending.
     ///
-    /// Values are taken out of the shared counter before sending and put back when `send`
-    /// refuses them (the pattern `Create.Emitter.onRequest` documents), so none is lost or
-    /// duplicated when requests come re-entrantly or from several threads.
+    /// `onRequest` runs re-entrantly and on several threads at once, so the body follows the
+    /// pattern `Create.Emitter.onRequest` documents: a value is taken out of the shared
+    /// ``CreateSource`` before it is sent and put back when `send` refuses it; the thread whose
+    /// value was refused sends it again if demand came meanwhile (that request's `onRequest`
+    /// found nothing to take); and the ending is sent once no value is out.
     static func create(count: Int, ending: Entry.Ending) -> Publishers.Create<Int, TestFailure> {
         Publishers.Create { producer in
-            let source = Locked((next: 0, returned: [Int]()))
-            let complete: @Sendable () -> Void = {
+            let source = Locked(CreateSource(count: count))
+            let completeIfDone: @Sendable () -> Void = {
+                guard source.withLock({ $0.finishIfDone() }) else { return }
                 switch ending {
                 case .finished: producer.send(completion: .finished)
                 case .failure: producer.send(completion: .failure(TestFailure()))
@@ -121,22 +165,14 @@ enum Bodies {
                 }
             }
             producer.onRequest { _ in
-                while true {
-                    let value = source.withLock { source -> Int? in
-                        if !source.returned.isEmpty { return source.returned.removeFirst() }
-                        guard source.next < count else { return nil }
-                        source.next += 1
-                        return source.next - 1
-                    }
-                    guard let value else { break }
-                    guard producer.send(value) else {
-                        source.withLock { $0.returned.insert(value, at: 0) }
-                        return
-                    }
+                while let value = source.withLock({ $0.take() }) {
+                    let sent = producer.send(value)
+                    source.withLock { $0.settle(value, sent: sent) }
+                    if !sent && producer.demand == .none { return }
                 }
-                complete()
+                completeIfDone()
             }
-            if count == 0 { complete() }
+            completeIfDone()   // `count == 0`: nothing to wait for
         }
     }
 

@@ -71,7 +71,10 @@ extension Publishers.Create {
         /// also when `request(_:)` is called from inside the subscriber's `receive(_:)`.
         /// If demand is already outstanding, it is called at once with that demand. Because it
         /// can run re-entrantly and from several threads, take a value out of your source
-        /// before sending it (and put it back if ``send(_:)`` returns `false`).
+        /// before sending it, and put it back if ``send(_:)`` returns `false`. While a value
+        /// is out, another call finds nothing to take: so after putting a value back, send it
+        /// again if ``demand`` is no longer `.none` (that call's demand is waiting for it), and
+        /// send the completion only once the source is empty and no value is out.
         ///
         /// ```swift
         /// emitter.onRequest { demand in source.resume() }

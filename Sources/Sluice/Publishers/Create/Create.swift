@@ -9,13 +9,17 @@ extension Publishers {
     ///
     /// ```swift
     /// let numbers = Publishers.Create<Int, Never> { emitter in
-    ///     let remaining = Mutex([3, 2, 1])   // import Synchronization
+    ///     let source = Mutex((values: [3, 2, 1], out: 0))   // import Synchronization
     ///     emitter.onRequest { _ in
-    ///         // onRequest can run re-entrantly: take a value out before sending it.
-    ///         while let next = remaining.withLock({ $0.popLast() }) {
-    ///             guard emitter.send(next) else { remaining.withLock { $0.append(next) }; return }
+    ///         // onRequest can run re-entrantly and on several threads: take a value out
+    ///         // before sending it, put it back if refused (and retry if demand came
+    ///         // meanwhile), and finish once no value is left or out.
+    ///         while let next = source.withLock({ s in s.values.popLast().map { s.out += 1; return $0 } }) {
+    ///             let sent = emitter.send(next)
+    ///             source.withLock { s in s.out -= 1; if !sent { s.values.append(next) } }
+    ///             if !sent && emitter.demand == .none { return }
     ///         }
-    ///         emitter.send(completion: .finished)
+    ///         if source.withLock({ $0.values.isEmpty && $0.out == 0 }) { emitter.send(completion: .finished) }
     ///     }
     /// }
     /// ```
