@@ -128,13 +128,7 @@ actor PausableOwner {
 struct IsolatedAsyncSequencePublisherTests {
     @Test("an actor's non-Sendable sequence is published: every element in order, then finished")
     func actorOwnedNonSendableSequenceIsPublishedInOrder() async {
-        let owner = SequenceOwner<Never> { call in call < 100 ? call : nil }
-        let recorder = RecordingSubscriber<Int, Never>()
-        owner.published().subscribe(recorder)
-        #expect(await recorder.waitForCompletion() == .finished)
-        #expect(recorder.values == Array(0..<100))
-        #expect(recorder.violations.isEmpty)
-        #expect(await owner.sequencesMade == 1)
+        await OwnedSequenceContract.publishesInOrder { SequenceOwner<Never>($0) }
     }
 
     @Test("makeSequence and every next() run isolated to the actor, next() with the actor as its isolation")
@@ -155,83 +149,22 @@ struct IsolatedAsyncSequencePublisherTests {
 
     @Test("next() is called only within the demand: none while demand is zero, none beside one in progress")
     func nextIsCalledOnlyWithinDemand() async {
-        let entered = Gate(), hold = Gate()
-        let owner = SequenceOwner<Never> { call in
-            if call == 1 {
-                entered.open()
-                await hold.wait()
-            }
-            return call < 10 ? call : nil
-        }
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        owner.published().subscribe(recorder)
-        await recorder.waitForValues(count: 1)
-        // After a delivery the task stays on the actor until it suspends for demand, so a
-        // read-ahead `next()` would be counted before this read gets the actor.
-        #expect(await owner.nextCalls == 1)
-        recorder.request(.max(2))
-        await entered.wait()
-        // The second `next()` is held with demand for two: no other call starts meanwhile.
-        #expect(await owner.nextCalls == 2)
-        hold.open()
-        await recorder.waitForValues(count: 3)
-        #expect(await owner.nextCalls == 3)
-        recorder.request(.unlimited)
-        #expect(await recorder.waitForCompletion() == .finished)
-        #expect(await owner.nextCalls == 11)
-        #expect(recorder.values == Array(0..<10))
-        #expect(recorder.violations.isEmpty)
+        await OwnedSequenceContract.callsNextOnlyWithinDemand { SequenceOwner<Never>($0) }
     }
 
     @Test("the sequence is made and iterated at the first demand, not at subscribe")
     func iterationStartsAtTheFirstDemand() async {
-        let owner = SequenceOwner<Never> { call in call < 3 ? call : nil }
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        owner.published().subscribe(recorder)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(await owner.sequencesMade == 0)
-        #expect(await owner.nextCalls == 0)
-        #expect(recorder.events == [.subscription])
-        recorder.request(.max(1))
-        await recorder.waitForValues(count: 1)
-        #expect(await owner.sequencesMade == 1)
-        #expect(recorder.values == [0])
-        recorder.cancel()
+        await OwnedSequenceContract.startsAtTheFirstDemand { SequenceOwner<Never>($0) }
     }
 
     @Test("the sequence's typed failure is the publisher's, and is delivered")
     func theSequencesTypedFailureIsDelivered() async {
-        let owner = SequenceOwner<TestError> { (call) throws(TestError) -> Int? in
-            if call < 2 { return call }
-            throw TestError(code: 7)
-        }
-        let recorder = RecordingSubscriber<Int, TestError>()   // Failure == TestError
-        owner.published().subscribe(recorder)
-        #expect(await recorder.waitForCompletion() == .failure(TestError(code: 7)))
-        #expect(recorder.values == [0, 1])
+        await OwnedSequenceContract.deliversTheTypedFailure { SequenceOwner<TestError>($0) }
     }
 
     @Test("cancel while next() is suspended cancels the task; the CancellationError it causes is not delivered")
     func cancelWhileSuspendedInNextCancelsTheTaskAndDeliversNothing() async {
-        let park = CancellationPark()
-        let threw = Gate()
-        let owner = SequenceOwner<any Error> { call in
-            if call == 0 { return 0 }
-            await park.waitForCancellation()
-            do { try Task.checkCancellation() } catch { threw.open(); throw error }
-            return 1
-        }
-        let recorder = RecordingSubscriber<Int, any Error>()
-        let released = Gate()
-        owner.published().subscribe(ProbedSubscriber(recorder, released: released))
-        await park.parked.wait()
-        recorder.cancel()
-        await threw.wait()   // cooperative cancellation reached next(): its task was cancelled
-        await released.wait()
-        await owner.iteratorReleased.wait()   // the iteration is over: nothing can follow
-        #expect(recorder.values == [0])
-        #expect(!recorder.hasCompleted)
-        #expect(recorder.violations.isEmpty)
+        await OwnedSequenceContract.cancelWhileSuspendedDeliversNothing { SequenceOwner<any Error>($0) }
     }
 
     @Test("a cancel that comes before the task reaches the actor: the sequence is never made")
@@ -256,26 +189,15 @@ struct IsolatedAsyncSequencePublisherTests {
 
     @Test("priority: the iterating task runs at the given priority")
     func iterationRunsAtTheGivenPriority() async {
-        // Both differ from the test's own priority, which an ignored argument would inherit.
         for priority in [TaskPriority.low, .high] {
-            let seen = Locked<TaskPriority?>(nil)
-            let owner = SequenceOwner<Never> { call in
-                if call == 0 { seen.withLock { $0 = Task.currentPriority } }
-                return call == 0 ? 0 : nil
-            }
-            let recorder = RecordingSubscriber<Int, Never>()
-            let publisher = owner.published(priority: priority)
-            #expect(publisher.priority == priority)
-            publisher.subscribe(recorder)
-            #expect(await recorder.waitForCompletion() == .finished)
-            #expect(seen.withLock { $0 } == priority)
+            #expect(SequenceOwner<Never> { _ in nil }.published(priority: priority).priority == priority)
         }
+        await OwnedSequenceContract.runsAtTheGivenPriority { SequenceOwner<Never>($0) }
     }
 
-    @Test func subscriptionDescribesItselfAsAsyncSequence() {
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        SequenceOwner<Never> { _ in nil }.published().subscribe(recorder)
-        #expect(String(describing: recorder.subscription!) == "AsyncSequence")
-        recorder.cancel()
+    @Test func subscriptionDescribesItselfAsAsyncSequence() async {
+        await OwnedSequenceContract.describesItsSubscription { SequenceOwner<Never>($0) }
     }
 }
+
+extension SequenceOwner: SequenceOwning {}

@@ -41,13 +41,7 @@ final class MainActorModel<Failure: Error> {
 struct MainActorAsyncSequencePublisherTests {
     @Test("a @MainActor model's non-Sendable sequence is published: every element in order, then finished")
     func mainActorStateIsPublishedInOrder() async {
-        let model = await MainActorModel<Never> { call in call < 100 ? call : nil }
-        let recorder = RecordingSubscriber<Int, Never>()
-        model.published().subscribe(recorder)
-        #expect(await recorder.waitForCompletion() == .finished)
-        #expect(recorder.values == Array(0..<100))
-        #expect(recorder.violations.isEmpty)
-        #expect(await model.sequencesMade == 1)
+        await OwnedSequenceContract.publishesInOrder { await MainActorModel<Never>($0) }
     }
 
     @Test("makeSequence and every next() run on the main actor, next() with the main actor as its isolation")
@@ -66,81 +60,22 @@ struct MainActorAsyncSequencePublisherTests {
 
     @Test("next() is called only within the demand: none while demand is zero, none beside one in progress")
     func nextIsCalledOnlyWithinDemand() async {
-        let entered = Gate(), hold = Gate()
-        let model = await MainActorModel<Never> { call in
-            if call == 1 {
-                entered.open()
-                await hold.wait()
-            }
-            return call < 10 ? call : nil
-        }
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
-        model.published().subscribe(recorder)
-        await recorder.waitForValues(count: 1)
-        // After a delivery the task stays on the main actor until it suspends for demand, so
-        // a read-ahead `next()` would be counted before this read gets the main actor.
-        #expect(await model.nextCalls == 1)
-        recorder.request(.max(2))
-        await entered.wait()
-        #expect(await model.nextCalls == 2)
-        hold.open()
-        await recorder.waitForValues(count: 3)
-        #expect(await model.nextCalls == 3)
-        recorder.request(.unlimited)
-        #expect(await recorder.waitForCompletion() == .finished)
-        #expect(await model.nextCalls == 11)
-        #expect(recorder.values == Array(0..<10))
-        #expect(recorder.violations.isEmpty)
+        await OwnedSequenceContract.callsNextOnlyWithinDemand { await MainActorModel<Never>($0) }
     }
 
     @Test("the sequence is made and iterated at the first demand, not at subscribe")
     func iterationStartsAtTheFirstDemand() async {
-        let model = await MainActorModel<Never> { call in call < 3 ? call : nil }
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        model.published().subscribe(recorder)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(await model.sequencesMade == 0)
-        #expect(recorder.events == [.subscription])
-        recorder.request(.max(1))
-        await recorder.waitForValues(count: 1)
-        #expect(await model.sequencesMade == 1)
-        #expect(recorder.values == [0])
-        recorder.cancel()
+        await OwnedSequenceContract.startsAtTheFirstDemand { await MainActorModel<Never>($0) }
     }
 
     @Test("the sequence's typed failure is the publisher's, and is delivered")
     func theSequencesTypedFailureIsDelivered() async {
-        let model = await MainActorModel<TestError> { (call) throws(TestError) -> Int? in
-            if call < 2 { return call }
-            throw TestError(code: 7)
-        }
-        let recorder = RecordingSubscriber<Int, TestError>()   // Failure == TestError
-        model.published().subscribe(recorder)
-        #expect(await recorder.waitForCompletion() == .failure(TestError(code: 7)))
-        #expect(recorder.values == [0, 1])
+        await OwnedSequenceContract.deliversTheTypedFailure { await MainActorModel<TestError>($0) }
     }
 
     @Test("cancel while next() is suspended cancels the task; the CancellationError it causes is not delivered")
     func cancelWhileSuspendedInNextCancelsTheTaskAndDeliversNothing() async {
-        let park = CancellationPark()
-        let threw = Gate()
-        let model = await MainActorModel<any Error> { call in
-            if call == 0 { return 0 }
-            await park.waitForCancellation()
-            do { try Task.checkCancellation() } catch { threw.open(); throw error }
-            return 1
-        }
-        let recorder = RecordingSubscriber<Int, any Error>()
-        let released = Gate()
-        model.published().subscribe(ProbedSubscriber(recorder, released: released))
-        await park.parked.wait()
-        recorder.cancel()
-        await threw.wait()   // cooperative cancellation reached next(): its task was cancelled
-        await released.wait()
-        await model.iteratorReleased.wait()   // the iteration is over: nothing can follow
-        #expect(recorder.values == [0])
-        #expect(!recorder.hasCompleted)
-        #expect(recorder.violations.isEmpty)
+        await OwnedSequenceContract.cancelWhileSuspendedDeliversNothing { await MainActorModel<any Error>($0) }
     }
 
     @Test("a cancel that comes before the task reaches the main actor: the sequence is never made")
@@ -168,24 +103,14 @@ struct MainActorAsyncSequencePublisherTests {
     @Test("priority: the iterating task runs at the given priority")
     func iterationRunsAtTheGivenPriority() async {
         for priority in [TaskPriority.low, .high] {
-            let seen = Locked<TaskPriority?>(nil)
-            let model = await MainActorModel<Never> { call in
-                if call == 0 { seen.withLock { $0 = Task.currentPriority } }
-                return call == 0 ? 0 : nil
-            }
-            let recorder = RecordingSubscriber<Int, Never>()
-            let publisher = model.published(priority: priority)
-            #expect(publisher.priority == priority)
-            publisher.subscribe(recorder)
-            #expect(await recorder.waitForCompletion() == .finished)
-            #expect(seen.withLock { $0 } == priority)
+            #expect(await MainActorModel<Never> { _ in nil }.published(priority: priority).priority == priority)
         }
+        await OwnedSequenceContract.runsAtTheGivenPriority { await MainActorModel<Never>($0) }
     }
 
     @Test func subscriptionDescribesItselfAsAsyncSequence() async {
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        await MainActorModel<Never> { _ in nil }.published().subscribe(recorder)
-        #expect(String(describing: recorder.subscription!) == "AsyncSequence")
-        recorder.cancel()
+        await OwnedSequenceContract.describesItsSubscription { await MainActorModel<Never>($0) }
     }
 }
+
+extension MainActorModel: SequenceOwning {}
