@@ -4,17 +4,22 @@
 /// which drains them with ``take()`` and parks with ``wait(isolation:)`` only when nothing is
 /// kept. All state is one ``IsolatedBufferStateMachine`` under ``Locked``; continuations are
 /// resumed and the upstream is called only after unlocking.
+///
+/// `@inlinable` throughout, so that clients specialise it for their element type, as
+/// ``IsolatedHandoff`` is.
+@usableFromInline
 final class IsolatedBuffer<Input: Sendable, Failure: Error>: Subscriber, Cancellable, Sendable,
     CustomStringConvertible
 {
-    typealias Machine = IsolatedBufferStateMachine<Input, Failure>
+    @usableFromInline typealias Machine = IsolatedBufferStateMachine<Input, Failure>
 
-    let combineIdentifier = CombineIdentifier()
-    private let machine: Locked<Machine>
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let machine: Locked<Machine>
 
-    init(policy: ValuesBufferingPolicy) { machine = Locked(Machine(policy: policy)) }
+    @inlinable init(policy: ValuesBufferingPolicy) { machine = Locked(Machine(policy: policy)) }
 
-    private func perform(_ action: Machine.Action) {
+    @inlinable
+    func perform(_ action: Machine.Action) {
         withExtendedLifetime((action.dropped, action.droppedBuffer)) {}
         action.cancel?.cancel()
         action.resume?.resume()
@@ -25,11 +30,13 @@ final class IsolatedBuffer<Input: Sendable, Failure: Error>: Subscriber, Cancell
 
     /// The loop's next step: a kept value, the completion, `.empty` or `.finished`. Never
     /// suspends, so a loop on the actor drains what is kept without a hop per value.
+    @inlinable
     func take() -> Machine.Step {
         machine.withLock { $0.take() }
     }
 
     /// Suspends until ``take()`` has something new (a value, the completion, a cancel).
+    @inlinable
     func wait(isolation: isolated (any Actor)? = #isolation) async {
         await withUnsafeContinuation(isolation: isolation) { waiter in
             machine.withLock { $0.wait(waiter) }?.resume()
@@ -37,24 +44,28 @@ final class IsolatedBuffer<Input: Sendable, Failure: Error>: Subscriber, Cancell
     }
 
     /// Cancels the upstream, drops what is kept and ends the loop. Idempotent, any thread.
+    @inlinable
     func cancel() {
         perform(machine.withLock { $0.cancel() })
     }
 
     // MARK: Subscriber
 
+    @inlinable
     func receive(subscription: any Subscription) {
         perform(machine.withLock { $0.receive(subscription: subscription) })
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         perform(machine.withLock { $0.receive(input) })
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         perform(machine.withLock { $0.receive(completion: completion) })
     }
 
-    var description: String { "IsolatedSink" }
+    @usableFromInline var description: String { "IsolatedSink" }
 }

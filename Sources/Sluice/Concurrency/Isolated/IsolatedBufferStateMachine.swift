@@ -27,10 +27,14 @@
 /// still delivers a value that finds the loop waiting. The waiter exists only while nothing is
 /// kept and the phase is `awaitingSubscription` or `active`. Values in other phases are ignored
 /// (after a cancel the upstream may still race with it), as the one-at-a-time sink does.
+///
+/// `@inlinable` throughout, as ``IsolatedBuffer`` is, so that clients specialise it.
+@usableFromInline
 struct IsolatedBufferStateMachine<Input: Sendable, Failure: Error>: Sendable {
-    typealias Waiter = UnsafeContinuation<Void, Never>
+    @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>
 
     /// The consumer loop's next step.
+    @usableFromInline
     enum Step: Sendable {
         case value(Input)
         case completion(Subscribers.Completion<Failure>)
@@ -41,42 +45,58 @@ struct IsolatedBufferStateMachine<Input: Sendable, Failure: Error>: Sendable {
     }
 
     /// What to do after unlocking.
+    @usableFromInline
     struct Action {
         /// Request `.unlimited` from it.
-        var request: (any Subscription)?
+        @usableFromInline var request: (any Subscription)?
         /// Cancel it.
-        var cancel: (any Subscription)?
+        @usableFromInline var cancel: (any Subscription)?
         /// Wake the consumer loop.
-        var resume: Waiter?
+        @usableFromInline var resume: Waiter?
         /// Values dropped (refused by the policy, or kept until a cancel), released after
         /// unlocking: their deinit may run user code.
-        var dropped: HandOff<Input>?
-        var droppedBuffer: ValuesBuffer<Input>?
+        @usableFromInline var dropped: HandOff<Input>?
+        @usableFromInline var droppedBuffer: ValuesBuffer<Input>?
+
+        @inlinable
+        init(
+            request: (any Subscription)? = nil, cancel: (any Subscription)? = nil, resume: Waiter? = nil,
+            dropped: HandOff<Input>? = nil, droppedBuffer: ValuesBuffer<Input>? = nil
+        ) {
+            self.request = request
+            self.cancel = cancel
+            self.resume = resume
+            self.dropped = dropped
+            self.droppedBuffer = droppedBuffer
+        }
     }
 
-    private enum Phase: Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
         case awaitingSubscription
         case active(UpstreamSubscription)
         case completed(Subscribers.Completion<Failure>)
         case done
     }
 
-    private var phase = Phase.awaitingSubscription
-    private var waiter: Waiter?
-    private var handed: HandOff<Input>?
-    private var buffer = ValuesBuffer<Input>()
-    private let policy: ValuesBufferingPolicy
+    @usableFromInline var phase = Phase.awaitingSubscription
+    @usableFromInline var waiter: Waiter?
+    @usableFromInline var handed: HandOff<Input>?
+    @usableFromInline var buffer = ValuesBuffer<Input>()
+    @usableFromInline let policy: ValuesBufferingPolicy
 
-    init(policy: ValuesBufferingPolicy) { self.policy = policy }
+    @inlinable init(policy: ValuesBufferingPolicy) { self.policy = policy }
 
     // MARK: Upstream side
 
+    @inlinable
     mutating func receive(subscription: any Subscription) -> Action {
         guard case .awaitingSubscription = phase else { return Action(cancel: subscription) }
         phase = .active(UpstreamSubscription(subscription))
         return Action(request: subscription)
     }
 
+    @inlinable
     mutating func receive(_ input: Input) -> Action {
         guard case .active = phase else { return Action(dropped: HandOff(input)) }
         if let waiter {
@@ -87,6 +107,7 @@ struct IsolatedBufferStateMachine<Input: Sendable, Failure: Error>: Sendable {
         return Action(dropped: buffer.append(HandOff(input), keeping: policy))
     }
 
+    @inlinable
     mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
         switch phase {
         case .awaitingSubscription, .active:
@@ -100,6 +121,7 @@ struct IsolatedBufferStateMachine<Input: Sendable, Failure: Error>: Sendable {
 
     // MARK: Consumer side (the loop on the actor)
 
+    @inlinable
     mutating func take() -> Step {
         if let value = handed {
             handed = nil
@@ -118,6 +140,7 @@ struct IsolatedBufferStateMachine<Input: Sendable, Failure: Error>: Sendable {
     }
 
     /// Parks the loop; returns `waiter` to resume at once if something came since `take`.
+    @inlinable
     mutating func wait(_ waiter: Waiter) -> Waiter? {
         guard handed == nil, buffer.count == 0 else { return waiter }
         switch phase {
@@ -131,6 +154,7 @@ struct IsolatedBufferStateMachine<Input: Sendable, Failure: Error>: Sendable {
     }
 
     /// Idempotent.
+    @inlinable
     mutating func cancel() -> Action {
         let subscription: (any Subscription)?
         switch phase {

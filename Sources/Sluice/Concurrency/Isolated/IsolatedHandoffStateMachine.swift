@@ -14,33 +14,50 @@
 /// A value with no waiter cannot happen: one value is requested only for a waiting consumer.
 /// Any cancel also sets `isCancelled`, which the consumer checks on the actor before it calls
 /// the closures with a signal it was resumed with.
+///
+/// `@inlinable` throughout, as ``IsolatedHandoff`` is: clients specialise it for their types
+/// (unspecialised, metadata look-ups took most of each value's time).
+@usableFromInline
 struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
+    @usableFromInline
     enum Event: Sendable {
         case value(Input)
         case completion(Subscribers.Completion<Failure>)
     }
 
-    typealias Waiter = UnsafeContinuation<Event?, Never>
+    @usableFromInline typealias Waiter = UnsafeContinuation<Event?, Never>
 
-    private enum State: Sendable {
+    @usableFromInline
+    enum State: Sendable {
         case active(subscription: UpstreamSubscription?, waiter: Waiter?, requested: Bool)
         case completed(Subscribers.Completion<Failure>)
         case done
     }
 
-    private var state: State = .active(subscription: nil, waiter: nil, requested: false)
+    @usableFromInline var state: State = .active(subscription: nil, waiter: nil, requested: false)
 
     /// Set by ``cancel()``, whatever the state: a signal already handed to the consumer is
     /// then dropped before it reaches the closures (`done` alone does not tell a cancel from a
     /// delivered completion).
-    private(set) var isCancelled = false
+    @usableFromInline var isCancelled = false
 
+    @inlinable init() {}
+
+    @usableFromInline
     struct Action {
-        var request: (any Subscription)?
-        var cancel: (any Subscription)?
-        var resume: (Waiter, Event?)?
+        @usableFromInline var request: (any Subscription)?
+        @usableFromInline var cancel: (any Subscription)?
+        @usableFromInline var resume: (Waiter, Event?)?
+
+        @inlinable
+        init(request: (any Subscription)? = nil, cancel: (any Subscription)? = nil, resume: (Waiter, Event?)? = nil) {
+            self.request = request
+            self.cancel = cancel
+            self.resume = resume
+        }
     }
 
+    @inlinable
     mutating func next(_ waiter: Waiter) -> Action {
         switch state {
         case .active(let subscription, _, let requested):
@@ -55,18 +72,21 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
         }
     }
 
+    @inlinable
     mutating func receive(subscription: any Subscription) -> Action {
         guard case .active(nil, let waiter, _) = state else { return Action(cancel: subscription) }
         state = .active(subscription: UpstreamSubscription(subscription), waiter: waiter, requested: waiter != nil)
         return Action(request: waiter != nil ? subscription : nil)
     }
 
+    @inlinable
     mutating func receive(_ input: Input) -> Action {
         guard case .active(let subscription, let waiter?, _) = state else { return Action() }
         state = .active(subscription: subscription, waiter: nil, requested: false)
         return Action(resume: (waiter, .value(input)))
     }
 
+    @inlinable
     mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
         guard case .active(_, let waiter, _) = state else { return Action() }
         if let waiter {
@@ -77,6 +97,7 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
         return Action()
     }
 
+    @inlinable
     mutating func cancel() -> Action {
         isCancelled = true
         switch state {

@@ -28,6 +28,7 @@ extension Publisher where Output: Sendable {
     ///                                 receiveValue: { bar.value = $0 })
     /// }
     /// ```
+    @inlinable
     public func sink(
         isolation actor: isolated (any Actor)? = #isolation,
         bufferingPolicy: ValuesBufferingPolicy,
@@ -69,6 +70,7 @@ extension Publisher where Output: Sendable, Failure == Never {
     ///     log.append(tap)
     /// }
     /// ```
+    @inlinable
     public func sink(
         isolation actor: isolated (any Actor)? = #isolation,
         bufferingPolicy: ValuesBufferingPolicy,

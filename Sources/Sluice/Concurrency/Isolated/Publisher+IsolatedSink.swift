@@ -17,6 +17,7 @@ extension Publisher where Output: Sendable {
     ///                                     receiveValue: { label.text = $0 })
     /// }
     /// ```
+    @inlinable
     public func sink(
         isolation actor: isolated (any Actor)? = #isolation,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -50,6 +51,7 @@ extension Publisher where Output: Sendable, Failure == Never {
     /// ```swift
     /// cancellable = counter.sink(isolation: MainActor.shared) { label.text = "\($0)" }
     /// ```
+    @inlinable
     public func sink(
         isolation actor: isolated (any Actor)? = #isolation,
         receiveValue: @escaping (Output) -> Void
