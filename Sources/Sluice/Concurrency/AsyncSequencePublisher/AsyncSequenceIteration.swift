@@ -1,7 +1,7 @@
 /// One subscriber's iteration of a `Sendable` sequence (``AsyncSequencePublisher``), run by its
 /// subscription's task: the iterator is made in the task, which alone owns it.
 @usableFromInline
-struct AsyncSequenceIteration<Base: AsyncSequence & Sendable, S: Subscriber>: TaskSubscriptionBody
+struct AsyncSequenceIteration<Base: AsyncSequence & Sendable, S: Subscriber>: Sendable
 where S.Input == Base.Element, S.Failure == Base.Failure {
     @usableFromInline
     let base: Base

@@ -72,18 +72,16 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
         let actor = self.actor
         let signalled = TaskSubscriber(subscriber)
         let iteration = AsyncSequenceIteration(base: base, subscriber: signalled)
-        let starter: TaskSubscription.Starter
+        // Specialised in the client, with or without an actor: through an existential body
+        // the loop ran unspecialised, about 4.5 times slower on the main actor (141 against
+        // 31 ns per element for `MainActor.publisher(iterating:)` over the same sequence).
+        let operation: UncheckedSendableOperation
         if let actor {
-            // Erased, so that the isolated call captures no generic metatype.
-            let body: any TaskSubscriptionBody = iteration
-            starter = { subscription in
-                Task(priority: priority) { await body.run(through: subscription, isolation: actor) }
-            }
+            operation = UncheckedSendableOperation { await iteration.run(through: $0, isolation: actor) }
         } else {
-            // Specialised in the client: no actor hop, no existential per subscription.
-            let operation = UncheckedSendableOperation { await iteration.run(through: $0) }
-            starter = TaskSubscription.starter(priority: priority, running: operation)
+            operation = UncheckedSendableOperation { await iteration.run(through: $0) }
         }
+        let starter = TaskSubscription.starter(priority: priority, running: operation)
         TaskSubscription.subscribe(subscriber, signalling: signalled, description: "AsyncSequence", starter: starter)
     }
 }

@@ -197,9 +197,3 @@ protocol TaskSubscriptionOffer: AnyObject, Sendable {
     func deliver() -> Subscribers.Demand?
 }
 
-/// What a ``TaskSubscription``'s task runs: one subscriber's production. Publishers pass it
-/// as an existential so that the task's closure captures no generic subscriber metatype.
-@usableFromInline
-protocol TaskSubscriptionBody: Sendable {
-    func run(through subscription: TaskSubscription, isolation: isolated (any Actor)?) async
-}
