@@ -29,6 +29,13 @@ let benchmarks: @Sendable () -> Void = {
     Harness.register("(0..<N).async.publisher → sink", [
         SluiceBridge.asyncSequencePublisher,
     ])
+    Harness.register("an async sequence iterated on @MainActor → sink", [
+        SluiceBridge.mainActorSequencePublisher,
+        SluiceBridge.asyncSequencePublisherOnMainActor,
+    ])
+    Harness.register("(0..<N).publisher → sink(isolation: MainActor.shared)", [
+        SluiceBridge.isolatedSinkOnMainActor,
+    ])
     Harness.register("Producer → values, producer and consumer in different tasks", [
         SluiceBridge.producer,
         SluiceBridge.producerPrefetch,

@@ -53,6 +53,48 @@ enum SluiceBridge {
         for await value in Pipes.counting(n).values(prefetch: 64) { Benchmark.blackHole(value) }
     }
 
+    /// `sink(isolation: MainActor.shared)` over a sequence, awaited until it finishes: one
+    /// request per value, the next only after the main actor has processed the previous one.
+    static let isolatedSinkOnMainActor = Harness.Contender.async(Harness.sluice) { n in
+        await sinkOnMainActor(n)
+    }
+
+    @MainActor
+    static func sinkOnMainActor(_ n: Int) async {
+        let (finished, finish) = AsyncStream<Void>.makeStream()
+        let cancellable = (0..<n).publisher.sink(
+            isolation: MainActor.shared,
+            receiveCompletion: { _ in finish.finish() },
+            receiveValue: { Benchmark.blackHole($0) }
+        )
+        for await _ in finished {}
+        cancellable.cancel()
+    }
+
+    /// `MainActor.publisher(iterating:)` into a sink: the sequence is made and iterated on
+    /// the main actor, and the sink receives there too. The sequence is the floor's
+    /// (`AsyncPeers.Counting`), whose `next(isolation:)` stays on the caller's actor:
+    /// `(0..<N).async` has only `next()`, which leaves the actor for every element.
+    static let mainActorSequencePublisher = Harness.Contender.async(Harness.sluice) { n in
+        await subscribeAndWait { MainActor.publisher { AsyncPeers.Counting(count: n) } }
+    }
+
+    /// `publisher(iteratingOn: MainActor.shared)`: the same sequence, made off the main
+    /// actor and iterated on it.
+    static let asyncSequencePublisherOnMainActor = Harness.Contender.async("Sluice publisher(iteratingOn: MainActor.shared)") { n in
+        await subscribeAndWait { AsyncPeers.Counting(count: n).publisher(iteratingOn: MainActor.shared) }
+    }
+
+    /// Subscribes a sink to the publisher `make` returns and waits for the completion.
+    static func subscribeAndWait<P: Publisher<Int, Never>>(_ make: () -> P) async {
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            make().subscribe(Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in finished.resume() },
+                receiveValue: { Benchmark.blackHole($0) }
+            ))
+        }
+    }
+
     /// `AsyncSequence.publisher` into a sink, awaited until it finishes.
     static let asyncSequencePublisher = Harness.Contender.async(Harness.sluice) { n in
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
