@@ -50,6 +50,15 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
         var iterator = base.makeAsyncIterator()
         await delivery.iterate(&iterator, through: subscription, isolation: isolation)
     }
+
+    /// The same loop for `iteratingOn: MainActor.shared`, isolated statically: with the actor
+    /// known only at run time, every `next(isolation:)` was followed by a check of the
+    /// executor (`swift_task_switch`), about 58 against 32 ns per element.
+    @inlinable @MainActor
+    func runOnMainActor(through subscription: TaskSubscription) async {
+        var iterator = base.makeAsyncIterator()
+        await delivery.iterate(&iterator, through: subscription, isolation: MainActor.shared)
+    }
 }
 
 /// How an iteration reaches its subscriber, whatever made the iterator: the loop on an actor,
