@@ -3,6 +3,7 @@
 
     python3 Benchmarks/compare.py                      # all suites, table on stdout
     python3 Benchmarks/compare.py --target Core        # one suite
+    python3 Benchmarks/compare.py --runs 3             # 3 runs: the median of their medians
     python3 Benchmarks/compare.py --ci --check-allocations   # what .ci/run does
     python3 Benchmarks/compare.py --update-allocations # rewrite the committed thresholds
 
@@ -11,6 +12,11 @@ From package-benchmark's text report this script takes, per benchmark, the media
 wall-clock time and malloc count of one iteration, divides both by N, and prints per workload each contender's ns/element, Sluice's time divided by the
 contender's (below 1: Sluice is faster) and allocations per element. Memory workloads also show
 peak resident memory and, next to it, the difference from the workload's "baseline: …" contender.
+
+--runs K runs package-benchmark K times, one process after another, and prints for each row the
+median of the K runs' medians and, in a last column, their range. On a shared machine whole runs
+land in slow or fast phases (see README.md), so one run's median can be off by half; the range
+shows how far.
 
 --check-allocations fails (exit 1) when a Sluice benchmark allocates more per iteration than
 Benchmarks/Thresholds/allocations.json allows, or has no entry there. The thresholds are for
@@ -106,9 +112,34 @@ def fmt(x, digits=1):
     return f"{x:,.{digits}f}"
 
 
-def table(rows):
-    lines = ["| workload | contender | ns/element (median) | Sluice ÷ contender | allocs/element | peak RSS |",
-             "|---|---|---:|---:|---:|---:|"]
+def combine(runs):
+    """One row per benchmark from several runs' rows: the median of each figure, and
+    {row key: (fastest, slowest) ns/element} over the runs."""
+    by_key = {}
+    for rows in runs:
+        for r in rows:
+            by_key.setdefault(r[:4], []).append(r)
+    combined, ranges = [], {}
+    for key, found in by_key.items():
+        def median(index):
+            values = sorted(r[index] for r in found if r[index] is not None)
+            if not values:
+                return None
+            middle = len(values) // 2
+            return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+        combined.append(key + (median(4), median(5), median(6)))
+        ranges[key] = (min(r[4] for r in found), max(r[4] for r in found))
+    return combined, ranges
+
+
+def table(rows, ranges=None):
+    """The comparison table; with `ranges` (several runs) a last column shows each row's."""
+    header = "| workload | contender | ns/element (median) | Sluice ÷ contender | allocs/element | peak RSS |"
+    rule = "|---|---|---:|---:|---:|---:|"
+    if ranges:
+        header += " ns/element, range over runs |"
+        rule += "---:|"
+    lines = [header, rule]
     workloads = sorted({(r[0], r[1]) for r in rows})
     for target, workload in workloads:
         group = [r for r in rows if (r[0], r[1]) == (target, workload)]
@@ -125,8 +156,12 @@ def table(rows):
             peak = "—" if rss is None else f"{rss / 1_048_576:,.1f} MiB"
             if rss is not None and baseline_rss and not contender.startswith("baseline"):
                 peak += f" ({(rss - baseline_rss) / 1_048_576:+,.1f})"
-            lines.append(f"| {target}: {workload} (N = {n:,}) | {contender} | {fmt(ns)} | "
-                         f"{'—' if ratio is None else f'{ratio:.3g}'} | {fmt(allocs, 3)} | {peak} |")
+            line = (f"| {target}: {workload} (N = {n:,}) | {contender} | {fmt(ns)} | "
+                    f"{'—' if ratio is None else f'{ratio:.3g}'} | {fmt(allocs, 3)} | {peak} |")
+            if ranges:
+                fastest, slowest = ranges[(target, workload, contender, n)]
+                line += f" {fmt(fastest)} to {fmt(slowest)} |"
+            lines.append(line)
     return "\n".join(lines)
 
 
@@ -177,11 +212,17 @@ def main():
     parser.add_argument("--ci", action="store_true", help="few iterations, small memory workloads")
     parser.add_argument("--check-allocations", action="store_true")
     parser.add_argument("--update-allocations", action="store_true")
+    parser.add_argument("--runs", type=int, default=1, help="run K times; print the median of the medians")
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
 
-    rows = parse(run_benchmarks(args.target, args.ci, args.filter))
-    print(f"Run {machine()}{' (--ci)' if args.ci else ''}:\n")
-    print(table(rows))
+    started = machine()
+    runs = [parse(run_benchmarks(args.target, args.ci, args.filter)) for _ in range(args.runs)]
+    rows, ranges = combine(runs) if args.runs > 1 else (runs[0], None)
+    runs_note = f", median of {args.runs} runs" if args.runs > 1 else ""
+    print(f"Run {started}{' (--ci)' if args.ci else ''}{runs_note}:\n")
+    print(table(rows, ranges))
     if args.update_allocations:
         update_allocations(rows)
     if args.check_allocations and not check_allocations(rows):
