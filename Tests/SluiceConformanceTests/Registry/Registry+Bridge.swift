@@ -30,6 +30,19 @@ extension Registry {
               delivery: .asynchronous) {
             Source(Numbers(count: k, ending: .never).publisher(priority: nil, iteratingOn: IterationActor()))
         },
+        // `iteratingOn: MainActor.shared` takes a loop of its own, isolated statically.
+        Entry("AsyncSequence.publisher(iteratingOn: MainActor.shared)", elements: n, ending: .finished,
+              delivery: .asynchronous) {
+            Source(Numbers(count: n, ending: .finished).publisher(priority: .high, iteratingOn: MainActor.shared))
+        },
+        Entry("AsyncSequence.publisher(iteratingOn: MainActor.shared)(failure)", elements: k, ending: .failure,
+              delivery: .asynchronous) {
+            Source(Numbers(count: k, ending: .failure).publisher(priority: .low, iteratingOn: MainActor.shared))
+        },
+        Entry("AsyncSequence.publisher(iteratingOn: MainActor.shared)(never-ending)", elements: k, ending: .never,
+              delivery: .asynchronous) {
+            Source(Numbers(count: k, ending: .never).publisher(iteratingOn: MainActor.shared))
+        },
         // A sequence that is not Sendable, made on the actor for each subscriber; the failing and
         // never-ending shapes go through `actor.publisher(iterating:)`, which makes the same type.
         Entry("IsolatedAsyncSequencePublisher", elements: n, ending: .finished, delivery: .asynchronous) {
