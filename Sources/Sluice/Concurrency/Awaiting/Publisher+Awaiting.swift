@@ -26,6 +26,7 @@ extension Publisher where Output: Sendable {
     /// ```swift
     /// let first = await [1, 2, 3].publisher.firstValue()   // 1
     /// ```
+    @inlinable
     public func firstValue(isolation: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
         switch await ValueAwaiter.outcome(of: self, mode: .first) {
         case .value(let value): return value
@@ -43,6 +44,7 @@ extension Publisher where Output: Sendable {
     /// ```swift
     /// let last = await [1, 2, 3].publisher.lastValue()   // 3
     /// ```
+    @inlinable
     public func lastValue(isolation: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
         switch await ValueAwaiter.outcome(of: self, mode: .last) {
         case .value(let value): return value
@@ -62,6 +64,7 @@ extension Publisher where Output: Sendable {
     /// ```swift
     /// let only = try await Just(1).onlyValue()   // 1
     /// ```
+    @inlinable
     public func onlyValue(isolation: isolated (any Actor)? = #isolation) async throws(OnlyValueError<Failure>) -> Output {
         switch await ValueAwaiter.outcome(of: self, mode: .only) {
         case .value(let value?): return value

@@ -14,9 +14,14 @@
 /// ```
 /// The continuation is installed before subscribing; a cancel that comes first is
 /// remembered and resumes it as soon as it is installed.
+///
+/// `@inlinable` throughout, as ``ValueAwaiter`` is.
+@usableFromInline
 struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
+    @usableFromInline
     enum Mode: Sendable { case first, only, last }
 
+    @usableFromInline
     enum Outcome: Sendable {
         case value(Output?)
         case failure(Failure)
@@ -27,20 +32,22 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
     /// Unchecked (a checked one allocates per await): it is installed before subscribing,
     /// when the state is `waiting` or `cancelledEarly`, and every path from there into `done`
     /// resumes it exactly once.
-    typealias Continuation = UnsafeContinuation<Outcome, Never>
+    @usableFromInline typealias Continuation = UnsafeContinuation<Outcome, Never>
 
-    private enum State: Sendable {
+    @usableFromInline
+    enum State: Sendable {
         case waiting(continuation: Continuation?, subscription: UpstreamSubscription?, kept: Output?)
         case cancelledEarly
         case done
     }
 
-    let mode: Mode
-    private var state: State = .waiting(continuation: nil, subscription: nil, kept: nil)
+    @usableFromInline let mode: Mode
+    @usableFromInline var state: State = .waiting(continuation: nil, subscription: nil, kept: nil)
 
-    init(mode: Mode) { self.mode = mode }
+    @inlinable init(mode: Mode) { self.mode = mode }
 
     /// The demand to request from the upstream.
+    @inlinable
     var demand: Subscribers.Demand {
         switch mode {
         case .first: .max(1)
@@ -50,12 +57,21 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
     }
 
     /// What to do after unlocking: resume the awaiting task and/or cancel a subscription.
+    @usableFromInline
     struct Action {
-        var resume: (Continuation, Outcome)?
-        var cancel: (any Subscription)?
-        var request: (any Subscription)?
+        @usableFromInline var resume: (Continuation, Outcome)?
+        @usableFromInline var cancel: (any Subscription)?
+        @usableFromInline var request: (any Subscription)?
+
+        @inlinable
+        init(resume: (Continuation, Outcome)? = nil, cancel: (any Subscription)? = nil, request: (any Subscription)? = nil) {
+            self.resume = resume
+            self.cancel = cancel
+            self.request = request
+        }
     }
 
+    @inlinable
     mutating func install(_ continuation: Continuation) -> Action {
         switch state {
         case .waiting(_, let subscription, let kept):
@@ -69,6 +85,7 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
         }
     }
 
+    @inlinable
     mutating func receive(subscription: any Subscription) -> Action {
         guard case .waiting(let continuation, nil, let kept) = state else {
             return Action(cancel: subscription)
@@ -77,6 +94,7 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
         return Action(request: subscription)
     }
 
+    @inlinable
     mutating func receive(_ value: Output) -> Action {
         guard case .waiting(let continuation, let subscription, let kept) = state else { return Action() }
         switch mode {
@@ -92,6 +110,7 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
         }
     }
 
+    @inlinable
     mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
         guard case .waiting(let continuation, _, let kept) = state else { return Action() }
         state = .done
@@ -103,6 +122,7 @@ struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
         return Action(resume: continuation.map { ($0, outcome) })
     }
 
+    @inlinable
     mutating func cancel() -> Action {
         switch state {
         case .waiting(nil, let subscription, _):
