@@ -15,8 +15,9 @@ extension Publishers.Create {
     /// }
     /// ```
     public final class Emitter {
-        private let machine: Locked<CreateStateMachine<Output, Failure>>
+        @usableFromInline let machine: Locked<CreateStateMachine<Output, Failure>>
 
+        @inlinable
         init(downstream: AnySubscriber<Output, Failure>) {
             machine = Locked(CreateStateMachine(downstream: CreateDownstream(downstream)))
         }
@@ -27,6 +28,7 @@ extension Publishers.Create {
         /// ```swift
         /// if emitter.demand > 0 { emitter.send(1) }
         /// ```
+        @inlinable
         public var demand: Subscribers.Demand { machine.withLock { $0.demand } }
 
         /// Whether the subscriber cancelled or a completion was sent: later sends are refused.
@@ -34,6 +36,7 @@ extension Publishers.Create {
         /// ```swift
         /// guard !emitter.isTerminated else { return }
         /// ```
+        @inlinable
         public var isTerminated: Bool { machine.withLock { $0.isTerminated } }
 
         /// Sends a value if there is outstanding demand.
@@ -47,7 +50,7 @@ extension Publishers.Create {
         /// ```swift
         /// if !emitter.send(value) { pending.append(value) }
         /// ```
-        @discardableResult
+        @inlinable @discardableResult
         public func send(_ value: Output) -> Bool {
             switch machine.withLock({ $0.send(value) }) {
             case .refused: return false
@@ -63,6 +66,7 @@ extension Publishers.Create {
         /// ```swift
         /// emitter.send(completion: .finished)
         /// ```
+        @inlinable
         public func send(completion: Subscribers.Completion<Failure>) {
             finish(machine.withLock { $0.send(completion: completion) })
         }
@@ -95,18 +99,21 @@ extension Publishers.Create {
             if !stored, machine.withLock({ $0.wasCancelled }) { handler() }
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             if demand == .none { Violation.zeroDemandRequested() }
             machine.withLock { $0.request(demand) }?(demand)
         }
 
+        @inlinable
         func cancel() {
             if case .cancelled(let retired) = machine.withLock({ $0.cancel() }) {
                 retired.onCancel?()
             }
         }
 
-        private func drain(_ extra: Subscribers.Demand) {
+        @inlinable
+        func drain(_ extra: Subscribers.Demand) {
             var extra = extra
             while true {
                 switch machine.withLock({ $0.delivered(extra) }) {
@@ -121,7 +128,8 @@ extension Publishers.Create {
             }
         }
 
-        private func finish(_ action: CreateStateMachine<Output, Failure>.DrainAction) {
+        @inlinable
+        func finish(_ action: CreateStateMachine<Output, Failure>.DrainAction) {
             if case .complete(let completion, let retired) = action {
                 retired.downstream.base.receive(completion: completion)
             }

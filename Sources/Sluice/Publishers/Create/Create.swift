@@ -46,6 +46,7 @@ extension Publishers {
         /// let publisher = Publishers.Create<Int, Never> { $0.send(completion: .finished) }
         /// publisher.subscribe(Subscribers.Sink(receiveCompletion: { print($0) }, receiveValue: { _ in }))   // prints finished
         /// ```
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let emitter = Emitter(downstream: AnySubscriber(subscriber))
             subscriber.receive(subscription: CreateSubscription(emitter: emitter))
@@ -71,19 +72,21 @@ extension AnyPublisher {
 }
 
 /// The subscription a ``Publishers/Create`` subscriber holds; it forwards to the emitter.
+@usableFromInline
 final class CreateSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    private let emitter: Publishers.Create<Output, Failure>.Emitter
+    @usableFromInline let emitter: Publishers.Create<Output, Failure>.Emitter
 
+    @inlinable
     init(emitter: Publishers.Create<Output, Failure>.Emitter) {
         self.emitter = emitter
     }
 
-    func request(_ demand: Subscribers.Demand) { emitter.request(demand) }
-    func cancel() { emitter.cancel() }
+    @inlinable func request(_ demand: Subscribers.Demand) { emitter.request(demand) }
+    @inlinable func cancel() { emitter.cancel() }
 
-    var description: String { "Create" }
-    var customMirror: Mirror { Mirror(self, children: ["demand": emitter.demand]) }
-    var playgroundDescription: Any { description }
+    @usableFromInline var description: String { "Create" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["demand": emitter.demand]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

@@ -6,8 +6,9 @@
 /// under the emitter's lock calls it (its `emitting` flag), so signals never overlap
 /// (rule 3), and every hand-over between emitters passes through that lock, which orders
 /// one emitter's accesses before the next one's. Nothing in it is mutable.
+@usableFromInline
 struct CreateDownstream<Output, Failure: Error>: @unchecked Sendable {
-    let base: AnySubscriber<Output, Failure>
+    @usableFromInline let base: AnySubscriber<Output, Failure>
 
-    init(_ base: AnySubscriber<Output, Failure>) { self.base = base }
+    @inlinable init(_ base: AnySubscriber<Output, Failure>) { self.base = base }
 }

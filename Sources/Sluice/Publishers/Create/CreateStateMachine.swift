@@ -18,26 +18,37 @@
 ///
 /// A value is accepted only against outstanding demand and the demand is taken at once, so
 /// queued values never exceed the demand; the queue is bounded by it.
+///
+/// `@inlinable` throughout, with the emitter's send path and the subscription, so that clients
+/// specialise them: unspecialised, each `send` into a sink took about 620 ns, mostly generic
+/// metadata look-ups (about 30 ns specialised).
+@usableFromInline
 struct CreateStateMachine<Output, Failure: Error> {
-    typealias RequestHandler = @Sendable (Subscribers.Demand) -> Void
-    typealias CancelHandler = @Sendable () -> Void
+    @usableFromInline typealias RequestHandler = @Sendable (Subscribers.Demand) -> Void
+    @usableFromInline typealias CancelHandler = @Sendable () -> Void
 
+    @usableFromInline
     struct Active {
-        var downstream: CreateDownstream<Output, Failure>
-        var demand = Subscribers.Demand.none
-        var emitting = false
-        var queue: [Output] = []
-        var completion: Subscribers.Completion<Failure>?
-        var onRequest: RequestHandler?
-        var onCancel: CancelHandler?
+        @usableFromInline var downstream: CreateDownstream<Output, Failure>
+        @usableFromInline var demand = Subscribers.Demand.none
+        @usableFromInline var emitting = false
+        @usableFromInline var queue: [Output] = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var onRequest: RequestHandler?
+        @usableFromInline var onCancel: CancelHandler?
+
+        @inlinable
+        init(downstream: CreateDownstream<Output, Failure>) { self.downstream = downstream }
     }
 
+    @usableFromInline
     enum SendAction {
         case refused
         case queued
         case deliver(CreateDownstream<Output, Failure>, Output)
     }
 
+    @usableFromInline
     enum DrainAction {
         case idle
         case deliver(CreateDownstream<Output, Failure>, Output)
@@ -45,34 +56,40 @@ struct CreateStateMachine<Output, Failure: Error> {
         case complete(Subscribers.Completion<Failure>, retired: Active)
     }
 
+    @usableFromInline
     enum CancelAction {
         case none
         case cancelled(retired: Active)
     }
 
-    private enum State {
+    @usableFromInline
+    enum State: Sendable {
         case active
         case terminated
     }
 
-    private var state: State = .active
+    @usableFromInline var state: State = .active
     /// The live part; meaningful only while `state == .active`. Kept as stored properties so
     /// that each event mutates it in place.
-    private var active: Active
+    @usableFromInline var active: Active
 
     /// Whether the subscription ended by cancellation (not by a completion).
-    private(set) var wasCancelled = false
+    @usableFromInline var wasCancelled = false
 
+    @inlinable
     init(downstream: CreateDownstream<Output, Failure>) {
         active = Active(downstream: downstream)
     }
 
+    @inlinable
     var demand: Subscribers.Demand {
         state == .active && active.completion == nil ? active.demand : .none
     }
 
+    @inlinable
     var isTerminated: Bool { state == .terminated || active.completion != nil }
 
+    @inlinable
     mutating func send(_ value: Output) -> SendAction {
         guard state == .active, active.completion == nil, active.demand > 0 else { return .refused }
         active.demand -= 1
@@ -84,6 +101,7 @@ struct CreateStateMachine<Output, Failure: Error> {
         return .deliver(active.downstream, value)
     }
 
+    @inlinable
     mutating func delivered(_ extra: Subscribers.Demand) -> DrainAction {
         guard state == .active else { return .idle }
         active.demand += extra
@@ -97,6 +115,7 @@ struct CreateStateMachine<Output, Failure: Error> {
         return .idle
     }
 
+    @inlinable
     mutating func send(completion: Subscribers.Completion<Failure>) -> DrainAction {
         guard state == .active, active.completion == nil else { return .idle }
         if active.emitting {
@@ -106,6 +125,7 @@ struct CreateStateMachine<Output, Failure: Error> {
         return .complete(completion, retired: retire())
     }
 
+    @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> RequestHandler? {
         guard state == .active, active.completion == nil else { return nil }
         active.demand += demand
@@ -113,6 +133,7 @@ struct CreateStateMachine<Output, Failure: Error> {
     }
 
     /// Stores the handler; returns the demand already outstanding, if any, to report to it.
+    @inlinable
     mutating func setOnRequest(_ handler: @escaping RequestHandler) -> Subscribers.Demand {
         guard state == .active, active.completion == nil else { return .none }
         active.onRequest = handler
@@ -120,12 +141,14 @@ struct CreateStateMachine<Output, Failure: Error> {
     }
 
     /// Stores the handler; returns `false` if the subscription is already cancelled or done.
+    @inlinable
     mutating func setOnCancel(_ handler: @escaping CancelHandler) -> Bool {
         guard state == .active, active.completion == nil else { return false }
         active.onCancel = handler
         return true
     }
 
+    @inlinable
     mutating func cancel() -> CancelAction {
         guard state == .active else { return .none }
         wasCancelled = true
@@ -134,7 +157,8 @@ struct CreateStateMachine<Output, Failure: Error> {
 
     /// Ends the subscription; the returned live part is released by the caller after the lock.
     /// A dropped subscriber stands in, so the real one is no longer referenced.
-    private mutating func retire() -> Active {
+    @inlinable
+    mutating func retire() -> Active {
         state = .terminated
         let retired = active
         active = Active(downstream: CreateDownstream(AnySubscriber()))
