@@ -22,13 +22,14 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// ```
     public typealias Promise = (Result<Output, Failure>) -> Void
 
-    let storage: FutureStorage<Output, Failure>
+    @usableFromInline let storage: FutureStorage<Output, Failure>
 
     /// Creates a publisher that invokes a promise closure when the publisher emits an element.
     ///
     /// ```swift
     /// let future = Future<Int, any Error> { promise in promise(.success(1)) }
     /// ```
+    @inlinable
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
         let storage = FutureStorage<Output, Failure>()
         self.storage = storage
@@ -41,6 +42,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// let future = Future<Int, Never> { promise in promise(.success(1)) }
     /// future.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
     /// ```
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureConduit(downstream: subscriber, parent: storage)
         subscriber.receive(subscription: conduit)
@@ -59,16 +61,21 @@ public final class Future<Output, Failure: Error>: Publisher {
 /// pending(waiting) ──fulfil──▶ resolved(result)   (the waiting conduits are fulfilled after the lock)
 /// resolved ──fulfil──▶ resolved                  (later promises are ignored)
 /// ```
+@usableFromInline
 final class FutureStorage<Output, Failure: Error> {
-    typealias Waiter = (id: CombineIdentifier, fulfil: (Result<Output, Failure>) -> Void)
+    @usableFromInline typealias Waiter = (id: CombineIdentifier, fulfil: (Result<Output, Failure>) -> Void)
 
-    private enum State {
+    @usableFromInline
+    enum State {
         case pending([Waiter])
         case resolved(Result<Output, Failure>)
     }
 
-    private let state = Locked<State>(.pending([]))
+    @usableFromInline let state = Locked<State>(.pending([]))
 
+    @inlinable init() {}
+
+    @inlinable
     func fulfil(_ result: Result<Output, Failure>) {
         let waiters = state.withLock { state -> [Waiter] in
             guard case .pending(let waiters) = state else { return [] }
@@ -80,6 +87,7 @@ final class FutureStorage<Output, Failure: Error> {
 
     /// The result once a promise was called, `nil` while pending (`Future.value` returns it
     /// without subscribing).
+    @inlinable
     var result: Result<Output, Failure>? {
         state.withLock { state in
             guard case .resolved(let result) = state else { return nil }
@@ -88,6 +96,7 @@ final class FutureStorage<Output, Failure: Error> {
     }
 
     /// Adds a waiter while pending; returns the result when already resolved.
+    @inlinable
     func register(
         _ id: CombineIdentifier, _ fulfil: @escaping (Result<Output, Failure>) -> Void
     ) -> Result<Output, Failure>? {
@@ -104,6 +113,7 @@ final class FutureStorage<Output, Failure: Error> {
     }
 
     /// Removes a cancelled waiter so the future stops holding it.
+    @inlinable
     func remove(_ id: CombineIdentifier) {
         let removed = state.withLock { state -> [Waiter] in
             guard case .pending(var waiters) = state else { return [] }
