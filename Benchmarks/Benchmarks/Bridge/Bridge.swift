@@ -26,6 +26,9 @@ let benchmarks: @Sendable () -> Void = {
         SluiceBridge.futureValue,
         OpenCombineBridge.futureValue,
     ])
+    Harness.register("await (0..<N).publisher.lastValue()", [
+        SluiceBridge.lastValue,
+    ])
     Harness.register("(0..<N).async.publisher → sink", [
         SluiceBridge.asyncSequencePublisher,
     ])

@@ -53,6 +53,12 @@ enum SluiceBridge {
         for await value in Pipes.counting(n).values(prefetch: 64) { Benchmark.blackHole(value) }
     }
 
+    /// `lastValue()` over a sequence: every element reaches the awaiting subscriber, which keeps
+    /// the latest.
+    static let lastValue = Harness.Contender.async(Harness.sluice) { n in
+        Benchmark.blackHole(await (0..<n).publisher.lastValue())
+    }
+
     /// `sink(isolation: MainActor.shared)` over a sequence, awaited until it finishes: one
     /// request per value, the next only after the main actor has processed the previous one.
     static let isolatedSinkOnMainActor = Harness.Contender.async(Harness.sluice) { n in

@@ -1,7 +1,8 @@
 import Benchmark
 import BenchmarkSupport
 
-// The core: a synchronous publisher and a subject, each into a sink, Sluice next to OpenCombine.
+// The core: a synchronous publisher, a `create` body and a subject, each into a sink, Sluice next
+// to OpenCombine where it has the feature.
 let benchmarks: @Sendable () -> Void = {
     Harness.register("baseline: plain loop", [
         .sync("for-in") { n in
@@ -11,6 +12,9 @@ let benchmarks: @Sendable () -> Void = {
     Harness.register("(0..<N).publisher → sink", [
         SluiceCore.sequenceSink,
         OpenCombineCore.sequenceSink,
+    ])
+    Harness.register("AnyPublisher.create { send each } → sink", [
+        SluiceCore.createSink,
     ])
     Harness.register("PassthroughSubject.send → sink", [
         SluiceCore.subjectSink,

@@ -16,6 +16,17 @@ enum SluiceCore {
         cancellable.cancel()
     }
 
+    /// `AnyPublisher.create` whose body sends every element into a sink with unlimited demand
+    /// (no peer: OpenCombine has no `create`).
+    static let createSink = Harness.Contender.sync(Harness.sluice) { n in
+        let publisher = AnyPublisher<Int, Never>.create { emitter in
+            for i in 0..<n { emitter.send(i) }
+            emitter.send(completion: .finished)
+        }
+        let cancellable = publisher.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
     /// The same with four subscribers: each `send` reaches all of them.
     static let subjectFourSinks = Harness.Contender.sync(Harness.sluice) { n in
         let subject = PassthroughSubject<Int, Never>()
