@@ -36,6 +36,7 @@ public struct Just<Output>: Publisher {
     /// ```swift
     /// Just(1).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
     /// ```
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(
             subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Just"))

@@ -56,6 +56,7 @@ extension Optional {
         /// ```swift
         /// Optional(3).publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 3
         /// ```
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
                 subscriber.receive(

@@ -69,6 +69,7 @@ extension Result {
         /// ```swift
         /// Result<Int, Oops>.failure(Oops()).publisher.subscribe(Subscribers.Sink(receiveCompletion: { print($0) }, receiveValue: { _ in }))   // prints failure(Oops())
         /// ```
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):

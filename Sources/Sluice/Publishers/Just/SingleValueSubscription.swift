@@ -11,37 +11,55 @@
 ///
 /// Each `request` or `cancel` takes the lock once; only the first one that finds `pending`
 /// acts, so a `cancel` racing a `request` either prevents both signals or none.
+///
+/// `request(_:)` and `cancel()` are reached through `any Subscription`, whose witnesses run
+/// generic code with type-metadata look-ups; so both go through ``settle``, a closure made in
+/// the initialiser, which is inlined into the client's specialised `receive(subscriber:)`
+/// (as `SequenceSubscription`'s emitter is).
 
+@usableFromInline
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    private enum State {
+    @usableFromInline
+    enum State {
         case pending(Downstream, Downstream.Input)
         case done
     }
 
-    private let state: Locked<State>
-    private let name: String
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let name: String
 
+    /// Takes the pending subscriber and value once; delivers them (`true`, a request) or
+    /// drops them after the lock (`false`, a cancel). Specialised in the client; takes the
+    /// subscription as an argument, so it holds no reference to it.
+    @usableFromInline let settle: (SingleValueSubscription, _ deliver: Bool) -> Void
+
+    @inlinable
     init(value: Downstream.Input, downstream: Downstream, name: String) {
         state = Locked(.pending(downstream, value))
         self.name = name
+        settle = { subscription, deliver in
+            // The subscriber and the value are released after the lock (their deinit may call out).
+            guard let (downstream, value) = subscription.take(), deliver else { return }
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
+        }
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        guard let (downstream, value) = take() else { return }
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        settle(self, true)
     }
 
+    @usableFromInline
     func cancel() {
-        // The subscriber and the value are released after the lock (their deinit may call out).
-        _ = take()
+        settle(self, false)
     }
 
-    /// Moves to `done`, handing out what was pending exactly once.
-    private func take() -> (Downstream, Downstream.Input)? {
+    @inlinable
+    func take() -> (Downstream, Downstream.Input)? {
         state.withLock { state in
             guard case .pending(let downstream, let value) = state else { return nil }
             state = .done
@@ -49,9 +67,9 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
         }
     }
 
-    var description: String { name }
+    @usableFromInline var description: String { name }
 
-    var customMirror: Mirror {
+    @usableFromInline var customMirror: Mirror {
         let value: Any? = state.withLock { state -> Any? in
             if case .pending(_, let value) = state { return value }
             return nil
@@ -59,5 +77,5 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
         return Mirror(self, children: ["value": value as Any])
     }
 
-    var playgroundDescription: Any { description }
+    @usableFromInline var playgroundDescription: Any { description }
 }
