@@ -13,6 +13,10 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.sequenceSink,
         OpenCombineCore.sequenceSink,
     ])
+    Harness.register("Just(i) → sink, one subscription per element", [
+        SluiceCore.justSink,
+        OpenCombineCore.justSink,
+    ])
     Harness.register("AnyPublisher.create { send each } → sink", [
         SluiceCore.createSink,
     ])

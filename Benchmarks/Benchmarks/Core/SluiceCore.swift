@@ -27,6 +27,11 @@ enum SluiceCore {
         cancellable.cancel()
     }
 
+    /// A `Just` per element, each into a sink of its own: the cost of one subscription.
+    static let justSink = Harness.Contender.sync(Harness.sluice) { n in
+        for i in 0..<n { _ = Just(i).sink { Benchmark.blackHole($0) } }
+    }
+
     /// The same with four subscribers: each `send` reaches all of them.
     static let subjectFourSinks = Harness.Contender.sync(Harness.sluice) { n in
         let subject = PassthroughSubject<Int, Never>()
