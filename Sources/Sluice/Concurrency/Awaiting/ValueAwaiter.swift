@@ -3,8 +3,8 @@
 /// resumes the awaiting task, requests and cancels only after unlocking.
 ///
 /// `@inlinable` throughout, so that clients specialise it for their element type:
-/// unspecialised, ``Publisher/lastValue(isolation:)`` spent about 900 ns per element on
-/// generic metadata look-ups.
+/// ``Publisher/lastValue(isolation:)`` over a sequence took about 900 ns per element
+/// unspecialised, about 90 specialised.
 @usableFromInline
 final class ValueAwaiter<Input: Sendable, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
     @usableFromInline typealias Machine = ValueAwaiterStateMachine<Input, Failure>

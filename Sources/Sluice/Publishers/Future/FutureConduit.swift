@@ -13,8 +13,10 @@
 /// done ──anything──▶ done
 /// ```
 ///
-/// `@inlinable`, with ``Future`` and its storage, so that clients specialise the
-/// subscription: unspecialised, `Future(…).sink` took about twice as long per subscriber.
+/// `@inlinable`, with ``Future`` and its storage, so that clients specialise the conduit's
+/// creation and fulfilment: unspecialised, `Future(…).sink` took about twice as long per
+/// subscriber. Its `request` and `cancel`, reached through `any Subscription`, still run
+/// generic code.
 @usableFromInline
 final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
