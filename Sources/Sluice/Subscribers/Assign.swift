@@ -29,36 +29,31 @@ extension Subscribers {
 
         private let state: Locked<State>
 
+        /// Where the assignments run: the actor of the code that made the subscriber, or `nil`.
+        private let delivery: ActorDelivery<Assign>?
+
         /// The object that contains the property to assign; `nil` once completed or cancelled.
-        ///
-        /// ```swift
-        /// assign.cancel()
-        /// assign.object   // nil
-        /// ```
         public var object: Root? { state.withLock { $0.object } }
 
         /// The key path that indicates the property to assign.
-        ///
-        /// ```swift
-        /// assign.keyPath   // \Model.count
-        /// ```
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
         /// Creates a subscriber to assign the value of a property indicated by a key path.
         ///
-        /// ```swift
-        /// let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
-        /// ```
-        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+        /// Made in actor-isolated code (`isolation` defaults to the caller's actor), it assigns
+        /// on that actor: at once when a value arrives already on the main actor for a
+        /// main-actor subscriber, otherwise in order, after a hop to it. Made outside any actor,
+        /// it assigns on whatever thread the publisher signals from, as in Combine.
+        public init(
+            object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>,
+            isolation: (any Actor)? = #isolation
+        ) {
             state = Locked(State(object: object))
             self.keyPath = keyPath
+            delivery = isolation.map(ActorDelivery.init(actor:))
         }
 
         /// Stores the subscription and requests `.unlimited`; a second one is cancelled.
-        ///
-        /// ```swift
-        /// [1, 2].publisher.subscribe(assign)   // receive(subscription:) requests .unlimited
-        /// ```
         public func receive(subscription: any Subscription) {
             if state.withLock({ $0.subscription.attach(subscription) }) {
                 subscription.request(.unlimited)
@@ -67,46 +62,39 @@ extension Subscribers {
             }
         }
 
-        /// Assigns the value to the property (outside the lock); ignored once terminated.
-        ///
-        /// ```swift
-        /// Just(5).subscribe(Subscribers.Assign(object: model, keyPath: \Model.count))   // model.count == 5
-        /// ```
+        /// Assigns the value to the property (on the subscriber's actor, if it has one). A value
+        /// that arrives before the subscription or after the completion is ignored, as in Combine.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if let object = state.withLock({ $0.object }) {
-                object[keyPath: keyPath] = value
+            guard state.withLock({ $0.subscription.current != nil }) else { return .none }
+            if let delivery {
+                delivery.deliver(.value(value), to: self)
+            } else {
+                perform(.value(value))
             }
             return .none
         }
 
-        /// Releases the object and the subscription.
-        ///
-        /// ```swift
-        /// Just(1).subscribe(assign)   // Just finishes: assign.object == nil
-        /// ```
+        /// Releases the subscription, then the object (on the subscriber's actor, after the
+        /// assignments queued before the completion).
         public func receive(completion: Subscribers.Completion<Never>) {
-            _ = terminate()
-        }
-
-        /// Cancels the subscription and releases the object. Idempotent.
-        ///
-        /// ```swift
-        /// assign.cancel()
-        /// ```
-        public func cancel() {
-            terminate()?.cancel()
-        }
-
-        /// Ends the subscriber; returns the upstream to cancel, if it was subscribed.
-        /// The object and subscription are released after the lock.
-        private func terminate() -> (any Subscription)? {
-            let (upstream, object) = state.withLock { state -> ((any Subscription)??, Root?) in
-                let object = state.object
-                state.object = nil
-                return (state.subscription.terminate(), object)
+            guard state.withLock({ $0.subscription.terminate() }) != nil else { return }
+            if let delivery {
+                delivery.deliver(.completion(completion), to: self)
+            } else {
+                perform(.completion(completion))
             }
-            _ = object
-            return upstream ?? nil
+        }
+
+        /// Cancels the subscription and releases the object; nothing is assigned afterwards
+        /// (made on an actor and cancelled off it, an assignment the actor is already running
+        /// still finishes). Idempotent and thread-safe.
+        public func cancel() {
+            let (upstream, object) = state.withLock { state -> ((any Subscription)??, Root?) in
+                defer { state.object = nil }
+                return (state.subscription.terminate(), state.object)
+            }
+            _ = object   // released here, after the lock
+            upstream??.cancel()
         }
 
         /// `"Assign \(Root.self)."`, as Combine prints it.
@@ -139,19 +127,36 @@ extension Subscribers {
     }
 }
 
+extension Subscribers.Assign: ActorBoundSubscriber {
+    /// Assigns a value, or releases the object at the completion. Called where the
+    /// assignments must run: on the subscriber's actor, or inline when it has none.
+    @usableFromInline func perform(_ event: SubscriberEvent<Input, Never>) {
+        switch event {
+        case .value(let value):
+            if let object = state.withLock({ $0.object }) {
+                object[keyPath: keyPath] = value
+            }
+        case .completion:
+            let object = state.withLock { state -> Root? in
+                defer { state.object = nil }
+                return state.object
+            }
+            _ = object   // released here, after the lock
+        }
+    }
+}
+
 extension Publisher where Failure == Never {
     /// Assigns each element from a publisher to a property on an object.
     ///
     /// The object is held strongly until the publisher finishes or the returned
-    /// ``AnyCancellable`` is cancelled.
-    ///
-    /// ```swift
-    /// let cancellable = [1, 2, 3].publisher.assign(to: \.count, on: model)
-    /// ```
+    /// ``AnyCancellable`` is cancelled. Called from actor-isolated code, the assignments run on
+    /// that actor, as ``Subscribers/Assign/init(object:keyPath:isolation:)`` says.
     public func assign<Root>(
-        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
+        isolation: (any Actor)? = #isolation
     ) -> AnyCancellable {
-        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, isolation: isolation)
         subscribe(subscriber)
         return AnyCancellable(subscriber)
     }

@@ -19,7 +19,7 @@ extension Publisher where Output: Sendable {
     /// ```
     @inlinable
     public func sink(
-        isolation actor: isolated (any Actor)? = #isolation,
+        isolation actor: isolated (any Actor)?,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
@@ -53,7 +53,7 @@ extension Publisher where Output: Sendable, Failure == Never {
     /// ```
     @inlinable
     public func sink(
-        isolation actor: isolated (any Actor)? = #isolation,
+        isolation actor: isolated (any Actor)?,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         sink(isolation: actor, receiveCompletion: { _ in }, receiveValue: receiveValue)

@@ -1,0 +1,31 @@
+#if canImport(Darwin)
+import Darwin
+#else
+import Dispatch
+#endif
+
+/// Whether the calling code runs where the main actor runs its work, so is isolated to it.
+///
+/// On Darwin that is the main thread. Elsewhere the main actor runs its jobs on Dispatch's main
+/// queue, which need not be drained by the process's first thread (under `swift test` on Linux
+/// it is not), so the test is whether the caller runs inside a main-queue block. A `false` only
+/// makes a caller hop to the main actor instead of running there at once: slower, never wrong.
+@usableFromInline
+func isOnMainActorExecutor() -> Bool {
+    #if canImport(Darwin)
+    pthread_main_np() != 0
+    #else
+    DispatchQueue.getSpecific(key: MainQueueMarker.key) != nil
+    #endif
+}
+
+#if !canImport(Darwin)
+/// A key set on the main queue only, so that `getSpecific` finds it only inside a main-queue block.
+enum MainQueueMarker {
+    static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+}
+#endif

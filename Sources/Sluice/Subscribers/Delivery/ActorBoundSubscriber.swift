@@ -1,0 +1,18 @@
+/// One signal for a subscriber's user code: what ``ActorDelivery`` queues.
+@usableFromInline
+enum SubscriberEvent<Input, Failure: Error> {
+    case value(Input)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+/// A subscriber whose user code (closures, a key-path write) was written in an actor's
+/// isolation and so must run there: ``Subscribers/Sink`` and ``Subscribers/Assign`` made in
+/// actor-isolated code. ``ActorDelivery`` calls ``perform(_:)`` only on that actor.
+@usableFromInline
+protocol ActorBoundSubscriber<Input, Failure>: AnyObject, SendableMetatype {
+    associatedtype Input
+    associatedtype Failure: Error
+
+    /// Runs the user code for `event`. Called only isolated to the subscriber's actor.
+    func perform(_ event: SubscriberEvent<Input, Failure>)
+}
