@@ -71,6 +71,10 @@ struct TerminationGate: ~Copyable {
     @inlinable
     var isTerminated: Bool { state.load(ordering: .acquiring) & Self.terminated != 0 }
 
+    /// Whether a caller was told to release (read once nothing else can touch the gate).
+    @inlinable
+    var isReleased: Bool { state.load(ordering: .acquiring) & Self.released != 0 }
+
     @inlinable
     func claimRelease() -> Bool {
         state.compareExchange(

@@ -16,33 +16,45 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
+        /// The two closures, in a box of their own so that a delivery calls them through an
+        /// unretained reference (reading closures out of a mutable field would retain and
+        /// release them for every value).
         @usableFromInline
-        struct Handlers {
+        final class Handlers {
             @usableFromInline let value: (Input) -> Void
             @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
+            init(value: @escaping (Input) -> Void, completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+                self.value = value
+                self.completion = completion
+            }
         }
 
         /// The closure to execute on receipt of a value; a closure that does nothing once the
         /// sink has completed or been cancelled (it has released the one it was given).
         public var receiveValue: (Input) -> Void {
             defer { releaseIfDone(gate.exit()) }
-            return gate.enter() ? handlers.unsafelyUnwrapped.value : { _ in }
+            return gate.enter() ? handlers.unsafelyUnwrapped.takeUnretainedValue().value : { _ in }
         }
 
         /// The closure to execute on completion; a closure that does nothing once the sink has
         /// completed or been cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
             defer { releaseIfDone(gate.exit()) }
-            return gate.enter() ? handlers.unsafelyUnwrapped.completion : { _ in }
+            return gate.enter() ? handlers.unsafelyUnwrapped.takeUnretainedValue().completion : { _ in }
         }
 
-        /// The closures, until the sink completes or is cancelled: then they are released (and
-        /// with them whatever they capture, often the object that keeps the sink). Read and
-        /// cleared only as ``TerminationGate`` allows, so never while another thread calls them.
+        /// The closures (retained once), until the sink completes or is cancelled: then they are
+        /// released, and with them whatever they capture, often the object that keeps the sink.
+        /// Used and cleared only as ``TerminationGate`` allows, so never freed under a call.
         @exclusivity(unchecked) @usableFromInline
-        var handlers: Handlers?
+        var handlers: Unmanaged<Handlers>?
 
         @usableFromInline let gate = TerminationGate()
+
+        /// The thread inside this sink's own `request(.unlimited)` (0 when none). That call
+        /// holds the gate, so a value a synchronous publisher delivers on that thread, inside
+        /// it, needs no gate of its own: the "(0..<N).publisher → sink" row's path.
+        @usableFromInline let requestingThread = Atomic<UInt>(0)
 
         /// Where the closures must run: the actor of the code that made the sink, or `nil`.
         @usableFromInline let delivery: ActorDelivery<Sink>?
@@ -60,29 +72,45 @@ extension Subscribers {
             receiveValue: @escaping (Input) -> Void,
             isolation: (any Actor)? = #isolation
         ) {
-            handlers = Handlers(value: receiveValue, completion: receiveCompletion)
+            handlers = Unmanaged.passRetained(Handlers(value: receiveValue, completion: receiveCompletion))
             delivery = isolation.map(ActorDelivery.init(actor:))
+        }
+
+        deinit {
+            // Nothing can call the closures any more; release them if no termination did.
+            if !gate.isReleased { handlers?.release() }
         }
 
         /// Stores the subscription and requests `.unlimited`; a second one is cancelled.
         public func receive(subscription: any Subscription) {
-            if self.subscription.withLock({ $0.attach(subscription) }) {
-                subscription.request(.unlimited)
-            } else {
+            guard self.subscription.withLock({ $0.attach(subscription) }) else {
                 subscription.cancel()
+                return
             }
+            let entered = gate.enter()
+            if entered { requestingThread.store(currentThreadIdentity(), ordering: .relaxed) }
+            subscription.request(.unlimited)
+            if entered { requestingThread.store(0, ordering: .relaxed) }
+            releaseIfDone(gate.exit())
         }
 
         /// Runs `receiveValue` (on the sink's actor, if it has one) unless the sink has
         /// completed or been cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if let delivery {
-                delivery.deliver(.value(value), to: self)
-            } else {
+            if delivery == nil {
                 deliverValue(value)
+            } else {
+                deliverThroughActor(value)
             }
             return .none
+        }
+
+        /// Out of line, so that a sink outside any actor, called unspecialised, does not look
+        /// up the metadata of the event type it never makes.
+        @usableFromInline @inline(never)
+        func deliverThroughActor(_ value: Input) {
+            delivery.unsafelyUnwrapped.deliver(.value(value), to: self)
         }
 
         /// Runs `receiveCompletion` once (on the sink's actor, if it has one), unless the sink
@@ -107,14 +135,19 @@ extension Subscribers {
 
         @inlinable
         func deliverValue(_ value: Input) {
-            if gate.enter() { handlers.unsafelyUnwrapped.value(value) }
+            if requestingThread.load(ordering: .relaxed) == currentThreadIdentity() {
+                // Inside this sink's own request, which holds the gate.
+                if !gate.isTerminated { handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(value) } }
+                return
+            }
+            if gate.enter() { handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(value) } }
             releaseIfDone(gate.exit())
         }
 
         @usableFromInline
         func deliverCompletion(_ completion: Subscribers.Completion<Failure>) {
             guard gate.enterFinal() else { return }
-            handlers.unsafelyUnwrapped.completion(completion)
+            handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.completion(completion) }
             releaseIfDone(gate.exit())
         }
 
@@ -125,7 +158,9 @@ extension Subscribers {
 
         @usableFromInline @inline(never)
         func releaseHandlers() {
+            let released = handlers
             handlers = nil
+            released?.release()
         }
 
         /// `"Sink"`, as Combine prints it.
