@@ -13,6 +13,10 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.sequenceSink,
         OpenCombineCore.sequenceSink,
     ])
+    Harness.register("(0..<N).publisher.map.filter → sink", [
+        SluiceCore.mapFilterSink,
+        OpenCombineCore.mapFilterSink,
+    ])
     Harness.register("Just(i) → sink, one subscription per element", [
         SluiceCore.justSink,
         OpenCombineCore.justSink,

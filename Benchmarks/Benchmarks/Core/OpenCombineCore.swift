@@ -9,6 +9,15 @@ enum OpenCombineCore {
         cancellable.cancel()
     }
 
+    /// Two one-for-one operators, every other element dropped by the filter.
+    static let mapFilterSink = Harness.Contender.sync("OpenCombine") { n in
+        let cancellable = (0..<n).publisher
+            .map { $0 &* 3 }
+            .filter { $0 & 1 == 0 }
+            .sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
     static let subjectSink = Harness.Contender.sync("OpenCombine") { n in
         let subject = PassthroughSubject<Int, Never>()
         let cancellable = subject.sink { Benchmark.blackHole($0) }

@@ -1,0 +1,66 @@
+extension Publishers {
+    /// A publisher that republishes only the elements that satisfy a predicate.
+    ///
+    /// For each element it drops, it asks its upstream for one more, so a downstream's
+    /// limited demand is met by elements that pass (Combine's behaviour).
+    public struct Filter<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher this one filters.
+        public let upstream: Upstream
+
+        /// The predicate an element must satisfy to be republished.
+        public let isIncluded: (Upstream.Output) -> Bool
+
+        /// Creates a publisher republishing the elements of `upstream` that satisfy `isIncluded`.
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Subscribes `subscriber` to the upstream through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: OperatorSubscriber(step: FilterStep<Output, Failure>(isIncluded: isIncluded), downstream: subscriber))
+        }
+    }
+}
+
+@usableFromInline
+struct FilterStep<Input, Failure: Error>: OperatorStep {
+    @usableFromInline typealias UpstreamFailure = Failure
+    @usableFromInline let isIncluded: (Input) -> Bool
+    @inlinable init(isIncluded: @escaping (Input) -> Bool) { self.isIncluded = isIncluded }
+    @inlinable static var description: String { "Filter" }
+    @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { isIncluded(input) ? .emit(input) : .drop }
+}
+
+extension Publishers.Filter {
+    /// Fuses two predicates into one `Filter`, as Combine does.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+        let first = self.isIncluded
+        return .init(upstream: upstream) { first($0) && isIncluded($0) }
+    }
+
+    /// Fuses this predicate with a throwing one into one `TryFilter`, as Combine does.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return .init(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}
+
+extension Publisher {
+    /// Republishes only the elements that satisfy `isIncluded`.
+    ///
+    /// ```swift
+    /// let evens = (1...6).publisher.filter { $0.isMultiple(of: 2) }   // 2, 4, 6
+    /// ```
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    }
+}

@@ -1,0 +1,68 @@
+extension Publishers {
+    /// A publisher that republishes the elements that satisfy a predicate that can throw.
+    ///
+    /// A dropped element is replaced by one more requested upstream. When the predicate
+    /// throws, the upstream is cancelled and the error is the downstream's failure.
+    public struct TryFilter<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+
+        /// The publisher this one filters.
+        public let upstream: Upstream
+
+        /// The predicate an element must satisfy; an error it throws ends the stream.
+        public let isIncluded: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher republishing the elements of `upstream` that satisfy `isIncluded`.
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Subscribes `subscriber` to the upstream through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: OperatorSubscriber(
+                step: TryFilterStep<Output, Upstream.Failure>(isIncluded: isIncluded), downstream: subscriber))
+        }
+    }
+}
+
+@usableFromInline
+struct TryFilterStep<Input, UpstreamFailure: Error>: OperatorStep {
+    @usableFromInline typealias Failure = any Error
+    @usableFromInline let isIncluded: (Input) throws -> Bool
+    @inlinable init(isIncluded: @escaping (Input) throws -> Bool) { self.isIncluded = isIncluded }
+    @inlinable static var canFail: Bool { true }
+    @inlinable static var description: String { "TryFilter" }
+    @inlinable func receive(_ input: Input) -> StepResult<Input, any Error> {
+        do { return try isIncluded(input) ? .emit(input) : .drop } catch { return .fail(error) }
+    }
+    @inlinable func mapFailure(_ failure: UpstreamFailure) -> any Error { failure }
+}
+
+extension Publishers.TryFilter {
+    /// Fuses a predicate into this `TryFilter`, as Combine does.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return .init(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// Fuses a throwing predicate into this `TryFilter`, as Combine does.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return .init(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}
+
+extension Publisher {
+    /// Republishes the elements that satisfy a predicate that can throw; a thrown error cancels
+    /// the upstream and fails the stream.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
+        Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+    }
+}

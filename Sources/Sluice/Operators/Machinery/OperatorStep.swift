@@ -1,0 +1,53 @@
+/// What an operator does with one upstream value.
+@usableFromInline
+enum StepResult<Output, Failure: Error> {
+    /// Send this downstream; the downstream's answer is the demand returned upstream.
+    case emit(Output)
+    /// Send nothing, and ask upstream for one more value in its place (Combine's `filter`).
+    case drop
+    /// End: cancel upstream and fail downstream (a `try` operator whose closure threw).
+    case fail(Failure)
+}
+
+/// The per-operator logic of an operator that keeps its upstream's demand one for one: a
+/// specialisable value, run by ``OperatorSubscriber`` (one subscriber for all of them).
+///
+/// Such an operator hands its upstream subscription straight to its downstream, as Combine's
+/// `map` and `filter` do: the downstream's `request(_:)` and `cancel()` reach upstream with no
+/// wrapper, and a dropped value returns `.max(1)` from `receive(_:)`, which the upstream adds to
+/// the demand. With every step `@inlinable`, `(0..<n).publisher.map(f).filter(g).sink(h)`
+/// specialises into one loop (the "map.filter → sink" benchmark row).
+///
+/// An operator's `receive(subscriber:)` calls its upstream's `receive(subscriber:)`, not
+/// `subscribe(_:)`: the optimiser refuses to specialise one generic function again for a type
+/// that contains the one it is already specialising (its guard against endless
+/// specialisation), so a chain of `subscribe` calls with ever larger subscriber types stayed
+/// generic, with a metadata look-up per element.
+@usableFromInline
+protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
+    associatedtype Input
+    associatedtype Output
+    associatedtype UpstreamFailure: Error
+    associatedtype Failure: Error
+
+    /// Whether ``receive(_:)`` can return `.fail`, so the subscriber must keep the upstream
+    /// subscription to cancel it.
+    static var canFail: Bool { get }
+
+    /// What `print()` shows for the operator's subscriber (Combine's name for it).
+    static var description: String { get }
+
+    /// The step for one value. Called serially (rule 3).
+    mutating func receive(_ input: Input) -> StepResult<Output, Failure>
+
+    /// The downstream's failure for an upstream failure.
+    func mapFailure(_ failure: UpstreamFailure) -> Failure
+}
+
+extension OperatorStep where UpstreamFailure == Failure {
+    @inlinable func mapFailure(_ failure: Failure) -> Failure { failure }
+}
+
+extension OperatorStep {
+    @inlinable static var canFail: Bool { false }
+}

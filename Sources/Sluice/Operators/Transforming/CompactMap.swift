@@ -1,0 +1,64 @@
+extension Publishers {
+    /// A publisher that republishes the non-`nil` results of a closure applied to each element.
+    ///
+    /// For each `nil` it drops, it asks its upstream for one more element, as `filter` does.
+    public struct CompactMap<Upstream: Publisher, Output>: Publisher {
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher this one transforms.
+        public let upstream: Upstream
+
+        /// The closure applied to each element; `nil` drops the element.
+        public let transform: (Upstream.Output) -> Output?
+
+        /// Creates a publisher republishing the non-`nil` results of `transform`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Subscribes `subscriber` to the upstream through the transform.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: OperatorSubscriber(step: CompactMapStep(transform: transform), downstream: subscriber))
+        }
+    }
+}
+
+@usableFromInline
+struct CompactMapStep<Input, Output, Failure: Error>: OperatorStep {
+    @usableFromInline typealias UpstreamFailure = Failure
+    @usableFromInline let transform: (Input) -> Output?
+    @inlinable init(transform: @escaping (Input) -> Output?) { self.transform = transform }
+    @inlinable static var description: String { "CompactMap" }
+    @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> { transform(input).map { .emit($0) } ?? .drop }
+}
+
+extension Publishers.CompactMap {
+    /// Fuses a second optional transform into one `CompactMap`, as Combine does.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return .init(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// Fuses a transform into one `CompactMap`, as Combine does.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return .init(upstream: upstream) { first($0).map(transform) }
+    }
+}
+
+extension Publisher {
+    /// Republishes the non-`nil` results of `transform` applied to each element.
+    ///
+    /// ```swift
+    /// let numbers = ["1", "x", "3"].publisher.compactMap(Int.init)   // 1, 3
+    /// ```
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+        Publishers.CompactMap(upstream: self, transform: transform)
+    }
+}

@@ -1,0 +1,52 @@
+extension Publishers {
+    /// A publisher that converts its upstream's failure with a closure; elements pass through.
+    public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
+        public typealias Output = Upstream.Output
+
+        /// The publisher whose failure this one converts.
+        public let upstream: Upstream
+
+        /// The closure that converts the upstream's failure.
+        public let transform: (Upstream.Failure) -> Failure
+
+        /// Creates a publisher converting the failure of `upstream` with `transform`.
+        @inlinable
+        public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
+            self.upstream = upstream
+            self.transform = map
+        }
+
+        /// Creates a publisher converting the failure of `upstream` with `transform`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
+            self.init(upstream: upstream, transform)
+        }
+
+        /// Subscribes `subscriber` to the upstream, converting its failure.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: OperatorSubscriber(step: MapErrorStep(transform: transform), downstream: subscriber))
+        }
+    }
+}
+
+@usableFromInline
+struct MapErrorStep<Input, UpstreamFailure: Error, Failure: Error>: OperatorStep {
+    @usableFromInline let transform: (UpstreamFailure) -> Failure
+    @inlinable init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }
+    @inlinable static var description: String { "MapError" }
+    @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { .emit(input) }
+    @inlinable func mapFailure(_ failure: UpstreamFailure) -> Failure { transform(failure) }
+}
+
+extension Publisher {
+    /// Converts any failure from the upstream publisher into a new error.
+    ///
+    /// ```swift
+    /// let failures = Fail<Int, ParseError>(error: .bad).mapError { AppError.parse($0) }
+    /// ```
+    @inlinable
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
+        Publishers.MapError(upstream: self, transform)
+    }
+}

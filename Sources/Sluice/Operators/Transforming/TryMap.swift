@@ -1,0 +1,68 @@
+extension Publishers {
+    /// A publisher that transforms every element from its upstream with a closure that can
+    /// throw.
+    ///
+    /// When the closure throws, the upstream is cancelled and the error is the downstream's
+    /// failure; nothing follows it. An upstream failure passes through as `any Error`.
+    public struct TryMap<Upstream: Publisher, Output>: Publisher {
+        public typealias Failure = any Error
+
+        /// The publisher this one transforms.
+        public let upstream: Upstream
+
+        /// The closure applied to each element; an error it throws ends the stream.
+        public let transform: (Upstream.Output) throws -> Output
+
+        /// Creates a publisher applying `transform` to each element of `upstream`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Subscribes `subscriber` to the upstream through the transform.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: OperatorSubscriber(
+                step: TryMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform), downstream: subscriber))
+        }
+    }
+}
+
+@usableFromInline
+struct TryMapStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
+    @usableFromInline typealias Failure = any Error
+    @usableFromInline let transform: (Input) throws -> Output
+    @inlinable init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
+    @inlinable static var canFail: Bool { true }
+    @inlinable static var description: String { "TryMap" }
+    @inlinable func receive(_ input: Input) -> StepResult<Output, any Error> {
+        do { return .emit(try transform(input)) } catch { return .fail(error) }
+    }
+    @inlinable func mapFailure(_ failure: UpstreamFailure) -> any Error { failure }
+}
+
+extension Publishers.TryMap {
+    /// Fuses a transform into this `TryMap`, as Combine does.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return .init(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Fuses a throwing transform into this `TryMap`, as Combine does.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return .init(upstream: upstream) { try transform(try first($0)) }
+    }
+}
+
+extension Publisher {
+    /// Transforms every element with a closure that can throw; a thrown error cancels the
+    /// upstream and fails the stream.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+}
