@@ -1,0 +1,61 @@
+extension Publishers {
+    /// A publisher that republishes each partial result of accumulating its upstream's
+    /// elements with a closure, starting from an initial result.
+    ///
+    /// One element in, one partial result out: demand passes through one for one.
+    public struct Scan<Upstream: Publisher, Output>: Publisher {
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose elements this one accumulates.
+        public let upstream: Upstream
+
+        /// The result the first element is combined with.
+        public let initialResult: Output
+
+        /// Combines the last partial result with the next element.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Creates a publisher accumulating the elements of `upstream` from `initialResult`.
+        @inlinable
+        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Subscribes `subscriber` to the upstream; each subscription starts from `initialResult`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let step = ScanStep<Upstream.Output, Output, Failure>(result: initialResult, next: nextPartialResult)
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+        }
+    }
+}
+
+@usableFromInline
+struct ScanStep<Input, Output, Failure: Error>: OperatorStep {
+    @usableFromInline typealias UpstreamFailure = Failure
+    @usableFromInline var result: Output
+    @usableFromInline let next: (Output, Input) -> Output
+    @inlinable init(result: Output, next: @escaping (Output, Input) -> Output) {
+        self.result = result
+        self.next = next
+    }
+    @inlinable static var description: String { "Scan" }
+    @inlinable mutating func receive(_ input: Input) -> StepResult<Output, Failure> {
+        result = next(result, input)
+        return .emit(result)
+    }
+}
+
+extension Publisher {
+    /// Republishes each partial result of accumulating the elements with `nextPartialResult`.
+    ///
+    /// ```swift
+    /// let totals = (1...4).publisher.scan(0, +)   // 1, 3, 6, 10
+    /// ```
+    @inlinable
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
+        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+}
