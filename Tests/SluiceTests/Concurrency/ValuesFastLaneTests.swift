@@ -164,7 +164,7 @@ final class MixedDeliveryPublisher: Publisher, Sendable {
                 state.outstanding += demand.max ?? 1
                 return (state.next, state.outstanding)
             }
-            publisher.highWater.withLock { $0 = max($0, outstanding) }
+            publisher.highWater.withLock { $0 = Swift.max($0, outstanding) }
             if publisher.synchronously(index) {
                 deliver()
             } else {
