@@ -77,3 +77,13 @@ extension Violation {
                    file: file, line: line)
     }
 }
+
+extension Violation {
+    /// An operator's count of elements (`dropFirst`, `prefix`, `output(in:)`) is never negative,
+    /// as Combine's preconditions say. `api` names the call.
+    @usableFromInline @inline(never)
+    static func negativeCount(_ count: Int, in api: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: \(api) takes a count that is not negative, got \(count)",
+                   file: file, line: line)
+    }
+}

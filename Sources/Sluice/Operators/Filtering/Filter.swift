@@ -33,7 +33,7 @@ struct FilterStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Failure
     @usableFromInline let isIncluded: (Input) -> Bool
     @inlinable init(isIncluded: @escaping (Input) -> Bool) { self.isIncluded = isIncluded }
-    @inlinable static var description: String { "Filter" }
+    @inlinable var name: String { "Filter" }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { isIncluded(input) ? .emit(input) : .drop }
 }
 

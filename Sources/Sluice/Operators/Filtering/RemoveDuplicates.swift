@@ -35,7 +35,7 @@ struct RemoveDuplicatesStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline var last: Input?
     @usableFromInline let isDuplicate: (Input, Input) -> Bool
     @inlinable init(isDuplicate: @escaping (Input, Input) -> Bool) { self.isDuplicate = isDuplicate }
-    @inlinable static var description: String { "RemoveDuplicates" }
+    @inlinable var name: String { "RemoveDuplicates" }
     @inlinable mutating func receive(_ input: Input) -> StepResult<Input, Failure> {
         if let last, isDuplicate(last, input) { return .drop }
         last = input

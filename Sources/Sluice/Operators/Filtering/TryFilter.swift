@@ -34,8 +34,8 @@ struct TryFilterStep<Input, UpstreamFailure: Error>: OperatorStep {
     @usableFromInline typealias Failure = any Error
     @usableFromInline let isIncluded: (Input) throws -> Bool
     @inlinable init(isIncluded: @escaping (Input) throws -> Bool) { self.isIncluded = isIncluded }
-    @inlinable static var canFail: Bool { true }
-    @inlinable static var description: String { "TryFilter" }
+    @inlinable static var canEnd: Bool { true }
+    @inlinable var name: String { "TryFilter" }
     @inlinable func receive(_ input: Input) -> StepResult<Input, any Error> {
         do { return try isIncluded(input) ? .emit(input) : .drop } catch { return .fail(error) }
     }

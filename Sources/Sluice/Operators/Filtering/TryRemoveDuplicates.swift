@@ -36,8 +36,8 @@ struct TryRemoveDuplicatesStep<Input, UpstreamFailure: Error>: OperatorStep {
     @usableFromInline var last: Input?
     @usableFromInline let isDuplicate: (Input, Input) throws -> Bool
     @inlinable init(isDuplicate: @escaping (Input, Input) throws -> Bool) { self.isDuplicate = isDuplicate }
-    @inlinable static var canFail: Bool { true }
-    @inlinable static var description: String { "TryRemoveDuplicates" }
+    @inlinable static var canEnd: Bool { true }
+    @inlinable var name: String { "TryRemoveDuplicates" }
     @inlinable mutating func receive(_ input: Input) -> StepResult<Input, any Error> {
         do {
             if let last, try isDuplicate(last, input) { return .drop }

@@ -5,6 +5,10 @@ enum StepResult<Output, Failure: Error> {
     case emit(Output)
     /// Send nothing, and ask upstream for one more value in its place (Combine's `filter`).
     case drop
+    /// Send this downstream, then end: cancel upstream and finish (the last of `prefix`).
+    case last(Output)
+    /// End: cancel upstream and finish downstream (`prefix(while:)` past its prefix).
+    case finish
     /// End: cancel upstream and fail downstream (a `try` operator whose closure threw).
     case fail(Failure)
 }
@@ -30,12 +34,12 @@ protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
     associatedtype UpstreamFailure: Error
     associatedtype Failure: Error
 
-    /// Whether ``receive(_:)`` can return `.fail`, so the subscriber must keep the upstream
-    /// subscription to cancel it.
-    static var canFail: Bool { get }
+    /// Whether ``receive(_:)`` can end the stream (`.last`, `.finish`, `.fail`), so the
+    /// subscriber must keep the upstream subscription to cancel it.
+    static var canEnd: Bool { get }
 
     /// What `print()` shows for the operator's subscriber (Combine's name for it).
-    static var description: String { get }
+    var name: String { get }
 
     /// The step for one value. Called serially (rule 3).
     mutating func receive(_ input: Input) -> StepResult<Output, Failure>
@@ -49,5 +53,5 @@ extension OperatorStep where UpstreamFailure == Failure {
 }
 
 extension OperatorStep {
-    @inlinable static var canFail: Bool { false }
+    @inlinable static var canEnd: Bool { false }
 }

@@ -4,8 +4,8 @@
 ///
 /// No lock: Combine's contract makes an upstream's signals serial (rule 3), and the only state
 /// (the step's, and for a `try` operator the upstream and whether it failed) is touched only by
-/// those signals. After a `try` step fails, nothing else reaches the downstream and the
-/// upstream subscription is released.
+/// those signals. Once a step ends the stream (a `try` step failed, `prefix` reached its end),
+/// the upstream is cancelled and released and nothing else reaches the downstream.
 @usableFromInline
 final class OperatorSubscriber<Step: OperatorStep, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -16,40 +16,51 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let downstream: Downstream
     @exclusivity(unchecked) @usableFromInline var step: Step
-    /// Kept only by a step that can fail, to cancel on failure.
+    /// Kept only by a step that can end the stream, to cancel it then.
     @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
-    @exclusivity(unchecked) @usableFromInline var failed = false
+    @exclusivity(unchecked) @usableFromInline var ended = false
+    @usableFromInline let description: String
 
     @inlinable
     init(step: Step, downstream: Downstream) {
         self.step = step
         self.downstream = downstream
+        description = step.name
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        if Step.canFail { upstream = subscription }
+        if Step.canEnd { upstream = subscription }
         downstream.receive(subscription: subscription)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        if Step.canFail && failed { return .none }
+        if Step.canEnd && ended { return .none }
         switch step.receive(input) {
         case .emit(let output):
             return downstream.receive(output)
         case .drop:
             return .max(1)
+        case .last(let output):
+            let upstream = end()
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+            upstream?.cancel()
+        case .finish:
+            end()?.cancel()
+            downstream.receive(completion: .finished)
         case .fail(let failure):
-            fail(failure)
-            return .none
+            end()?.cancel()
+            downstream.receive(completion: .failure(failure))
         }
+        return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        if Step.canFail {
-            if failed { return }
+        if Step.canEnd {
+            if ended { return }
             upstream = nil
         }
         switch completion {
@@ -58,16 +69,14 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         }
     }
 
-    @usableFromInline
-    func fail(_ failure: Step.Failure) {
-        failed = true
-        let upstream = self.upstream
-        self.upstream = nil
-        upstream?.cancel()
-        downstream.receive(completion: .failure(failure))
+    /// Marks the stream ended and hands back the upstream, to cancel.
+    @inlinable @discardableResult
+    func end() -> (any Subscription)? {
+        ended = true
+        defer { upstream = nil }
+        return upstream
     }
 
-    @usableFromInline var description: String { Step.description }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
     @usableFromInline var playgroundDescription: Any { description }
 }

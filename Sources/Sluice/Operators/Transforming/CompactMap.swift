@@ -31,7 +31,7 @@ struct CompactMapStep<Input, Output, Failure: Error>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Failure
     @usableFromInline let transform: (Input) -> Output?
     @inlinable init(transform: @escaping (Input) -> Output?) { self.transform = transform }
-    @inlinable static var description: String { "CompactMap" }
+    @inlinable var name: String { "CompactMap" }
     @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> { transform(input).map { .emit($0) } ?? .drop }
 }
 

@@ -33,7 +33,7 @@ struct MapStep<Input, Output, Failure: Error>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Failure
     @usableFromInline let transform: (Input) -> Output
     @inlinable init(transform: @escaping (Input) -> Output) { self.transform = transform }
-    @inlinable static var description: String { "Map" }
+    @inlinable var name: String { "Map" }
     @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> { .emit(transform(input)) }
 }
 

@@ -34,7 +34,7 @@ extension Publishers {
 struct MapErrorStep<Input, UpstreamFailure: Error, Failure: Error>: OperatorStep {
     @usableFromInline let transform: (UpstreamFailure) -> Failure
     @inlinable init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }
-    @inlinable static var description: String { "MapError" }
+    @inlinable var name: String { "MapError" }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { .emit(input) }
     @inlinable func mapFailure(_ failure: UpstreamFailure) -> Failure { transform(failure) }
 }

@@ -41,7 +41,7 @@ struct ScanStep<Input, Output, Failure: Error>: OperatorStep {
         self.result = result
         self.next = next
     }
-    @inlinable static var description: String { "Scan" }
+    @inlinable var name: String { "Scan" }
     @inlinable mutating func receive(_ input: Input) -> StepResult<Output, Failure> {
         result = next(result, input)
         return .emit(result)

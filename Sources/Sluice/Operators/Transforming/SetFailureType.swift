@@ -32,7 +32,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 struct SetFailureTypeStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Never
     @inlinable init() {}
-    @inlinable static var description: String { "SetFailureType" }
+    @inlinable var name: String { "SetFailureType" }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { .emit(input) }
     @inlinable func mapFailure(_ failure: Never) -> Failure {}
 }

@@ -33,8 +33,8 @@ struct TryCompactMapStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
     @usableFromInline typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output?
     @inlinable init(transform: @escaping (Input) throws -> Output?) { self.transform = transform }
-    @inlinable static var canFail: Bool { true }
-    @inlinable static var description: String { "TryCompactMap" }
+    @inlinable static var canEnd: Bool { true }
+    @inlinable var name: String { "TryCompactMap" }
     @inlinable func receive(_ input: Input) -> StepResult<Output, any Error> {
         do { return try transform(input).map { .emit($0) } ?? .drop } catch { return .fail(error) }
     }

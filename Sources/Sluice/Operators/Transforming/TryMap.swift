@@ -34,8 +34,8 @@ struct TryMapStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
     @usableFromInline typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output
     @inlinable init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
-    @inlinable static var canFail: Bool { true }
-    @inlinable static var description: String { "TryMap" }
+    @inlinable static var canEnd: Bool { true }
+    @inlinable var name: String { "TryMap" }
     @inlinable func receive(_ input: Input) -> StepResult<Output, any Error> {
         do { return .emit(try transform(input)) } catch { return .fail(error) }
     }

@@ -42,8 +42,8 @@ struct TryScanStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
         self.result = result
         self.next = next
     }
-    @inlinable static var canFail: Bool { true }
-    @inlinable static var description: String { "TryScan" }
+    @inlinable static var canEnd: Bool { true }
+    @inlinable var name: String { "TryScan" }
     @inlinable mutating func receive(_ input: Input) -> StepResult<Output, any Error> {
         do {
             result = try next(result, input)
