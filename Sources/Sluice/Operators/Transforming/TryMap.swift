@@ -33,9 +33,12 @@ extension Publishers {
 struct TryMapStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
     @usableFromInline typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output
-    @inlinable init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
+    @usableFromInline let name: String
+    @inlinable init(name: String = "TryMap", transform: @escaping (Input) throws -> Output) {
+        self.name = name
+        self.transform = transform
+    }
     @inlinable static var canEnd: Bool { true }
-    @inlinable var name: String { "TryMap" }
     @inlinable func receive(_ input: Input) -> StepResult<Output, any Error> {
         do { return .emit(try transform(input)) } catch { return .fail(error) }
     }
