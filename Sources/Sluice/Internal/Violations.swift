@@ -87,3 +87,11 @@ extension Violation {
                    file: file, line: line)
     }
 }
+
+extension Violation {
+    /// `assertNoFailure`: the upstream failed although the caller asserted it never would.
+    @usableFromInline @inline(never)
+    static func unexpectedFailure(_ error: any Error, prefix: String, file: StaticString, line: UInt) -> Never {
+        fatalError("\(prefix.isEmpty ? "" : "\(prefix) ")assertNoFailure: unexpected failure: \(error)", file: file, line: line)
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+private struct TestFailure: Error {}
+
+/// A text stream that keeps what is written.
+private final class Lines: TextOutputStream, @unchecked Sendable {
+    var text = ""
+    func write(_ string: String) { text += string }
+}
+
+@Suite("handleEvents, print, breakpoint, assertNoFailure")
+struct DebuggingOperatorTests {
+    @Test("handleEvents sees every event, in order, before it is passed on, and changes nothing")
+    func handleEventsOrder() {
+        let log = Locked<[String]>([])
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(1))
+        (1...3).publisher.handleEvents(
+            receiveSubscription: { _ in log.withLock { $0.append("subscription") } },
+            receiveOutput: { value in log.withLock { $0.append("value \(value)") } },
+            receiveCompletion: { _ in log.withLock { $0.append("completion") } },
+            receiveCancel: { log.withLock { $0.append("cancel") } },
+            receiveRequest: { demand in log.withLock { $0.append("request \(demand)") } }
+        ).subscribe(recorder)
+        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.completion == .finished)
+        #expect(log.withLock { $0 } == [
+            "subscription", "request max(2)", "value 1", "request max(1)", "value 2", "request max(1)",
+            "value 3", "request max(1)", "completion",
+        ])
+    }
+
+    @Test("handleEvents: a cancel is seen once, reaches the upstream, and drops the downstream")
+    func handleEventsCancel() {
+        let upstream = ControllablePublisher<Int, Never>()
+        let cancels = Locked(0)
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            upstream.handleEvents(receiveCancel: { cancels.withLock { $0 += 1 } }).subscribe(recorder)
+            recorder.cancel()
+            recorder.subscription?.cancel()
+        }
+        #expect(cancels.withLock { $0 } == 1)
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        #expect(weakRecorder == nil)
+    }
+
+    @Test("print writes Combine's lines, with the prefix")
+    func printLines() {
+        let lines = Lines()
+        _ = [1, 2].publisher.print("numbers", to: lines).sink { _ in }
+        #expect(lines.text == """
+            numbers: receive subscription: ([1, 2])
+            numbers: request unlimited
+            numbers: receive value: (1)
+            numbers: receive value: (2)
+            numbers: receive finished
+
+            """)
+        let failing = Lines()
+        _ = Fail<Int, TestFailure>(error: TestFailure()).print(to: failing).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        #expect(failing.text.contains("receive error: (TestFailure())"))
+    }
+
+    @Test("assertNoFailure passes values through and traps on a failure, naming it")
+    func assertNoFailure() async {
+        var values: [Int] = []
+        _ = [1, 2].publisher.assertNoFailure().sink { values.append($0) }
+        #expect(values == [1, 2])
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Fail<Int, TestFailure>(error: TestFailure()).assertNoFailure("loading").sink { _ in }
+        }
+        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(message.contains("loading assertNoFailure: unexpected failure: TestFailure()"), "\(message)")
+    }
+
+    @Test("breakpointOnError raises SIGTRAP on a failure and does nothing otherwise")
+    func breakpointOnError() async {
+        var values: [Int] = []
+        _ = [1, 2].publisher.breakpointOnError().sink { values.append($0) }
+        #expect(values == [1, 2])
+        await #expect(processExitsWith: .signal(SIGTRAP)) {
+            _ = Fail<Int, TestFailure>(error: TestFailure()).breakpointOnError()
+                .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        }
+    }
+}
