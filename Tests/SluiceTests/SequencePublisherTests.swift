@@ -163,14 +163,15 @@ struct SequencePublisherTests {
         #expect(publisher == [1, 2].publisher)
     }
 
-    @Test func requestingZeroDemandTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-            [1].publisher.subscribe(recorder)
-            recorder.subscription?.request(.none)
-        }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("demand requested must be greater than zero (rule 2)"))
+    @Test("request(.none) adds nothing and does not trap, as Combine's sequence subscription does")
+    func requestingZeroDemandIsAccepted() {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        [1, 2].publisher.subscribe(recorder)
+        recorder.subscription?.request(.none)
+        #expect(recorder.values.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.values == [1])
+        #expect(recorder.violations.isEmpty)
     }
 }
 

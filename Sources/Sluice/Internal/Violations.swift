@@ -12,10 +12,18 @@ enum Violation {
                    file: file, line: line)
     }
 
-    /// Rule 2 in Combine's form: `request(_:)` takes a positive demand.
+    /// Rule 2 in Combine's form: `request(_:)` takes a positive demand. `.max(0)` and `.none`
+    /// are the same value, so the message names both.
+    ///
+    /// Which subscriptions trap on it, as Combine's do: `Just`, `Optional.Publisher` and
+    /// `Result.Publisher` with a value, `Future`, the subjects' subscriptions (and the one a
+    /// subject gets from `subscribe(_:)`), `Create`, the task-driven publishers, and the
+    /// reducing operators (`reduce`, `collect`, `first`, …). `Publishers.Sequence` and
+    /// `Record` accept it and add nothing, as Combine's do; `Subscriptions.empty` ignores
+    /// every request.
     @usableFromInline @inline(never)
     static func zeroDemandRequested(file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)",
+        fatalError("Sluice API violation: request(.max(0)) (also written .none) — demand requested must be greater than zero (rule 2)",
                    file: file, line: line)
     }
 

@@ -5,7 +5,7 @@
 // Violation.negativeDemand            Demand.max(-1): Tests/SluiceTests/DemandTests.swift
 //                                     (negativeMaxTrapsNamingTheRule) and OneShotPublisherTests;
 //                                     Demand * negative: here.
-// Violation.zeroDemandRequested       request(.none), at each call site:
+// Violation.zeroDemandRequested       request(.max(0)), at each call site that traps on it:
 //   SingleValueSubscription (Just, Optional/Result.Publisher)  OneShotPublisherTests
 //   SequenceSubscription                                      SequencePublisherTests
 //   FutureConduit                                             FutureDeferredTests
@@ -66,20 +66,19 @@ struct MisuseTraps {
             recorder.subscription!.request(.none)
         }.map { result in
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)"))
+                .contains("Sluice API violation: request(.max(0)) (also written .none) — demand requested must be greater than zero (rule 2)"))
         }
     }
 
-    @Test("request(.none) on a Record subscription traps naming rule 2")
-    func zeroDemandOnRecord() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-            Record<Int, Never>(output: [1], completion: .finished).subscribe(recorder)
-            recorder.subscription!.request(.none)
-        }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)"))
-        }
+    @Test("request(.none) on a Sequence or Record subscription is accepted and adds nothing, as in Combine",
+          arguments: Registry.acceptingZeroRequests)
+    func zeroDemandAccepted(entry: Entry) {
+        let (_, recorder) = entry.subscribe(initialDemand: .none)
+        recorder.subscription!.request(.none)
+        #expect(recorder.values.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.values == [0])
+        recorder.cancel()
     }
 
     @Test("request(.none) from a subject on the subscription subscribe(_:) gave it traps naming rule 2")
@@ -89,7 +88,7 @@ struct MisuseTraps {
             withExtendedLifetime(cancellable) {}
         }.map { result in
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Sluice API violation: request(.none) — demand requested must be greater than zero (rule 2)"))
+                .contains("Sluice API violation: request(.max(0)) (also written .none) — demand requested must be greater than zero (rule 2)"))
         }
     }
 

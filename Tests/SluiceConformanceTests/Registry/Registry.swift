@@ -36,8 +36,10 @@ enum Registry {
     static let cold: [Entry] = all.filter { $0.isCold && $0.ending != .never && $0.elements >= 1 }
 
     /// Entries whose subscription traps on `request(.none)`, as Combine's do: all but those
-    /// given `Subscriptions.empty`.
-    static let trappingZeroRequests: [Entry] = all.filter { !$0.hasEmptySubscription }
+    /// given `Subscriptions.empty` and the sequence and record ones.
+    static let trappingZeroRequests: [Entry] = all.filter { !$0.hasEmptySubscription && !$0.acceptsZeroDemand }
+    /// Entries whose subscription accepts `request(.none)` and adds nothing.
+    static let acceptingZeroRequests: [Entry] = all.filter { $0.acceptsZeroDemand }
 
     /// Looks an entry up by name (for exit tests, which can capture only the name).
     static func entry(named name: String) -> Entry? { all.first { $0.name == name } }
@@ -63,30 +65,30 @@ enum Registry {
             Source(Empty<Int, TestFailure>(completeImmediately: false))
         },
         Entry("Fail", elements: 0, ending: .failure, hasEmptySubscription: true) { Source(Fail<Int, TestFailure>(error: TestFailure())) },
-        Entry("Sequence.publisher", elements: n, ending: .finished, scaled: { Source((0..<$0).publisher.widened()) }) {
+        Entry("Sequence.publisher", elements: n, ending: .finished, acceptsZeroDemand: true, scaled: { Source((0..<$0).publisher.widened()) }) {
             Source((0..<n).publisher.widened())
         },
-        Entry("Publishers.Sequence", elements: n, ending: .finished, scaled: { sequence($0) }) { sequence(n) },
-        Entry("Record(finished)", elements: n, ending: .finished, scaled: { record($0, .finished) }) {
+        Entry("Publishers.Sequence", elements: n, ending: .finished, acceptsZeroDemand: true, scaled: { sequence($0) }) { sequence(n) },
+        Entry("Record(finished)", elements: n, ending: .finished, acceptsZeroDemand: true, scaled: { record($0, .finished) }) {
             record(n, .finished)
         },
-        Entry("Record(failure)", elements: k, ending: .failure, scaled: { record($0, .failure(TestFailure())) }) {
+        Entry("Record(failure)", elements: k, ending: .failure, acceptsZeroDemand: true, scaled: { record($0, .failure(TestFailure())) }) {
             record(k, .failure(TestFailure()))
         },
-        Entry("Record { recording }", elements: 2, ending: .finished) {
+        Entry("Record { recording }", elements: 2, ending: .finished, acceptsZeroDemand: true) {
             Source(Record<Int, TestFailure> { recording in
                 recording.receive(0)
                 recording.receive(1)
                 recording.receive(completion: .finished)
             })
         },
-        Entry("Deferred", elements: n, ending: .finished, scaled: { count in Source(Deferred { numbers(count) }) }) {
+        Entry("Deferred", elements: n, ending: .finished, acceptsZeroDemand: true, scaled: { count in Source(Deferred { numbers(count) }) }) {
             Source(Deferred { numbers(n) })
         },
         Entry("Deferred(Fail)", elements: 0, ending: .failure, hasEmptySubscription: true) {
             Source(Deferred { Fail<Int, TestFailure>(error: TestFailure()) })
         },
-        Entry("AnyPublisher", elements: n, ending: .finished, scaled: { Source(numbers($0).eraseToAnyPublisher()) }) {
+        Entry("AnyPublisher", elements: n, ending: .finished, acceptsZeroDemand: true, scaled: { Source(numbers($0).eraseToAnyPublisher()) }) {
             Source(numbers(n).eraseToAnyPublisher())
         },
         Entry("Future(success)", elements: 1, ending: .finished, completesWithItsValue: true) {

@@ -108,6 +108,9 @@ struct Entry: Sendable, CustomTestStringConvertible {
     /// Its subscriber gets Combine's `Subscriptions.empty` (Empty, Fail, and the one-shot
     /// publishers that complete at once), which ignores every request, `.none` included.
     let hasEmptySubscription: Bool
+    /// Its subscription is a `Publishers.Sequence` or `Record` one, which accepts
+    /// `request(.none)` and adds nothing, as Combine's do.
+    let acceptsZeroDemand: Bool
     /// It sends its one value and `.finished` as one emission, so a cancel made inside
     /// `receive(_:)` of that value does not hold back the completion (Combine's `Just`,
     /// `Optional.Publisher`, `Result.Publisher` and `Future` do this).
@@ -119,11 +122,13 @@ struct Entry: Sendable, CustomTestStringConvertible {
 
     init(
         _ name: String, elements: Int, ending: Ending, delivery: Delivery = .synchronous,
-        isCold: Bool = true, hasEmptySubscription: Bool = false, completesWithItsValue: Bool = false,
+        isCold: Bool = true, hasEmptySubscription: Bool = false, acceptsZeroDemand: Bool = false,
+        completesWithItsValue: Bool = false,
         scaled: (@Sendable (Int) -> Source)? = nil, make: @escaping @Sendable () -> Source
     ) {
         self.completesWithItsValue = completesWithItsValue
         self.hasEmptySubscription = hasEmptySubscription
+        self.acceptsZeroDemand = acceptsZeroDemand
         self.name = name
         self.elements = elements
         self.ending = ending

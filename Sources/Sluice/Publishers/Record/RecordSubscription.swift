@@ -95,8 +95,9 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
         self.output = output
     }
 
+    /// Delivers up to `demand` more recorded values; `.none` adds nothing, as in Combine.
     func request(_ demand: Subscribers.Demand) {
-        if demand == .none { Violation.zeroDemandRequested() }
+        if demand == .none { return }
         var action = machine.withLock { $0.request(demand) }
         while case .deliver(let downstream, let range) = action {
             var extra = Subscribers.Demand.none

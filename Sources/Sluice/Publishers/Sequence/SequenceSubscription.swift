@@ -81,11 +81,11 @@ where Downstream.Input == Elements.Element {
     }
 
     /// Adds demand; if nobody is emitting, delivers elements on this thread until the demand
-    /// is used up. Traps on `.none`.
+    /// is used up. `.none` adds nothing, as in Combine (whose sequence subscription does not
+    /// trap on it).
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        if demand == .none { Violation.zeroDemandRequested() }
-        guard let demand = pending.add(demand) else { return }
+        guard demand != .none, let demand = pending.add(demand) else { return }
         emitter(self, demand)
     }
 
