@@ -15,12 +15,17 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// A type that represents a closure to invoke in the future, when an element or error is
     /// available.
     ///
+    /// `@Sendable`, unlike Combine's: the point of a promise is to be fulfilled later, from a
+    /// callback, a dispatch queue or a `Task`, which Swift 6 allows only for a `Sendable`
+    /// closure. Calling it hands the result to the future's subscribers on the calling thread
+    /// (a `sink` made on an actor still runs its closure there).
+    ///
     /// ```swift
-    /// let future = Future<Int, Never> { (promise: @escaping Future<Int, Never>.Promise) in
-    ///     promise(.success(1))
+    /// let future = Future<Int, Never> { promise in
+    ///     Task { promise(.success(42)) }
     /// }
     /// ```
-    public typealias Promise = (Result<Output, Failure>) -> Void
+    public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
     @usableFromInline let storage: FutureStorage<Output, Failure>
 
@@ -53,6 +58,10 @@ public final class Future<Output, Failure: Error>: Publisher {
         }
     }
 }
+
+// Sendable where its output is, as the subjects are: the one stored property is the storage,
+// whose state is behind its lock.
+extension Future: Sendable where Output: Sendable {}
 
 /// The state of a ``Future`` shared with its conduits: the result once known, and the
 /// conduits waiting for it.
@@ -126,3 +135,8 @@ final class FutureStorage<Output, Failure: Error> {
         _ = removed
     }
 }
+
+// Safe to share: every access to the state goes through its lock, and fulfilling hands the
+// result to the subscribers on the promise's thread, as Combine's contract has it (rule 3
+// holds: one result, delivered once per conduit). This is what lets the promise be @Sendable.
+extension FutureStorage: @unchecked Sendable {}
