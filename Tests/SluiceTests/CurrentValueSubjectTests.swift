@@ -128,14 +128,17 @@ struct CurrentValueSubjectTests {
         #expect(weakRecorder == nil)
     }
 
-    @Test func deinitializedSubjectCancelsItsUpstreamAndSendSubscriptionRequestsUnlimited() {
+    @Test func deinitializedSubjectCancelsItsUpstreamAndSendSubscriptionRequestsUnlimitedOnFirstDemand() {
         let upstream = ControllablePublisher<Int, Never>()
         var cancellable: AnyCancellable?
         do {
             let subject = CurrentValueSubject<Int, Never>(0)
             cancellable = upstream.subscribe(subject)
+            #expect(upstream.subscriptions[0].requests.isEmpty)
+            let sink = subject.sink { _ in }
             #expect(upstream.subscriptions[0].requests == [.unlimited])
             #expect(upstream.subscriptions[0].cancelCount == 0)
+            sink.cancel()
         }
         #expect(upstream.subscriptions[0].cancelCount == 1)
         _ = cancellable

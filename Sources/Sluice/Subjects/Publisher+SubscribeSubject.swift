@@ -2,9 +2,11 @@ extension Publisher {
     /// Attaches the subject as a subscriber: the subject re-publishes this publisher's
     /// values and completion.
     ///
-    /// The subject receives the subscription through ``Subject/send(subscription:)`` (and so
-    /// requests unlimited demand). Cancel the returned ``AnyCancellable`` to detach. The
-    /// subject is held weakly: once it is deinitialized, values go nowhere.
+    /// The subject receives the subscription through ``Subject/send(subscription:)``: it
+    /// requests `.unlimited` from this publisher once one of its own subscribers has asked for
+    /// a value, and nothing before, as Combine's subjects do. Cancel the returned
+    /// ``AnyCancellable`` to detach. The subject is held weakly: once it is deinitialized,
+    /// values go nowhere.
     ///
     /// ```swift
     /// let subject = PassthroughSubject<Int, Never>()

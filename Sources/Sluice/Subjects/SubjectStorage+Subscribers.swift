@@ -14,11 +14,16 @@ extension SubjectStorage {
 
     /// The conduit's subscriber requests more; delivers a pending current value.
     func request(_ conduit: SubjectConduit<Output, Failure>, _ demand: Subscribers.Demand) {
-        let action = state.withLock { state -> Machine.DeliveryAction in
-            guard let index = state.index(of: conduit) else { return .stop }
+        let (action, upstreams) = state.withLock { state -> (Machine.DeliveryAction, [UpstreamSubscription]) in
+            guard let index = state.index(of: conduit) else { return (.stop, []) }
             let current = state.currentValue
-            return state.entries[index].machine.request(demand) { current }
+            let action = state.entries[index].machine.request(demand) { current }
+            if state.hasDownstreamDemand { return (action, []) }
+            state.hasDownstreamDemand = true
+            return (action, state.upstreams)
         }
+        // The first demand of any subscriber opens the upstreams, as in Combine.
+        for upstream in upstreams { upstream.base.request(.unlimited) }
         guard case .deliver(let receiver, let value) = action else { return }
         drain(receiver, after: receiver.receive(value))
     }
@@ -72,10 +77,15 @@ extension SubjectStorage {
     }
 
     /// `send(subscription:)`: keeps the upstream subscription (cancelled when the subject is
-    /// deinitialized, see ``cancelUpstreams()``) and requests `.unlimited` from it.
+    /// deinitialized, see ``cancelUpstreams()``) and requests `.unlimited` from it once any
+    /// subscriber of the subject has asked for a value, as Combine's subjects do: until then it
+    /// requests nothing, so a cold upstream does not run into a subject nobody listens to.
     func send(subscription: any Subscription) {
-        state.withLock { $0.upstreams.append(UpstreamSubscription(subscription)) }
-        subscription.request(.unlimited)
+        let demanded = state.withLock { state in
+            state.upstreams.append(UpstreamSubscription(subscription))
+            return state.hasDownstreamDemand
+        }
+        if demanded { subscription.request(.unlimited) }
     }
 
     /// The subject's `deinit`: cancels the upstream subscriptions, after unlocking.

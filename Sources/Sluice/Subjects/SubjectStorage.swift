@@ -32,6 +32,8 @@ final class SubjectStorage<Output, Failure: Error> {
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var upstreams: [UpstreamSubscription] = []
+        /// Some subscriber has requested demand: the upstreams have been asked for `.unlimited`.
+        @usableFromInline var hasDownstreamDemand = false
         @usableFromInline var currentValue: Output?
         /// The buffer a multi-subscriber `send` collects its claimed receivers in, kept
         /// between sends (its stale elements are never read: the next `send` empties it,
