@@ -114,6 +114,8 @@ private final class LoggingSubject: Subject {
         let erased = AnySubscriber(subject)
         Record<Int, Oops>(output: [1], completion: .failure(Oops())).subscribe(erased)
         #expect(subject.log.withLock { $0 } == ["subscription", "value 1", "completion"])
+        #expect(String(describing: erased) == "Subject")   // as Combine prints it
+        #expect(String(describing: AnySubscriber(PassthroughSubject<Int, Never>())) == "Subject")
     }
 }
 

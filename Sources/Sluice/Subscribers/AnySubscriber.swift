@@ -40,6 +40,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
 
     /// Creates a type-erasing subscriber that forwards everything it receives to a subject.
+    /// It describes itself as `"Subject"`, as Combine's does.
     ///
     /// ```swift
     /// let subject = PassthroughSubject<Int, Never>()
@@ -50,7 +51,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             receiveSubscription: { s.send(subscription: $0) },
             receiveValue: { s.send($0); return .none },
             receiveCompletion: { s.send(completion: $0) },
-            describing: String(describing: s))
+            describing: "Subject")
     }
 
     /// Creates a type-erasing subscriber that runs the given closures; a missing closure
