@@ -35,6 +35,11 @@ extension Producer {
         /// or while waiting): the value was dropped and the body should return. While this
         /// waits, the value is delivered by the subscriber's `request(_:)`, inside that call.
         ///
+        /// The result may be ignored (`@discardableResult`) where nothing follows the send, as
+        /// for a body's one or last value. In a loop, stop on `false`, as below: a cancel also
+        /// cancels the body's task, so work that checks `Task.isCancelled` stops too, but a
+        /// loop that checks neither would go on producing values nobody receives.
+        ///
         /// ```swift
         /// for n in 1... { guard await sender.send(n) else { break } }
         /// ```
