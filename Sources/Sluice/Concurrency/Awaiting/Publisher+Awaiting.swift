@@ -22,6 +22,10 @@ extension Publisher where Output: Sendable {
     ///
     /// Returns `nil` if the publisher finishes without a value or the awaiting task is
     /// cancelled (the subscription is cancelled then too); throws the publisher's failure.
+    /// To tell the two `nil`s apart, check `Task.isCancelled` after it: a cancel that ended
+    /// the wait leaves it `true` (cancellation is permanent), and an empty publisher in a task
+    /// nobody cancelled leaves it `false`. The error type stays the publisher's own, so
+    /// cancellation is not thrown.
     ///
     /// ```swift
     /// let first = await [1, 2, 3].publisher.firstValue()   // 1
