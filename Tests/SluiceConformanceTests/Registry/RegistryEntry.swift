@@ -22,13 +22,20 @@ typealias Recorder = RecordingSubscriber<Int, TestFailure>
 struct Source {
     let publisher: any Publisher<Int, TestFailure>
     let pump: (@Sendable (Recorder) -> Void)?
+    /// The subject a hot source's values are sent to: its publisher itself, or the subject
+    /// under an operator (rules that race their own sends use it).
+    let subject: (any Subject<Int, TestFailure>)?
     /// Set for asynchronous entries (``Entry`` sets it): recorders are subscribed through a
     /// ``ReleaseSignal``.
     private(set) var releases: ReleaseGates?
 
-    init(_ publisher: any Publisher<Int, TestFailure>, pump: (@Sendable (Recorder) -> Void)? = nil) {
+    init(
+        _ publisher: any Publisher<Int, TestFailure>, pump: (@Sendable (Recorder) -> Void)? = nil,
+        subject: (any Subject<Int, TestFailure>)? = nil
+    ) {
         self.publisher = publisher
         self.pump = pump
+        self.subject = subject ?? publisher as? any Subject<Int, TestFailure>
     }
 
     /// This source, tracking when its publisher releases each subscriber.

@@ -55,7 +55,7 @@ struct BoundedRecursionRules {
         let scaled = try #require(entry.scaled)
         let source = scaled(count)
         let counter = ReentrantCounter()
-        let subject = source.publisher as? any Subject<Int, TestFailure>
+        let subject = source.subject
         #expect((subject != nil) == (entry.delivery == .hot))
         let work = Unchecked((source.publisher, subject))
         await offTheCooperativePool {

@@ -53,7 +53,7 @@ struct SignalRules {
           arguments: Registry.all.filter { $0.delivery == .hot && $0.ending == .finished })
     func concurrentSendsAreSerial(entry: Entry) async throws {
         let source = entry.make()
-        let subject = try #require(source.publisher as? any Subject<Int, TestFailure>)
+        let subject = try #require(source.subject)
         let recorder = Recorder(initialDemand: .unlimited)
         subject.subscribe(recorder)
         let box = Unchecked(subject)
