@@ -2,8 +2,8 @@
 /// subscriber goes through, in order, under the subscriber's lock.
 ///
 /// ```
-/// awaiting ──attach──▶ subscribed ──terminate──▶ terminated
-///     └────────────────terminate───────────────────▲
+/// awaiting ──attach──▶ subscribed ──end──▶ terminated
+///     └──────────────end───────────────────▲
 /// ```
 @usableFromInline
 enum SubscriptionSlot {
@@ -19,19 +19,27 @@ enum SubscriptionSlot {
         return true
     }
 
-    /// Moves to `terminated`. Returns `nil` if it already was; otherwise the subscription
-    /// that was held, if any, for the caller to cancel (or drop) outside the lock.
+    /// What ending the slot found: the subscription it held, if it had one, for the caller to
+    /// cancel (or drop) outside the lock.
     @usableFromInline
-    mutating func terminate() -> (any Subscription)?? {
+    struct Ended {
+        @usableFromInline let upstream: (any Subscription)?
+        @inlinable init(upstream: (any Subscription)?) { self.upstream = upstream }
+    }
+
+    /// Moves to `terminated`; `nil` if it already was (someone else ended it), so that
+    /// `slot.end()?.upstream?.cancel()` cancels exactly once.
+    @usableFromInline
+    mutating func end() -> Ended? {
         switch self {
         case .terminated:
             return nil
         case .awaiting:
             self = .terminated
-            return .some(nil)
+            return Ended(upstream: nil)
         case .subscribed(let subscription):
             self = .terminated
-            return .some(subscription)
+            return Ended(upstream: subscription)
         }
     }
 

@@ -65,7 +65,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let subject = state.withLock { state -> Downstream? in
-            guard state.upstream.terminate() != nil else { return nil }
+            guard state.upstream.end() != nil else { return nil }
             defer { state.subject = nil }
             return state.subject
         }
@@ -78,11 +78,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     }
 
     func cancel() {
-        let upstream = state.withLock { state -> (any Subscription)?? in
+        let ended = state.withLock { state -> SubscriptionSlot.Ended? in
             state.subject = nil
-            return state.upstream.terminate()
+            return state.upstream.end()
         }
-        upstream??.cancel()
+        ended?.upstream?.cancel()
     }
 
     /// `"Subject"`, as Combine prints it.

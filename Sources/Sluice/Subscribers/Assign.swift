@@ -77,7 +77,7 @@ extension Subscribers {
         /// Releases the subscription, then the object (on the subscriber's actor, after the
         /// assignments queued before the completion).
         public func receive(completion: Subscribers.Completion<Never>) {
-            guard state.withLock({ $0.subscription.terminate() }) != nil else { return }
+            guard state.withLock({ $0.subscription.end() }) != nil else { return }
             if let delivery {
                 delivery.deliver(.completion(completion), to: self)
             } else {
@@ -89,12 +89,12 @@ extension Subscribers {
         /// (made on an actor and cancelled off it, an assignment the actor is already running
         /// still finishes). Idempotent and thread-safe.
         public func cancel() {
-            let (upstream, object) = state.withLock { state -> ((any Subscription)??, Root?) in
+            let (ended, object) = state.withLock { state -> (SubscriptionSlot.Ended?, Root?) in
                 defer { state.object = nil }
-                return (state.subscription.terminate(), state.object)
+                return (state.subscription.end(), state.object)
             }
             _ = object   // released here, after the lock
-            upstream??.cancel()
+            ended?.upstream?.cancel()
         }
 
         /// `"Assign \(Root.self)."`, as Combine prints it.

@@ -116,7 +116,7 @@ extension Subscribers {
         /// Runs `receiveCompletion` once (on the sink's actor, if it has one), unless the sink
         /// was cancelled, then releases both closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            guard subscription.withLock({ $0.terminate() }) != nil else { return }
+            guard subscription.withLock({ $0.end() }) != nil else { return }
             if let delivery {
                 delivery.deliver(.completion(completion), to: self)
             } else {
@@ -128,9 +128,9 @@ extension Subscribers {
         /// (made on an actor and cancelled off it, a signal the actor is already running still
         /// finishes). Idempotent and thread-safe.
         public func cancel() {
-            let upstream = subscription.withLock { $0.terminate() }
+            let ended = subscription.withLock { $0.end() }
             releaseIfDone(gate.terminate())
-            upstream??.cancel()
+            ended?.upstream?.cancel()
         }
 
         @inlinable

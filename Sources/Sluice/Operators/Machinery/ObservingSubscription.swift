@@ -99,9 +99,9 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func terminate() -> (upstream: (any Subscription)?, downstream: Downstream?)? {
         state.withLock { state in
-            guard let upstream = state.upstream.terminate() else { return nil }
+            guard let ended = state.upstream.end() else { return nil }
             defer { state.downstream = nil }
-            return (upstream, state.downstream)
+            return (ended.upstream, state.downstream)
         }
     }
 
