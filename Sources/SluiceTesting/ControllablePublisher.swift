@@ -27,6 +27,20 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
     /// ```
     public init() {}
 
+    /// Lets every subscription drop its subscriber; later sends reach nobody.
+    ///
+    /// A subscription keeps its subscriber after a cancel (so a test can send past it), and a
+    /// recording subscriber keeps its subscription, so a test that ends without this leaves the
+    /// pair keeping each other alive (which the leak checker reports):
+    ///
+    /// ```swift
+    /// let publisher = ControllablePublisher<Int, Never>()
+    /// defer { publisher.detachAll() }
+    /// ```
+    public func detachAll() {
+        for subscription in created.withLock({ $0 }) { subscription.detach() }
+    }
+
     /// The subscriptions made so far, in order of subscription.
     ///
     /// ```swift
@@ -81,11 +95,21 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
         case cancel
     }
 
-    private let downstream: AnySubscriber<Output, Failure>
+    /// The subscriber, until ``ControllablePublisher/detachAll()``.
+    private let downstream: Locked<AnySubscriber<Output, Failure>?>
     private let calls = EventLog<Call>()
 
     init(_ downstream: AnySubscriber<Output, Failure>) {
-        self.downstream = downstream
+        self.downstream = Locked(downstream)
+    }
+
+    /// Drops the subscriber; later sends reach nobody.
+    func detach() {
+        let subscriber = downstream.withLock { state -> AnySubscriber<Output, Failure>? in
+            defer { state = nil }
+            return state
+        }
+        _ = subscriber   // released here, after the lock
     }
 
     /// Every `request` and `cancel`, in order.
@@ -143,14 +167,18 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
     /// let more = subscription.send(1)
     /// ```
     @discardableResult
-    public func send(_ value: Output) -> Subscribers.Demand { downstream.receive(value) }
+    public func send(_ value: Output) -> Subscribers.Demand {
+        downstream.withLock { $0 }?.receive(value) ?? .none
+    }
 
     /// Delivers a completion to the subscriber.
     ///
     /// ```swift
     /// subscription.send(completion: .finished)
     /// ```
-    public func send(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    public func send(completion: Subscribers.Completion<Failure>) {
+        downstream.withLock { $0 }?.receive(completion: completion)
+    }
 
     /// Suspends until `predicate` holds for the calls recorded so far, or until the awaiting
     /// task is cancelled. The predicate runs outside any lock and may read this subscription.

@@ -172,6 +172,7 @@ struct SequencePublisherTests {
         recorder.request(.max(1))
         #expect(recorder.values == [1])
         #expect(recorder.violations.isEmpty)
+        recorder.cancel()
     }
 }
 

@@ -12,6 +12,10 @@ let benchmarks: @Sendable () -> Void = {
         SluiceBridge.valuesPrefetch,
         OpenCombineBridge.values,
     ])
+    Harness.register("for await over (0..<N).publisher.map.filter.values", [
+        SluiceBridge.mapFilterValues,
+        OpenCombineBridge.mapFilterValues,
+    ])
     Harness.register("for await over (0..<N).publisher.values on a custom actor", [
         SluiceBridge.valuesOnActor,
         OpenCombineBridge.valuesOnActor,

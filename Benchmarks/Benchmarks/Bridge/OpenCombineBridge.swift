@@ -8,6 +8,13 @@ enum OpenCombineBridge {
         for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
     }
 
+    /// Two operators between the sequence and the loop; the filter drops every other element.
+    static let mapFilterValues = Harness.Contender.async("OpenCombine") { n in
+        for await value in (0..<n).publisher.map({ $0 &* 3 }).filter({ $0 & 1 == 0 }).values {
+            Benchmark.blackHole(value)
+        }
+    }
+
     static let valuesOnActor = Harness.Contender.async("OpenCombine") { n in
         await Consumer().consume(n)
     }

@@ -10,6 +10,13 @@ enum SluiceBridge {
         for await value in (0..<n).publisher.values { Benchmark.blackHole(value) }
     }
 
+    /// Two operators between the sequence and the loop; the filter drops every other element.
+    static let mapFilterValues = Harness.Contender.async(Harness.sluice) { n in
+        for await value in (0..<n).publisher.map({ $0 &* 3 }).filter({ $0 & 1 == 0 }).values {
+            Benchmark.blackHole(value)
+        }
+    }
+
     static let valuesPrefetch = Harness.Contender.async("Sluice values(prefetch: 1024)") { n in
         for await value in (0..<n).publisher.values(prefetch: 1024) { Benchmark.blackHole(value) }
     }

@@ -17,6 +17,22 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.mapFilterSink,
         OpenCombineCore.mapFilterSink,
     ])
+    Harness.register("(0..<N).publisher, a chain of ten operators → sink", [
+        SluiceCore.tenOperatorsSink,
+        OpenCombineCore.tenOperatorsSink,
+    ])
+    Harness.register("(0..<N).publisher.reduce → sink", [
+        SluiceCore.reduceSink,
+        OpenCombineCore.reduceSink,
+    ])
+    Harness.register("(0..<N).publisher.collect → sink", [
+        SluiceCore.collectSink,
+        OpenCombineCore.collectSink,
+    ])
+    Harness.register("(0..<N).publisher.first(where: last element) → sink", [
+        SluiceCore.firstWhereSink,
+        OpenCombineCore.firstWhereSink,
+    ])
     Harness.register("Just(i) → sink, one subscription per element", [
         SluiceCore.justSink,
         OpenCombineCore.justSink,

@@ -18,6 +18,40 @@ enum SluiceCore {
         cancellable.cancel()
     }
 
+    /// Ten operators, none dropping more than a few elements: map, filter, compactMap, scan,
+    /// removeDuplicates, map, filter, dropFirst, prefix(while:), map.
+    static let tenOperatorsSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher
+            .map { $0 &+ 1 }
+            .filter { $0 > 0 }
+            .compactMap { $0 }
+            .scan(0) { _, value in value }
+            .removeDuplicates()
+            .map { $0 &* 2 }
+            .filter { $0 & 1 == 0 }
+            .dropFirst(1)
+            .prefix { $0 >= 0 }
+            .map { $0 >> 1 }
+            .sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let reduceSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher.reduce(0, &+).sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let collectSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher.collect().sink { Benchmark.blackHole($0.count) }
+        cancellable.cancel()
+    }
+
+    /// Searches every element: the match is the last one.
+    static let firstWhereSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher.first { $0 == n - 1 }.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
     static let subjectSink = Harness.Contender.sync(Harness.sluice) { n in
         let subject = PassthroughSubject<Int, Never>()
         let cancellable = subject.sink { Benchmark.blackHole($0) }

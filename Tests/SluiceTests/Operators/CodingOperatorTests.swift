@@ -35,6 +35,7 @@ struct CodingOperatorTests {
     @Test("a coding error cancels the upstream and fails the stream")
     func codingErrorFails() {
         let upstream = ControllablePublisher<String, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, any Error>()
         upstream.decode(type: Int.self, decoder: TextDecoder()).subscribe(recorder)
         let subscription = upstream.subscriptions[0]

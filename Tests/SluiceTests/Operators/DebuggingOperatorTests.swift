@@ -39,6 +39,7 @@ struct DebuggingOperatorTests {
     @Test("handleEvents: a cancel is seen once, reaches the upstream, and drops the downstream")
     func handleEventsCancel() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let cancels = Locked(0)
         weak var weakRecorder: RecordingSubscriber<Int, Never>?
         do {

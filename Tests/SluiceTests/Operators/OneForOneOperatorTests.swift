@@ -20,6 +20,7 @@ struct OneForOneOperatorTests {
     @Test("map hands the upstream subscription itself to the downstream: its request and cancel arrive unchanged")
     func mapPassesTheSubscriptionThrough() {
         let upstream = ControllablePublisher<Int, TestFailure>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<String, TestFailure>(initialDemand: .max(3))
         upstream.map(String.init).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
@@ -33,6 +34,7 @@ struct OneForOneOperatorTests {
     @Test("filter returns one more demand upstream for each value it drops")
     func filterAsksForOneMorePerDrop() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
         upstream.filter { $0.isMultiple(of: 2) }.subscribe(recorder)
         let subscription = upstream.subscriptions[0]
@@ -51,6 +53,7 @@ struct OneForOneOperatorTests {
         recorder.request(.max(1))
         #expect(recorder.values == [3, 6, 9])
         #expect(recorder.violations.isEmpty)
+        recorder.cancel()
     }
 
     @Test("compactMap drops nil, asking for one more each time, and replaceNil replaces it")
@@ -59,6 +62,7 @@ struct OneForOneOperatorTests {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
         strings.publisher.compactMap(Int.init).subscribe(recorder)
         #expect(recorder.values == [1, 3])
+        recorder.cancel()
         let replaced = RecordingSubscriber<Int, Never>()
         strings.publisher.map(Int.init).replaceNil(with: -1).subscribe(replaced)
         #expect(replaced.values == [1, -1, 3, -1])
@@ -67,6 +71,7 @@ struct OneForOneOperatorTests {
     @Test("tryMap: a throw cancels the upstream once, fails downstream, and nothing follows")
     func tryMapThrow() {
         let upstream = ControllablePublisher<Int, TestFailure>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, any Error>()
         upstream.tryMap { value -> Int in
             if value == 2 { throw Boom(value: value) }
@@ -101,6 +106,7 @@ struct OneForOneOperatorTests {
     @Test("tryFilter and tryCompactMap: a throw cancels upstream and fails; a false or nil drops with one more demand")
     func tryFilterAndTryCompactMap() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let filtered = RecordingSubscriber<Int, any Error>(initialDemand: .max(5))
         upstream.tryFilter { value in
             if value < 0 { throw Boom(value: value) }
@@ -133,6 +139,7 @@ struct OneForOneOperatorTests {
     func mapErrorAndSetFailureType() {
         let recorder = RecordingSubscriber<Int, Wrapped>()
         let upstream = ControllablePublisher<Int, TestFailure>()
+        defer { upstream.detachAll() }
         upstream.mapError { Wrapped.wrapped($0) }.subscribe(recorder)
         _ = upstream.subscriptions[0].send(1)
         upstream.subscriptions[0].send(completion: .failure(TestFailure()))

@@ -51,6 +51,7 @@ struct ReducingOperatorTests {
     @Test("nothing is requested upstream before the downstream asks; then .unlimited, once")
     func demandUpstream() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         upstream.reduce(0, +).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
@@ -69,6 +70,7 @@ struct ReducingOperatorTests {
     @Test("first, contains and allSatisfy finish early: the upstream is cancelled once and nothing follows")
     func earlyFinish() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
         upstream.first().subscribe(recorder)
         let subscription = upstream.subscriptions[0]
@@ -94,6 +96,7 @@ struct ReducingOperatorTests {
     @Test("every try form: a throw cancels the upstream and fails, with no result")
     func tryForms() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let throwing: @Sendable (Int) throws -> Bool = { if $0 == 2 { throw Boom() }; return false }
         let recorders: [RecordingSubscriber<Int, any Error>] = (0..<4).map { _ in RecordingSubscriber() }
         upstream.tryReduce(0) { total, value in if try throwing(value) { return 0 }; return total + value }.subscribe(recorders[0])
@@ -134,6 +137,7 @@ struct ReducingOperatorTests {
     @Test("a cancel before the end sends nothing and releases the downstream")
     func cancelBeforeEnd() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         weak var weakRecorder: RecordingSubscriber<[Int], Never>?
         do {
             let recorder = RecordingSubscriber<[Int], Never>()
@@ -155,5 +159,6 @@ struct ReducingOperatorTests {
         let first = RecordingSubscriber<Int, Never>(initialDemand: .none)
         [1].publisher.first().subscribe(first)
         #expect(first.subscription.map { String(describing: $0) } == "First")
+        first.cancel()
     }
 }

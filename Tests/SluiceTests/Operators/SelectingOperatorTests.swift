@@ -9,6 +9,7 @@ struct SelectingOperatorTests {
     @Test("dropFirst omits the first elements, asking for one more for each")
     func dropFirst() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
         upstream.dropFirst(2).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
@@ -29,6 +30,8 @@ struct SelectingOperatorTests {
         #expect(dropped == [5, 1, 6])
 
         let upstream = ControllablePublisher<Int, Never>()
+
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>()
         upstream.prefix { $0 < 3 }.subscribe(recorder)
         let subscription = upstream.subscriptions[0]
@@ -43,6 +46,7 @@ struct SelectingOperatorTests {
     func tryWhileForms() {
         for prefix in [false, true] {
             let upstream = ControllablePublisher<Int, Never>()
+            defer { upstream.detachAll() }
             let recorder = RecordingSubscriber<Int, any Error>()
             let predicate: (Int) throws -> Bool = { if $0 == 3 { throw Boom() }; return true }
             if prefix {
@@ -62,6 +66,7 @@ struct SelectingOperatorTests {
     @Test("prefix(n) sends n elements and finishes at once, cancelling the upstream; over an endless sequence too")
     func prefixCount() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>()
         upstream.prefix(2).subscribe(recorder)
         let subscription = upstream.subscriptions[0]

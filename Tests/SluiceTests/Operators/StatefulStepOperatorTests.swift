@@ -24,11 +24,13 @@ struct StatefulStepOperatorTests {
         (1...10).publisher.scan(100, +).subscribe(recorder)
         #expect(recorder.values == [101, 103])
         #expect(recorder.violations.isEmpty)
+        recorder.cancel()
     }
 
     @Test("tryScan: a throw cancels the upstream and fails; values before it arrive")
     func tryScanThrows() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, any Error>()
         upstream.tryScan(0) { total, value in
             if value < 0 { throw Boom() }
@@ -47,6 +49,7 @@ struct StatefulStepOperatorTests {
     @Test("removeDuplicates drops a value equal to the last one republished, asking for one more")
     func removeDuplicates() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(10))
         upstream.removeDuplicates().subscribe(recorder)
         let subscription = upstream.subscriptions[0]
@@ -68,6 +71,7 @@ struct StatefulStepOperatorTests {
     @Test("tryRemoveDuplicates: a throw cancels the upstream and fails")
     func tryRemoveDuplicatesThrows() {
         let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, any Error>()
         upstream.tryRemoveDuplicates { last, next in
             if next < 0 { throw Boom() }
