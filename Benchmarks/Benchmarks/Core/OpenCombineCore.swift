@@ -21,17 +21,18 @@ enum OpenCombineCore {
     /// Ten operators, none dropping more than a few elements: map, filter, compactMap, scan,
     /// removeDuplicates, map, filter, dropFirst, prefix(while:), map.
     static let tenOperatorsSink = Harness.Contender.sync("OpenCombine") { n in
-        let cancellable = (0..<n).publisher
-            .map { $0 &+ 1 }
-            .filter { $0 > 0 }
-            .compactMap { $0 }
-            .scan(0) { _, value in value }
+        let first = (0..<n).publisher
+            .map { (value: Int) -> Int in value &+ 1 }
+            .filter { (value: Int) -> Bool in value > 0 }
+            .compactMap { (value: Int) -> Int? in value }
+            .scan(0) { (_: Int, value: Int) -> Int in value }
             .removeDuplicates()
-            .map { $0 &* 2 }
-            .filter { $0 & 1 == 0 }
+        let cancellable = first
+            .map { (value: Int) -> Int in value &* 2 }
+            .filter { (value: Int) -> Bool in value & 1 == 0 }
             .dropFirst(1)
-            .prefix { $0 >= 0 }
-            .map { $0 >> 1 }
+            .prefix { (value: Int) -> Bool in value >= 0 }
+            .map { (value: Int) -> Int in value >> 1 }
             .sink { Benchmark.blackHole($0) }
         cancellable.cancel()
     }
