@@ -3,7 +3,7 @@ import Synchronization
 extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     ///
-    /// Usually made by ``Publisher/sink(receiveCompletion:receiveValue:)``. A second
+    /// Usually made by ``Publisher/sink(receiveCompletion:receiveValue:isolation:)``. A second
     /// subscription is cancelled, as in Combine. After ``cancel()`` no more values or
     /// completion reach the closures.
     ///
