@@ -10,10 +10,12 @@ import Synchronization
 /// signals) are recorded in ``violations`` rather than trapping, so a test can assert there
 /// were none.
 ///
-/// A value after ``cancel()`` returned is a violation when the cancel was made inside a
-/// `receive(_:)` (from ``onValue(_:)``), when the value arrives on the thread that cancelled,
-/// or when it is not the first after the cancel: one value that a publisher had already
-/// decided to send on another thread may still arrive, as in Combine.
+/// A value or a completion after ``cancel()`` returned is a violation when the cancel was made
+/// inside a `receive(_:)` (from ``onValue(_:)``) or when the signal arrives on the thread that
+/// cancelled. From another thread, one emission that a publisher had already decided to send
+/// may still arrive, as in Combine: one value, then possibly the completion on the same thread
+/// (`Just` sends both as one emission). A second value, or a completion from yet another
+/// thread, is a violation.
 ///
 /// ```swift
 /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
@@ -55,6 +57,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         /// Set when a cancel made through the recorder has returned.
         var cancelled: Cancelled?
         var valuesAfterCancel = 0
+        /// The thread of the one emission in flight when the cancel came.
+        var inFlightThread: UInt?
+        var valueCount = 0
     }
 
     /// How a cancel made through the recorder was made, to judge the values after it.
@@ -97,6 +102,13 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public var values: [Input] {
         events.compactMap { if case .value(let value) = $0 { value } else { nil } }
     }
+
+    /// The number of values received so far (``values``'s count, without copying them).
+    ///
+    /// ```swift
+    /// #expect(recorder.valueCount == 3)
+    /// ```
+    public var valueCount: Int { state.withLock { $0.valueCount } }
 
     /// The completion, once received.
     ///
@@ -267,12 +279,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         let thread = currentThreadIdentity()
         let onValue = state.withLock { state -> (@Sendable (Input) -> Subscribers.Demand)? in
             state.valueThread = thread
-            if let cancelled = state.cancelled {
-                state.valuesAfterCancel += 1
-                if cancelled.insideValue || cancelled.thread == thread || state.valuesAfterCancel > 1 {
-                    state.violations.append("received a value after its cancel returned (rule 4)")
-                }
-            }
+            state.valueCount += 1
+            state.checkValueNotCancelled(on: thread, "received a value after its cancel returned (rule 4)")
             if state.subscription == nil && state.subscriptionCount == 0 {
                 state.violations.append("received a value before its subscription (rule 1)")
             }
@@ -302,7 +310,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func receive(completion: Subscribers.Completion<Failure>) {
         enter()
         defer { leave() }
+        let thread = currentThreadIdentity()
         state.withLock { state in
+            state.checkCompletionNotCancelled(on: thread, "received a completion after its cancel returned (rule 4)")
             if state.subscriptionCount == 0 {
                 state.violations.append("received a completion before its subscription (rule 1)")
             }
@@ -327,6 +337,30 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     private func leave() {
         signalsInFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+extension RecordingSubscriber.State {
+    /// Records `violation` when a value arriving on `thread` comes after a cancel that
+    /// returned and cannot be the one emission a publisher was already sending elsewhere.
+    fileprivate mutating func checkValueNotCancelled(on thread: UInt, _ violation: String) {
+        guard let cancelled else { return }
+        valuesAfterCancel += 1
+        if cancelled.insideValue || cancelled.thread == thread || valuesAfterCancel > 1
+            || (inFlightThread.map { $0 != thread } ?? false)
+        {
+            violations.append(violation)
+        }
+        inFlightThread = thread
+    }
+
+    /// The same for a completion: it may end the emission in flight, on its thread.
+    fileprivate mutating func checkCompletionNotCancelled(on thread: UInt, _ violation: String) {
+        guard let cancelled else { return }
+        if cancelled.insideValue || cancelled.thread == thread || (inFlightThread.map { $0 != thread } ?? false) {
+            violations.append(violation)
+        }
+        inFlightThread = thread
     }
 }
 

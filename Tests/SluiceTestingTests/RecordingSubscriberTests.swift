@@ -255,12 +255,45 @@ struct RecordingSubscriberViolationTests {
         #expect(recorder.violations == ["received a value after its cancel returned (rule 4)"])
     }
 
-    @Test("A completion after a cancel is not a violation (a publisher may have been finishing)")
-    func completionAfterCancelIsNotAViolation() {
+    @Test("A completion after a cancel on the same thread is recorded as a rule 4 violation")
+    func flagsACompletionAfterACancel() {
         let (recorder, subscription) = subscribedRecorder()
         recorder.cancel()
         subscription.send(completion: .finished)
+        #expect(recorder.violations == ["received a completion after its cancel returned (rule 4)"])
+    }
+
+    @Test("After a cancel from another thread, one emission in flight (a value, then the completion there) is tolerated")
+    func toleratesOneInFlightEmissionAfterACancelElsewhere() {
+        let (recorder, _) = subscribedRecorder()
+        recorder.cancel()
+        onAnotherThread { recorder.receive(completion: .finished) }  // as a publisher finishing there
         #expect(recorder.violations.isEmpty)
+
+        let (second, _) = subscribedRecorder()
+        second.cancel()
+        onAnotherThread {  // as `Just` sends its value and `.finished`
+            _ = second.receive(1)
+            second.receive(completion: .finished)
+        }
+        #expect(second.violations.isEmpty)
+    }
+
+    @Test("After a cancel, a completion on another thread than the value in flight is a rule 4 violation")
+    func flagsACompletionFromAnotherEmission() {
+        let (recorder, _) = subscribedRecorder()
+        recorder.cancel()
+        let valueIn = DispatchSemaphore(value: 0)
+        runConcurrently(threads: 2) { thread in  // two live threads: two thread identities
+            if thread == 0 {
+                _ = recorder.receive(1)
+                valueIn.signal()
+            } else {
+                valueIn.wait()
+                recorder.receive(completion: .finished)
+            }
+        }
+        #expect(recorder.violations == ["received a completion after its cancel returned (rule 4)"])
     }
 
     @Test("A signal arriving while another is still in progress is recorded as a rule 3 violation")

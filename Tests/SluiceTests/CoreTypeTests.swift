@@ -58,7 +58,7 @@ private struct Oops: Error, Equatable {}
         for _ in 0..<2_000 {
             let count = Atomic<Int>(0)
             let cancellable = AnyCancellable { count.wrappingAdd(1, ordering: .relaxed) }
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in cancellable.cancel() }
+            runConcurrently(threads: 4) { _ in cancellable.cancel() }
             #expect(count.load(ordering: .relaxed) == 1)
         }
     }

@@ -116,7 +116,7 @@ private final class Token: Sendable {}
                 }
             }.subscribe(recorder)
             subscription = recorder.subscription
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in recorder.cancel() }
+            runConcurrently(threads: 4) { _ in recorder.cancel() }
         }
         #expect(cancels.load(ordering: .relaxed) == 1)
         #expect(weakToken == nil)
@@ -128,7 +128,7 @@ private final class Token: Sendable {}
         for _ in 0..<1_000 {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             counter(limit: 1_000).subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 4) { index in
+            runConcurrently(threads: 4) { index in
                 if index == 3 { recorder.cancel() } else { recorder.request(.max(2)) }
             }
             #expect(recorder.violations.isEmpty)
@@ -143,7 +143,7 @@ private final class Token: Sendable {}
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(demand))
         let accepted = Atomic<Int>(0)
         Publishers.Create<Int, Never> { producer in
-            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            runConcurrently(threads: threads) { thread in
                 for i in 0..<perThread where producer.send(thread * perThread + i) {
                     accepted.wrappingAdd(1, ordering: .relaxed)
                 }

@@ -71,7 +71,7 @@ struct CurrentValueSubjectTests {
         defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>()
         subject.subscribe(recorder)
-        DispatchQueue.concurrentPerform(iterations: 8) { sender in
+        runConcurrently(threads: 8) { sender in
             for index in 0..<10_000 { subject.send(sender * 100_000 + index) }
         }
         let values = recorder.values
@@ -92,7 +92,7 @@ struct CurrentValueSubjectTests {
             let recorders = (0..<3).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
             for recorder in recorders { subject.subscribe(recorder) }
             let currentAtRequest = Locked([Int](repeating: 0, count: recorders.count))
-            DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { task in
+            runConcurrently(threads: recorders.count + 1) { task in
                 guard task > 0 else {
                     for value in 1...50 { subject.send(value) }
                     return

@@ -121,7 +121,7 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
             let recorders = (0..<4).map { _ in RecordingSubscriber<Int, Never>() }
             let promise = SendablePromise(call: holder.promise!)
             let box = SendableFuture(future: future)
-            DispatchQueue.concurrentPerform(iterations: 8) { index in
+            runConcurrently(threads: 8) { index in
                 if index < 4 {
                     promise.call(.success(index))
                 } else {
@@ -142,7 +142,7 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
         for _ in 0..<2_000 {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             future.subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
+            runConcurrently(threads: 2) { index in
                 if index == 0 { recorder.request(.max(1)) } else { recorder.cancel() }
             }
             #expect(recorder.violations.isEmpty)

@@ -77,7 +77,7 @@ private final class Tracked: Subscriber {
         for _ in 0..<2_000 {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             Just(1).subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
+            runConcurrently(threads: 2) { index in
                 if index == 0 { recorder.request(.max(1)) } else { recorder.cancel() }
             }
             #expect(recorder.violations.isEmpty)

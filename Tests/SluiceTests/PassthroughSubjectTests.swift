@@ -129,7 +129,7 @@ struct PassthroughSubjectTests {
         defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorders = (0..<2).map { _ in RecordingSubscriber<Int, Never>() }
         for recorder in recorders { subject.subscribe(recorder) }
-        DispatchQueue.concurrentPerform(iterations: 8) { sender in
+        runConcurrently(threads: 8) { sender in
             for index in 0..<10_000 { subject.send(sender * 100_000 + index) }
         }
         for recorder in recorders {
@@ -168,7 +168,7 @@ struct PassthroughSubjectTests {
         defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1_000))
         subject.subscribe(recorder)
-        DispatchQueue.concurrentPerform(iterations: 8) { sender in
+        runConcurrently(threads: 8) { sender in
             for index in 0..<1_000 { subject.send(sender * 100_000 + index) }
         }
         #expect(recorder.values.count == 1_000)
@@ -179,7 +179,7 @@ struct PassthroughSubjectTests {
         let subject = PassthroughSubject<Int, Never>()
         for _ in 0..<1_000 {
             let recorder = RecordingSubscriber<Int, Never>()
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
+            runConcurrently(threads: 3) { index in
                 switch index {
                 case 0:
                     subject.subscribe(recorder)

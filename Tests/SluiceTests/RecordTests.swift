@@ -93,7 +93,7 @@ private struct Oops: Error, Equatable {}
         for _ in 0..<1_000 {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             Record<Int, Never>(output: Array(0..<20), completion: .finished).subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 6) { index in
+            runConcurrently(threads: 6) { index in
                 if index == 5 { recorder.cancel() } else { recorder.request(.max(3)) }
             }
             #expect(recorder.violations.isEmpty)

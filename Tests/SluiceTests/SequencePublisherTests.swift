@@ -101,7 +101,7 @@ struct SequencePublisherTests {
         for _ in 0..<200 {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             (0...).publisher.subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            runConcurrently(threads: 8) { _ in
                 for _ in 0..<10 { recorder.request(.max(1)) }
             }
             #expect(recorder.values == Array(0..<80))
@@ -114,7 +114,7 @@ struct SequencePublisherTests {
         for _ in 0..<2_000 {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             (0..<50).publisher.subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
+            runConcurrently(threads: 3) { index in
                 if index == 0 { recorder.cancel() } else { recorder.request(.max(20)) }
             }
             let values = recorder.values

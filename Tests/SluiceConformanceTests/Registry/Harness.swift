@@ -45,17 +45,12 @@ extension Entry {
 /// for at most a generous deadline; returns whether it held. For things that happen on
 /// their own in another task, such as a finished task releasing its subscriber.
 func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+    let deadline = ContinuousClock.now.advanced(by: Patience.current)
     while !condition() {
         if ContinuousClock.now > deadline { return false }
         await Task.yield()
     }
     return true
-}
-
-/// Runs `body` on `threads` threads at once, all released together (to make calls race).
-func onManyThreadsAtOnce(_ threads: Int = 8, _ body: @escaping @Sendable (Int) -> Void) {
-    DispatchQueue.concurrentPerform(iterations: threads, execute: body)
 }
 
 /// Runs long synchronous work on a thread of its own, so it does not hold a thread of the
@@ -76,4 +71,10 @@ func offTheCooperativePool(_ work: @escaping @Sendable () -> Void) async {
 struct Unchecked<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// How long ``eventually(_:)`` waits before it gives up: 20 seconds, for the rules; the mutant
+/// tests, which expect the wait to fail, shorten it.
+enum Patience {
+    @TaskLocal static var current: Duration = .seconds(20)
 }

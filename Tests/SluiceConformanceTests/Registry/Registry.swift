@@ -156,6 +156,6 @@ enum Registry {
     }
 
     static func currentValue(_ count: Int, _ ending: Entry.Ending) -> Source {
-        Bodies.subject(CurrentValueSubject<Int, TestFailure>(0), count: count, first: 1, ending: ending)
+        Bodies.subject(CurrentValueSubject<Int, TestFailure>(0), count: count, ending: ending)
     }
 }

@@ -104,75 +104,20 @@ extension ActorBoundNumbers: Sendable {}
 @available(*, unavailable)
 extension ActorBoundNumbers.AsyncIterator: Sendable {}
 
-/// The values `0..<count` that a ``Bodies/create(count:ending:)`` body hands out, under its lock.
-struct CreateSource {
-    let count: Int
-    private var next = 0
-    /// Values refused by `send`, to go first.
-    private var returned: [Int] = []
-    /// Values taken and not yet settled: sent or put back.
-    private var out = 0
-    private var finished = false
-
-    init(count: Int) { self.count = count }
-
-    /// The next value to send, taken out; nil when none is left to take.
-    mutating func take() -> Int? {
-        let value: Int
-        if !returned.isEmpty {
-            value = returned.removeFirst()
-        } else if next < count {
-            value = next
-            next += 1
-        } else {
-            return nil
-        }
-        out += 1
-        return value
-    }
-
-    /// `send` accepted `value`, or refused it: then it goes back, to be sent first.
-    mutating func settle(_ value: Int, sent: Bool) {
-        out -= 1
-        if !sent { returned.insert(value, at: 0) }
-    }
-
-    /// True exactly once: when every value has been sent.
-    mutating func finishIfDone() -> Bool {
-        guard !finished, next == count, returned.isEmpty, out == 0 else { return false }
-        finished = true
-        return true
-    }
-}
-
 enum Bodies {
-    /// A `Create` body sending `0..<count` as demand comes, then the ending.
-    ///
-    /// `onRequest` runs re-entrantly and on several threads at once, so the body follows the
-    /// pattern `Create.Emitter.onRequest` documents: a value is taken out of the shared
-    /// ``CreateSource`` before it is sent and put back when `send` refuses it; the thread whose
-    /// value was refused sends it again if demand came meanwhile (that request's `onRequest`
-    /// found nothing to take); and the ending is sent once no value is out.
+    /// A `Create` body sending `0..<count` as demand comes (see ``OrderedSender``), then the
+    /// ending.
     static func create(count: Int, ending: Entry.Ending) -> Publishers.Create<Int, TestFailure> {
         Publishers.Create { producer in
-            let source = Locked(CreateSource(count: count))
-            let completeIfDone: @Sendable () -> Void = {
-                guard source.withLock({ $0.finishIfDone() }) else { return }
+            let sender = OrderedSender(producer, count: count) {
                 switch ending {
                 case .finished: producer.send(completion: .finished)
                 case .failure: producer.send(completion: .failure(TestFailure()))
                 case .never: break
                 }
             }
-            producer.onRequest { _ in
-                while let value = source.withLock({ $0.take() }) {
-                    let sent = producer.send(value)
-                    source.withLock { $0.settle(value, sent: sent) }
-                    if !sent && producer.demand == .none { return }
-                }
-                completeIfDone()
-            }
-            completeIfDone()   // `count == 0`: nothing to wait for
+            producer.onRequest { _ in sender.pump() }
+            sender.pump()  // `count == 0`: ends at once
         }
     }
 
@@ -203,33 +148,104 @@ enum Bodies {
         }
     }
 
-    /// A fresh subject fed by a pump: it sends the next of `0..<count` while the recorder has
-    /// demand, then the ending. `first` values are the subject's own (CurrentValueSubject's
-    /// current value), delivered by the subject when demand comes.
+    /// A fresh subject fed by a pump that sends `0..<count`, then the ending.
+    ///
+    /// The pump never looks at the recorder's demand: it sends the next value the recorder
+    /// lacks and goes on while the subject delivers, so each pump ends by sending one value the
+    /// subject must drop (no demand left). The subject, not the test, keeps every demand rule;
+    /// a subject that delivered beyond demand would show in the recorder's violations. The next
+    /// value is the count of values received (the values are their own indices), so a value
+    /// the subject delivers by itself later (a `CurrentValueSubject` gives its current value
+    /// when demand comes) is not sent twice.
+    ///
+    /// Pumps called from several threads at once, or from inside a delivery, run one at a
+    /// time: a pump called while another runs asks that one to go round again.
     static func subject<S: Subject>(
-        _ subject: S, count: Int, first: Int = 0, ending: Entry.Ending
+        _ subject: S, count: Int, ending: Entry.Ending
     ) -> Source where S.Output == Int, S.Failure == TestFailure, S: Sendable {
-        let state = Locked((sent: first, completed: false))
+        let completed = Locked(false)
+        let pumping = OneAtATime()
         return Source(subject) { recorder in
-            while true {
-                let value = state.withLock { $0.sent < count ? $0.sent : nil }
-                guard let value else { break }
-                guard recorder.outstandingDemand > .none else { return }
-                state.withLock { $0.sent += 1 }
-                subject.send(value)
+            pumping.run {
+                while !completed.withLock({ $0 }) {
+                    let next = recorder.valueCount
+                    if next >= count {
+                        completed.withLock { $0 = true }
+                        switch ending {
+                        case .finished: subject.send(completion: .finished)
+                        case .failure: subject.send(completion: .failure(TestFailure()))
+                        case .never: break
+                        }
+                        break
+                    }
+                    subject.send(next)
+                    if recorder.valueCount == next { break }  // dropped: no demand
+                }
             }
-            // The subject's own values must be out before the completion (it does not wait).
-            guard recorder.events.count > first else { return }
-            let complete = state.withLock { state -> Bool in
-                defer { state.completed = true }
-                return !state.completed
+        }
+    }
+}
+
+/// Sends `0..<count` through a `Create` emitter as demand comes, then calls `end`.
+///
+/// `onRequest` runs re-entrantly and on several threads at once. `Create` keeps its signals
+/// serial, but the order of values sent from several threads at once is the senders' affair,
+/// so this sends from one thread at a time: a ``pump()`` that comes while another thread
+/// sends asks that one to go round again (the values it would have sent follow in order).
+final class OrderedSender<Failure: Error>: Sendable {
+    private struct State {
+        var next = 0
+        var ended = false
+    }
+
+    private let emitter: Publishers.Create<Int, Failure>.Emitter
+    private let count: Int
+    private let end: @Sendable () -> Void
+    private let state = Locked(State())
+    private let sending = OneAtATime()
+
+    init(_ emitter: Publishers.Create<Int, Failure>.Emitter, count: Int, end: @escaping @Sendable () -> Void) {
+        self.emitter = emitter
+        self.count = count
+        self.end = end
+    }
+
+    /// Sends while the emitter takes values; ends once all are out.
+    func pump() {
+        sending.run {
+            while let value = state.withLock({ $0.next < count ? $0.next : nil }), emitter.send(value) {
+                state.withLock { $0.next += 1 }
             }
-            guard complete else { return }
-            switch ending {
-            case .finished: subject.send(completion: .finished)
-            case .failure: subject.send(completion: .failure(TestFailure()))
-            case .never: break
+            let ends = state.withLock { state -> Bool in
+                guard state.next == count, !state.ended else { return false }
+                state.ended = true
+                return true
             }
+            if ends { end() }
+        }
+    }
+}
+
+/// Runs a body on one thread at a time: a call that comes while the body runs (from another
+/// thread, or from inside the body) asks the running call to go round again, and returns.
+final class OneAtATime: Sendable {
+    private let state = Locked((running: false, again: false))
+
+    func run(_ body: () -> Void) {
+        let runsNow = state.withLock { state -> Bool in
+            if state.running {
+                state.again = true
+                return false
+            }
+            state.running = true
+            return true
+        }
+        guard runsNow else { return }
+        repeat { body() } while state.withLock { state -> Bool in
+            let again = state.again
+            state.again = false
+            state.running = again
+            return again
         }
     }
 }

@@ -14,6 +14,8 @@ struct CancellationRules {
           arguments: Registry.all)
     func cancelIsIdempotentAndRequestAfterItIsANoOp(entry: Entry) async {
         let (source, recorder) = entry.subscribe(initialDemand: .none)
+        // A publisher may complete without demand (`Empty`, a failed `Future`) before the cancel.
+        let completedBeforeCancel = recorder.completion
         recorder.cancel()
         recorder.cancel()
         recorder.cancel()
@@ -21,6 +23,7 @@ struct CancellationRules {
         source.request(.unlimited, through: recorder)
         #expect(await source.settle(recorder), "\(entry.name) never let go of its subscriber")
         #expect(recorder.values.isEmpty)
+        #expect(recorder.completion == completedBeforeCancel, "a cancel delivers no completion (rule 3.12)")
         #expect(recorder.violations.isEmpty)
     }
 
@@ -28,7 +31,7 @@ struct CancellationRules {
     func cancelFromManyThreadsAtOnce(entry: Entry) async {
         let (source, recorder) = entry.subscribe(initialDemand: .none)
         let box = Unchecked(source)
-        onManyThreadsAtOnce(8) { thread in
+        runConcurrently { thread in
             if thread.isMultiple(of: 2) {
                 recorder.cancel()
             } else {
@@ -39,6 +42,11 @@ struct CancellationRules {
         #expect(await source.settle(recorder), "\(entry.name) never let go of its subscriber")
         let values = recorder.values
         #expect(values == Array(0..<values.count) && values.count <= entry.elements, "\(values)")
+        if let completion = recorder.completion {
+            // Only when every value and the completion went out before a cancel.
+            #expect(completion == entry.expectedCompletion && values == entry.expectedValues,
+                    "\(completion) after \(values)")
+        }
         #expect(recorder.violations.isEmpty)
     }
 

@@ -67,7 +67,8 @@ struct ReferenceRules {
             // Combine's single-value publishers send the value and `.finished` as one emission
             // (`completesWithItsValue`); every other entry stops.
             #expect(recorder.completion == nil || entry.completesWithItsValue)
-            #expect(recorder.violations.isEmpty)
+            let allowed = "received a completion after its cancel returned (rule 4)"
+            #expect(recorder.violations.filter { !entry.completesWithItsValue || $0 != allowed }.isEmpty)
         }
         #expect(await eventually { weakRecorder == nil }, "\(entry.name) still holds its subscriber")
         withExtendedLifetime(source) {}

@@ -33,23 +33,24 @@ struct SignalRules {
         #expect(recorder.violations.isEmpty)
     }
 
-    @Test("Requests racing from many threads still give serial signals (rule 1.3)",
+    @Test("Requests racing from many threads still give serial signals, in order (rule 1.3)",
           arguments: Registry.completing.filter { $0.delivery != .hot })
     func concurrentRequestsKeepSignalsSerial(entry: Entry) async {
         // Hot entries are fed by the test's pump on one thread; their race is the next test's.
         let count = entry.scaled == nil ? entry.elements : 2_000
         let source = entry.scaled?(count) ?? entry.make()
         let (_, recorder) = entry.subscribe(initialDemand: .none, source: source)
-        onManyThreadsAtOnce(8) { _ in
-            for _ in 0..<(count / 8 + 1) { recorder.request(.max(1)) }
+        let threads = defaultRacingThreads
+        runConcurrently(threads: threads) { _ in
+            for _ in 0..<(count / threads + 1) { recorder.request(.max(1)) }
         }
         recorder.request(.unlimited)
         await entry.awaitCompletion(of: recorder)
-        #expect(recorder.values.sorted() == Array(0..<count))
+        #expect(recorder.values == Array(0..<count), "lost, repeated or reordered values")
         #expect(recorder.violations.isEmpty)
     }
 
-    @Test("Sends racing from many threads into a subject reach its subscriber one at a time (rule 3)",
+    @Test("Sends racing from many threads into a subject reach its subscriber one at a time, each sender's in order (rule 3)",
           arguments: Registry.all.filter { $0.delivery == .hot && $0.ending == .finished })
     func concurrentSendsAreSerial(entry: Entry) async throws {
         let source = entry.make()
@@ -58,11 +59,17 @@ struct SignalRules {
         subject.subscribe(recorder)
         let box = Unchecked(subject)
         let initial = recorder.values.count  // a CurrentValueSubject's current value
-        onManyThreadsAtOnce(8) { thread in
+        let threads = defaultRacingThreads
+        runConcurrently(threads: threads) { thread in
             for value in 0..<500 { box.value.send(thread * 1_000 + value) }
         }
         subject.send(completion: .finished)
-        #expect(recorder.values.count == initial + 8 * 500)
+        let sent = recorder.values.dropFirst(initial)
+        #expect(sent.count == threads * 500)
+        for thread in 0..<threads {
+            let fromThread = sent.filter { $0 / 1_000 == thread }
+            #expect(fromThread == Array(thread * 1_000..<thread * 1_000 + 500), "thread \(thread)'s values")
+        }
         #expect(recorder.completion == .finished)
         #expect(recorder.violations.isEmpty)
     }

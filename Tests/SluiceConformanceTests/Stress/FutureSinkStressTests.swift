@@ -25,7 +25,7 @@ struct FutureSinkStressTests {
         let requesting = (0..<count).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
         let unlimited = (0..<count).map { _ in RecordingSubscriber<Int, Never>() }
         let seenAtCancel = Locked([Int](repeating: 0, count: count))
-        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+        runConcurrently(threads: 3) { thread in
             switch thread {
             case 0:
                 for (index, promise) in promises.enumerated() { promise.value(.success(index)) }
@@ -91,7 +91,7 @@ struct FutureSinkStressTests {
         subject.subscribe(cutSink!)
         cutSink = nil  // the subject alone keeps it alive now
         #expect(holder.sink != nil, "the subject does not keep its subscriber")
-        DispatchQueue.concurrentPerform(iterations: 2) { sender in
+        runConcurrently(threads: 2) { sender in
             for rank in 0..<perSender { subject.send(Tagged(sender: sender, rank: rank)) }
         }
         let (breach, counts) = perSenderOrder(kept.withLock { $0 }, senders: 2)
@@ -120,7 +120,7 @@ struct FutureSinkStressTests {
         subject.subscribe(subscriber)
         let upstream = subscription.withLock { $0 }!.value
         let shared = StressShared(upstream)
-        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+        runConcurrently(threads: 3) { thread in
             if thread == 2 {
                 for _ in 0..<requests { shared.value.request(.max(1)) }
             } else {

@@ -26,7 +26,7 @@ extension AsyncStressSuites {
             let sequence = CountingAsyncSequence(limit: count)
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             sequence.publisher.subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            runConcurrently(threads: 2) { _ in
                 for _ in 0..<count / 2 { recorder.request(.max(1)) }
             }
             // The subscription and `count` values (counting events is O(1) per check, counting
@@ -50,7 +50,7 @@ extension AsyncStressSuites {
             }
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             publisher.subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            runConcurrently(threads: 2) { _ in
                 for _ in 0..<count / 2 { recorder.request(.max(1)) }
             }
             // The subscription, the values, the completion: counted in O(1) per check
@@ -85,7 +85,7 @@ extension AsyncStressSuites {
                 for (index, recorder) in recorders.enumerated() {
                     if index % 2 == 0 { sequence.publisher.subscribe(recorder) } else { producer.subscribe(recorder) }
                 }
-                DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                runConcurrently(threads: 2) { thread in
                     if thread == 0 {
                         for recorder in recorders { recorder.request(.max(3)) }
                     } else {
@@ -129,7 +129,7 @@ extension AsyncStressSuites {
                     if family == "Producer" { producer.subscribe(recorder) } else { sequence.publisher.subscribe(recorder) }
                 }
                 let seenAtCancel = Locked([Int](repeating: 0, count: subscriptions))
-                DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                runConcurrently(threads: 3) { thread in
                     if thread < 2 {
                         for _ in 0..<5 {
                             for recorder in thread == 0 ? recorders : recorders.reversed() { recorder.request(.max(11)) }
@@ -172,7 +172,7 @@ extension AsyncStressSuites {
         func asyncFutureSubscriptions() async {
             let count = StressBudget.scaled(100_000) * 2 / 5
             let recorders = (0..<count).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
-            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            runConcurrently(threads: 2) { thread in
                 for index in stride(from: thread, to: count, by: 2) {
                     AsyncFuture<Int, Never> { index }.subscribe(recorders[index])
                     recorders[index].request(.max(1))

@@ -13,7 +13,7 @@ struct SequenceStressTests {
         let count = StressBudget.scaled(100_000)
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         (0..<count).publisher.subscribe(recorder)
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        runConcurrently(threads: 2) { _ in
             for _ in 0..<count / 2 { recorder.request(.max(1)) }
         }
         recorder.request(.max(1))  // whether or not the last element already finished it
@@ -31,7 +31,7 @@ struct SequenceStressTests {
         let recorders = (0..<subscriptions).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
         for recorder in recorders { (0..<10).publisher.subscribe(recorder) }
         let seenAtCancel = Locked([Int](repeating: 0, count: subscriptions))
-        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+        runConcurrently(threads: 3) { thread in
             switch thread {
             case 0:
                 for recorder in recorders { recorder.request(.max(1)) }

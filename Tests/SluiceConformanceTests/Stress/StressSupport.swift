@@ -62,7 +62,7 @@ func perSenderOrder(_ values: [Tagged], senders: Int) -> (breach: String?, count
 }
 
 /// Carries a test double that is thread-safe but not declared `Sendable` (a `Future`, a
-/// `Sink`, a subscription) into `concurrentPerform` or a task.
+/// `Sink`, a subscription) into `runConcurrently` or a task.
 ///
 /// Safe: only types whose public entry points are documented thread-safe (Combine's
 /// `Subscription.request`/`cancel`, `Future`'s promise and subscribe, `Cancellable.cancel`)

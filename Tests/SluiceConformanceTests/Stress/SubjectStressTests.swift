@@ -44,7 +44,7 @@ struct SubjectStressTests {
         kind.with { subject in
             let recorders = (0..<2).map { _ in RecordingSubscriber<Tagged, Never>() }
             for recorder in recorders { subject.subscribe(recorder) }
-            DispatchQueue.concurrentPerform(iterations: senders) { sender in
+            runConcurrently(threads: senders) { sender in
                 for rank in 0..<perSender { subject.send(Tagged(sender: sender, rank: rank)) }
             }
             subject.send(completion: .finished)
@@ -70,7 +70,7 @@ struct SubjectStressTests {
         kind.with { subject in
             let recorder = RecordingSubscriber<Tagged, Never>(initialDemand: .none)
             subject.subscribe(recorder)
-            DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            runConcurrently(threads: 3) { thread in
                 if thread == 2 {
                     for _ in 0..<requests { recorder.request(.max(1)) }
                 } else {
@@ -103,7 +103,7 @@ struct SubjectStressTests {
         }
         let churned = Locked<[Churned]>([])
         kind.with { subject in
-            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            runConcurrently(threads: 4) { thread in
                 if thread < 2 {
                     for rank in 0..<perSender { subject.send(Tagged(sender: thread, rank: rank)) }
                     return

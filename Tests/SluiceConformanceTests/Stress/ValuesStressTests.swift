@@ -59,7 +59,7 @@ extension AsyncStressSuites {
             var iterator = values.makeAsyncIterator()  // subscribes now, before the sends
             let sendersDone = StressGate()
             DispatchQueue(label: "sluice.stress.sender").async {
-                DispatchQueue.concurrentPerform(iterations: 2) { sender in
+                runConcurrently(threads: 2) { sender in
                     for rank in 0..<perSender { subject.send(Tagged(sender: sender, rank: rank)) }
                 }
                 subject.send(completion: .finished)

@@ -212,7 +212,7 @@ func raceCancelAgainstRequestAndDelivery<P: Publisher>(
         }.subscribe(ProbedSubscriber(recorder, released: released))
         await recorder.waitForValues(count: 1)
         let seenAtCancel = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: 3) { index in
+        runConcurrently(threads: 3) { index in
             switch index {
             case 0:
                 recorder.request(.max(1))

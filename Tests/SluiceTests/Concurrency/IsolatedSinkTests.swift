@@ -159,7 +159,7 @@ private actor Collector {
             let subscription = try await firstSubscription(of: publisher)
             await subscription.waitForCalls { !$0.isEmpty }
             let shared = UncheckedBox((subscription, cancellable))
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
+            runConcurrently(threads: 2) { index in
                 if index == 0 { shared.value.0.send(1) } else { shared.value.1.cancel() }
             }
             await subscription.waitForCalls { $0.contains(.cancel) }

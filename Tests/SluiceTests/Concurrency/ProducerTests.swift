@@ -247,7 +247,7 @@ import Dispatch
                 return 1
             }.subscribe(ProbedSubscriber(recorder, released: released))
             let seenAtCancel = Locked(0)
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
+            runConcurrently(threads: 2) { index in
                 if index == 0 {
                     go.open()
                 } else {

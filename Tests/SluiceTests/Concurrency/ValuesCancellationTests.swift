@@ -154,7 +154,7 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
                 return received
             }
             await subscription.value.waitForCalls { $0.count == 1 }
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
+            runConcurrently(threads: 2) { index in
                 if index == 0 {
                     task.cancel()
                 } else {

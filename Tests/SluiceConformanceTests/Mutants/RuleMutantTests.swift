@@ -1,0 +1,100 @@
+import Sluice
+import SluiceTesting
+import Testing
+
+/// A rule that catches no broken publisher is not a rule: each rule runs here against a
+/// publisher with one deliberate fault (a mutant), and must record an issue; and against the
+/// same kind of publisher without the fault (its control), and must record none, so that a
+/// mutant is caught for its fault and not for a broken harness.
+@Suite("Mutants: every rule catches a publisher that breaks it", .timeLimit(.minutes(1)))
+struct RuleMutantTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let rule: String
+        let mutant: Entry
+        let control: Entry
+        let check: @Sendable (Entry) async -> Void
+
+        var testDescription: String { "\(rule) catches \(mutant.name)" }
+    }
+
+    static func mutant(_ fault: MutantPublisher.Fault, asynchronous: Bool = false) -> Entry {
+        Entry(
+            "MutantPublisher(.\(fault))\(asynchronous ? ", asynchronous" : "")", elements: 5, ending: .finished,
+            delivery: asynchronous ? .asynchronous : .synchronous,
+            scaled: { count in Source(MutantPublisher(fault, count: count, asynchronous: asynchronous)) }
+        ) { Source(MutantPublisher(fault, asynchronous: asynchronous)) }
+    }
+
+    static let unguardedSubject = Entry("UnguardedSubject", elements: 5, ending: .finished, delivery: .hot) {
+        Bodies.subject(UnguardedSubject<Int>(), count: 5, ending: .finished)
+    }
+
+    static let passthroughSubject = Entry("PassthroughSubject", elements: 5, ending: .finished, delivery: .hot) {
+        Bodies.subject(PassthroughSubject<Int, TestFailure>(), count: 5, ending: .finished)
+    }
+
+    static func caught(
+        by rule: String, _ faults: [MutantPublisher.Fault], asynchronous: Bool = false,
+        _ check: @escaping @Sendable (Entry) async -> Void
+    ) -> [Case] {
+        faults.map { fault in
+            Case(
+                rule: rule, mutant: mutant(fault, asynchronous: asynchronous),
+                control: mutant(.none, asynchronous: asynchronous), check: check)
+        }
+    }
+
+    static let cases: [Case] =
+        caught(by: "rule 1.1, one at a time", [.sendsPastDemand]) { await DemandRules().oneValuePerRequestedOne(entry: $0) }
+        + [Case(rule: "rule 1.1, one at a time (the subject keeps demand, not the pump)", mutant: unguardedSubject,
+                control: passthroughSubject) { await DemandRules().oneValuePerRequestedOne(entry: $0) }]
+        + caught(by: "rule 2, returned demand", [.ignoresReturnedDemand]) { await DemandRules().demandReturnedFromReceiveCounts(entry: $0) }
+        + caught(by: "rule 1.1, no more than requested", [.sendsPastDemand]) { await DemandRules().noMoreThanRequested(entry: $0) }
+        + caught(by: "rule 1.1, no more than requested", [.sendsPastDemand], asynchronous: true) {
+            await DemandRules().noMoreThanRequested(entry: $0)
+        }
+        + caught(by: "rule 3.8, demand adds up", [.replacesDemand]) { await DemandRules().demandAddsUp(entry: $0) }
+        + caught(by: "rule 3.17, saturation", [.wrapsDemand]) { await DemandRules().demandSaturates(entry: $0) }
+        + caught(by: "rules 1.5, 1.7, all values then the completion", [.reorders, .dropsAValue, .completesTwice]) {
+            await SignalRules().completesAfterAllValuesAndNothingFollows(entry: $0)
+        }
+        + caught(by: "rule 1.3, racing requests", [.unserialized]) { await SignalRules().concurrentRequestsKeepSignalsSerial(entry: $0) }
+        + [Case(rule: "rule 3, racing sends", mutant: unguardedSubject, control: passthroughSubject) {
+            try? await SignalRules().concurrentSendsAreSerial(entry: $0)
+        }]
+        + caught(by: "rules 3.5-3.7, request after cancel", [.ignoresCancel, .completesOnCancel]) {
+            await CancellationRules().cancelIsIdempotentAndRequestAfterItIsANoOp(entry: $0)
+        }
+        + caught(by: "rule 3.12, signals stop after cancel", [.ignoresCancel, .completesOnCancel]) {
+            await CancellationRules().signalsStopAfterCancel(entry: $0)
+        }
+        + caught(by: "rule 3.13, a cancel releases the subscriber", [.keepsSubscriber]) {
+            await ReferenceRules().cancelReleasesTheSubscriber(entry: $0)
+        }
+        + caught(by: "rule 1, subscription once", [.subscribesTwice]) { await SubscriptionRules().subscriptionComesFirstExactlyOnce(entry: $0) }
+        + caught(by: "rule 1, no value before demand", [.sendsWithoutDemand]) { await SubscriptionRules().noValueBeforeDemand(entry: $0) }
+        + caught(by: "rule 1.10, independent resubscription", [.sharesProgress]) {
+            await SubscriptionRules().resubscriptionIsFreshAndIndependent(entry: $0)
+        }
+        + caught(by: "rule 3.2, re-entrant request", [.unserialized]) { await ReentrancyRules().reentrantRequest(entry: $0) }
+        + caught(by: "rule 3.12, re-entrant cancel", [.ignoresCancel]) { await ReentrancyRules().reentrantCancel(entry: $0) }
+
+    @Test(arguments: cases)
+    func ruleCatchesItsMutant(_ testCase: Case) async {
+        await testCase.check(testCase.control)
+        // The mutant is expected to fail a wait for a release: no need to wait long.
+        await Patience.$current.withValue(.milliseconds(200)) {
+            await withKnownIssue("\(testCase.rule) must fail for \(testCase.mutant.name)") {
+                await testCase.check(testCase.mutant)
+            }
+        }
+    }
+
+    @Test("Every fault is caught by some rule")
+    func everyFaultIsCaught() {
+        let caught = Set(Self.cases.map(\.mutant.name))
+        for fault in MutantPublisher.Fault.allCases where fault != .none {
+            #expect(caught.contains(Self.mutant(fault).name), "no rule is checked against .\(fault)")
+        }
+    }
+}
