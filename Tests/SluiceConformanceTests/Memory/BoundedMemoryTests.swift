@@ -75,11 +75,14 @@ extension AsyncStressSuites {
                 lastRank = element.rank
                 taken += 1
                 let target = sent.value + 64
-                _ = await eventually { sent.value >= target }
+                guard await eventually({ sent.value >= target }) else {
+                    Issue.record("the sender stopped sending")
+                    break
+                }
             }
             stopped.store(true, ordering: .relaxed)
             await senderDone.wait()
-            #expect(taken == steps)
+            #expect(taken == steps, "the loop ended after \(taken) of \(steps) elements")
             #expect(ordered, "elements out of order (\(mode))")
             let slack = 3
             if mode == .unboundedControl {
@@ -94,69 +97,85 @@ extension AsyncStressSuites {
         /// The demand-honouring sources (an endless async sequence's publisher, an endless
         /// `Producer`) under a loop that takes one element per step: the elements produced and
         /// not yet taken never exceed the variant's bound (1 for `values`, `n` for
-        /// `values(prefetch: n)`), checked at every step after letting the producer run.
+        /// `values(prefetch: n)`). The source checks it as it makes each element (a
+        /// tripwire: the allowance grows only after the loop took an element, before its next
+        /// demand), so a source that runs ahead is caught when it does.
         @Test("a slow loop over an endless demand-honouring source never has more produced than the bound ahead",
-            arguments: ["asyncSequence", "producer"], [MemoryValuesMode.onDemand, .prefetch8])
-        func slowLoopOverDemandHonouringSource(source: String, mode: MemoryValuesMode) async {
+            arguments: [EndlessSource.asyncSequence, .producer], [MemoryValuesMode.onDemand, .prefetch8])
+        func slowLoopOverDemandHonouringSource(source: EndlessSource, mode: MemoryValuesMode) async {
+            await Self.checkSlowLoop(over: source, mode: mode)
+        }
+
+        static func checkSlowLoop(over source: EndlessSource, mode: MemoryValuesMode) async {
             let steps = StressBudget.scaled(300, minimum: 30)
             let produced = ProducedCounter()
-            let publisher: AnyPublisher<Int, Never> =
-                source == "asyncSequence"
-                ? AnyPublisher(CountingAsyncSequence(limit: nil, produced: produced).publisher)
-                : AnyPublisher(Producer<Int, Never> { sender in
-                    var value = 0
-                    while true {
-                        produced.add()  // counted when made, before it waits for demand
-                        guard await sender.send(value) else { return }
-                        value += 1
-                    }
-                })
-            // The producer's element waiting in `send` for demand counts as produced.
-            let waiting = source == "producer" ? 1 : 0
-            var iterator = mode.values(publisher).makeAsyncIterator()
-            var worst = 0
-            for step in 1...steps {
-                guard let value = await iterator.next() else { break }
-                #expect(value == step - 1)
-                for _ in 0..<20 { await Task.yield() }  // room for a producer that would run ahead
-                worst = max(worst, produced.value - step)
+            produced.allow(mode.bound + source.waiting)
+            var iterator = mode.values(source.publisher(counting: produced)).makeAsyncIterator()
+            var taken = 0
+            while taken < steps, let value = await iterator.next() {
+                #expect(value == taken)
+                taken += 1
+                produced.allow(taken + mode.bound + source.waiting)
             }
-            #expect(worst <= mode.bound + waiting, "\(worst) produced ahead of the loop, bound \(mode.bound) (\(source), \(mode))")
+            #expect(taken == steps, "the loop ended after \(taken) of \(steps) elements")
+            #expect(produced.overshoot == 0,
+                "\(produced.overshoot) produced beyond the bound of \(mode.bound) ahead of the loop (\(source), \(mode))")
         }
 
         /// A slow subscriber (a recorder requesting one element per step) of an endless async
         /// sequence's publisher and of an endless `Producer`: nothing is read or made ahead of
-        /// the demand.
+        /// the demand (the same tripwire).
         @Test("a slow subscriber of an endless async source gets nothing read or made ahead of its demand",
-            arguments: ["asyncSequence", "producer"])
-        func slowSubscriberOfEndlessSource(source: String) async {
+            arguments: [EndlessSource.asyncSequence, .producer])
+        func slowSubscriberOfEndlessSource(source: EndlessSource) async {
+            await Self.checkSlowSubscriber(of: source)
+        }
+
+        static func checkSlowSubscriber(of source: EndlessSource) async {
             let steps = StressBudget.scaled(300, minimum: 30)
             let produced = ProducedCounter()
+            produced.allow(source.waiting)
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-            if source == "asyncSequence" {
-                CountingAsyncSequence(limit: nil, produced: produced).publisher.subscribe(recorder)
-            } else {
-                Producer<Int, Never> { sender in
-                    var value = 0
-                    while true {
-                        produced.add()
-                        guard await sender.send(value) else { return }
-                        value += 1
-                    }
-                }.subscribe(recorder)
-            }
-            let waiting = source == "producer" ? 1 : 0
-            var worst = 0
+            source.publisher(counting: produced).subscribe(recorder)
             for step in 1...steps {
+                produced.allow(step + source.waiting)
                 recorder.request(.max(1))
                 await recorder.waitForValues(count: step)
-                for _ in 0..<20 { await Task.yield() }
-                worst = max(worst, produced.value - step)
             }
             recorder.cancel()
-            #expect(worst <= waiting, "\(worst) elements made ahead of demand (\(source))")
+            #expect(produced.overshoot == 0, "\(produced.overshoot) elements made ahead of demand (\(source))")
             #expect(recorder.values == Array(0..<steps))
             #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
         }
     }
+}
+
+/// An endless source that counts the elements it makes, for the read-ahead checks.
+enum EndlessSource: String, Sendable, CustomTestStringConvertible {
+    case asyncSequence, producer
+    /// Broken on purpose: it reads one element ahead of its demand (for the mutant tests).
+    case readingAhead
+
+    var testDescription: String { rawValue }
+
+    func publisher(counting produced: ProducedCounter) -> AnyPublisher<Int, Never> {
+        switch self {
+        case .asyncSequence:
+            AnyPublisher(CountingAsyncSequence(limit: nil, produced: produced).publisher)
+        case .producer:
+            AnyPublisher(Producer<Int, Never> { sender in
+                var value = 0
+                while true {
+                    produced.add()  // counted when made, before it waits for demand
+                    guard await sender.send(value) else { return }
+                    value += 1
+                }
+            })
+        case .readingAhead:
+            readingAheadPublisher(CountingAsyncSequence(limit: nil, produced: produced))
+        }
+    }
+
+    /// Elements it holds beyond the demand by design: a producer's value waiting in `send`.
+    var waiting: Int { self == .asyncSequence ? 0 : 1 }
 }

@@ -88,3 +88,40 @@ final class RequestDroppingSubject<Base: Subject & Sendable>: Subject, Sendable 
         func cancel() { base.cancel() }
     }
 }
+
+/// A subject that never delivers the values of sender 1 (what a lossy bridge would look like
+/// to the values stress test).
+final class SenderDroppingSubject: Subject, Sendable {
+    typealias Output = Tagged
+    typealias Failure = Never
+
+    private let base = PassthroughSubject<Tagged, Never>()
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Tagged, S.Failure == Never {
+        base.receive(subscriber: subscriber)
+    }
+
+    func send(_ value: Tagged) {
+        if value.sender != 1 { base.send(value) }
+    }
+
+    func send(completion: Subscribers.Completion<Never>) { base.send(completion: completion) }
+    func send(subscription: any Subscription) { base.send(subscription: subscription) }
+}
+
+extension SenderDroppingSubject: SendableTaggedSubject {}
+extension RequestDroppingSubject: SendableTaggedSubject where Base.Output == Tagged, Base.Failure == Never {}
+
+/// A broken bridge: a publisher of `sequence` that reads one element ahead of what it sends,
+/// so one more than the demand is read.
+func readingAheadPublisher<S: AsyncSequence & Sendable>(_ sequence: S) -> AnyPublisher<S.Element, Never>
+where S.Element: Sendable, S.Failure == Never {
+    AnyPublisher(Producer<S.Element, Never> { sender in
+        var iterator = sequence.makeAsyncIterator()
+        var next = await iterator.next(isolation: nil)
+        while let value = next {
+            next = await iterator.next(isolation: nil)
+            guard await sender.send(value) else { return }
+        }
+    })
+}

@@ -1,4 +1,5 @@
 // The asynchronous stress, memory and schedule suites run one test at a time.
+import Sluice
 import Testing
 
 /// Parent of the asynchronous stress, bounded-memory and schedule suites, serialized: each of
@@ -6,4 +7,47 @@ import Testing
 /// the package's tests, on 2 cores) they starved the cooperative pool so that no async test
 /// finished. One at a time they take seconds.
 @Suite("Async stress, memory and schedules (serialized)", .serialized)
-enum AsyncStressSuites {}
+enum AsyncStressSuites {
+    /// Each stress family's check, run on a deliberately broken source it must catch.
+    @Suite("Mutants: every stress family catches a broken source", .timeLimit(.minutes(2)))
+    struct StressMutantTests {
+        @Test("the subject stress sees demand lost by a subject that forgets one request in a hundred")
+        func subjectStressCatchesLostDemand() {
+            withKnownIssue {
+                SubjectStressTests.checkSendsRacingWithRequests(
+                    RequestDroppingSubject(PassthroughSubject<Tagged, Never>(), every: 100))
+            }
+        }
+
+        @Test("the async sequence stress sees a publisher that reads one element ahead")
+        func producerStressCatchesReadAhead() async {
+            await withKnownIssue {
+                await ProducerStressTests.checkReadsNothingAhead { readingAheadPublisher($0) }
+            }
+        }
+
+        @Test("the values stress sees a sender whose values never arrive")
+        func valuesStressCatchesALostSender() async {
+            await withKnownIssue {
+                await ValuesStressTests.checkConcurrentSenders(mode: .bufferingUnbounded, subject: SenderDroppingSubject())
+            }
+        }
+
+        @Test("the values stress sees a loop that gets nothing")
+        func valuesStressCatchesNothingDelivered() async {
+            await Patience.$current.withValue(.milliseconds(200)) {
+                await withKnownIssue {
+                    await ValuesStressTests.checkConcurrentSenders(
+                        mode: .onDemand, subject: RequestDroppingSubject(PassthroughSubject<Tagged, Never>(), every: 1))
+                }
+            }
+        }
+
+        @Test("the bounded-memory checks see a source that reads one element ahead", arguments: [MemoryValuesMode.onDemand, .prefetch8])
+        func boundedMemoryCatchesReadAhead(mode: MemoryValuesMode) async {
+            await withKnownIssue { await BoundedMemoryTests.checkSlowLoop(over: .readingAhead, mode: mode) }
+            await withKnownIssue { await BoundedMemoryTests.checkSlowSubscriber(of: .readingAhead) }
+        }
+    }
+}
+

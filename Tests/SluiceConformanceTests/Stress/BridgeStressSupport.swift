@@ -50,9 +50,26 @@ struct CountingAsyncSequence: AsyncSequence, Sendable {
     }
 }
 
-/// How many elements a producer made so far.
+/// How many elements a producer made so far, and a tripwire: the most it may have made
+/// (``allow(_:)``), checked at each element as it is made, so that reading ahead shows at
+/// the moment it happens, without waiting to see whether it will.
 final class ProducedCounter: Sendable {
     private let count = Atomic<Int>(0)
-    func add() { count.wrappingAdd(1, ordering: .acquiringAndReleasing) }
+    private let allowed = Atomic<Int>(.max)
+    private let worst = Atomic<Int>(0)
+
+    func add() {
+        let now = count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        let over = now - allowed.load(ordering: .acquiring)
+        if over > 0 { worst.max(over, ordering: .acquiringAndReleasing) }
+    }
+
     var value: Int { count.load(ordering: .acquiring) }
+
+    /// From now on at most `count` elements may have been made. Set it before the demand
+    /// that allows them is given.
+    func allow(_ count: Int) { allowed.store(count, ordering: .releasing) }
+
+    /// The most elements made beyond what was allowed at the time (0 if never).
+    var overshoot: Int { worst.load(ordering: .acquiring) }
 }

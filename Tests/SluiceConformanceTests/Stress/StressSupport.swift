@@ -88,6 +88,24 @@ final class LiveElement: Sendable {
     deinit { counter.released() }
 }
 
+/// Forwards every signal to a recorder, and counts as alive in a ``LiveCounter`` until the
+/// publisher lets go of it: once a counter of these is back to zero, no publisher can signal
+/// their recorders any more (their tasks ended, or they dropped the subscriber on cancel), so
+/// a check made then sees every late value and completion.
+final class TrackedSubscriber<Input, Failure: Error>: Subscriber {
+    private let downstream: RecordingSubscriber<Input, Failure>
+    private let token: LiveElement
+
+    init(_ downstream: RecordingSubscriber<Input, Failure>, live: LiveCounter) {
+        self.downstream = downstream
+        token = LiveElement(0, counter: live)
+    }
+
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
 /// The shared counter of ``LiveElement``: the number alive now and the highest seen.
 final class LiveCounter: Sendable {
     private let live = Atomic<Int>(0)

@@ -50,15 +50,33 @@ extension AsyncStressSuites {
         }
 
         /// One operation = one `send` (2 threads × 50,000) or one `next()`.
-        @Test("a loop over a subject under two concurrent senders gets no duplicate, per-sender order, and ends at completion",
+        @Test("a loop over a subject under two concurrent senders gets no duplicate, per-sender order, every value it asked for, and ends at completion",
             arguments: StressValuesMode.allCases)
         func subjectUnderConcurrentSenders(mode: StressValuesMode) async {
+            await Self.checkConcurrentSenders(mode: mode, subject: PassthroughSubject<Tagged, Never>())
+        }
+
+        /// The check of ``subjectUnderConcurrentSenders(mode:)`` over any subject (the mutant
+        /// tests run it over one that loses a sender's values).
+        ///
+        /// The senders start once the loop has its first element (a marker, sent until it
+        /// arrives), so the loop's demand is there before they send: the variant that requests
+        /// `.unlimited` must then get every value of both senders, and every variant some.
+        static func checkConcurrentSenders(mode: StressValuesMode, subject: some SendableTaggedSubject) async {
             let perSender = StressBudget.scaled(100_000) / 2
-            let subject = PassthroughSubject<Tagged, Never>()
             let values = mode.values(subject)
             var iterator = values.makeAsyncIterator()  // subscribes now, before the sends
+            let loopStarted = Locked(false)
             let sendersDone = StressGate()
+            let patience = Patience.current
             DispatchQueue(label: "sluice.stress.sender").async {
+                let deadline = ContinuousClock.now.advanced(by: patience)
+                var marker = 0
+                while !loopStarted.withLock({ $0 }) && ContinuousClock.now < deadline {
+                    subject.send(Tagged(sender: -1, rank: marker))
+                    marker += 1
+                    sched_yield()
+                }
                 runConcurrently(threads: 2) { sender in
                     for rank in 0..<perSender { subject.send(Tagged(sender: sender, rank: rank)) }
                 }
@@ -66,20 +84,24 @@ extension AsyncStressSuites {
                 sendersDone.open()
             }
             var received: [Tagged] = []
-            while let value = await iterator.next() { received.append(value) }
-            await sendersDone.wait()
-            let (breach, counts) = perSenderOrder(received, senders: 2)
-            #expect(breach == nil, "per-sender order broken: \(breach ?? "") (mode \(mode))")
-            if mode == .bufferingUnbounded {
-                // The variant requests `.unlimited` at the first `next()`: values sent before it
-                // are dropped by the subject. From each sender's first received value on, none
-                // may be lost.
-                for sender in 0..<2 {
-                    let first = received.first { $0.sender == sender }?.rank ?? perSender
-                    #expect(counts[sender] == perSender - first, "an element of sender \(sender) was lost after its first arrived")
+            while let value = await iterator.next() {
+                if value.sender < 0 {
+                    loopStarted.withLock { $0 = true }
+                } else {
+                    received.append(value)
                 }
             }
-            #expect(received.count <= 2 * perSender)
+            await sendersDone.wait()
+            #expect(loopStarted.withLock { $0 }, "the loop never got its first element (mode \(mode))")
+            let (breach, counts) = perSenderOrder(received, senders: 2)
+            #expect(breach == nil, "per-sender order broken: \(breach ?? "") (mode \(mode))")
+            #expect(counts.allSatisfy { $0 <= perSender })
+            if mode == .bufferingUnbounded {
+                // Its demand is `.unlimited` from the first `next()` on: nothing may be lost.
+                #expect(counts == [perSender, perSender], "values lost: \(counts) of \(perSender) per sender (mode \(mode))")
+            } else {
+                #expect(counts.reduce(0, +) > 0, "the loop got none of the senders' values (mode \(mode))")
+            }
         }
 
         /// 500 loops per variant over a subject that a thread keeps sending to, each started in a
