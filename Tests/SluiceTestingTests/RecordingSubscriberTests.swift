@@ -15,7 +15,7 @@ private func subscribedRecorder(
     return (recorder, publisher.subscriptions[0])
 }
 
-@Suite("RecordingSubscriber: recording and demand")
+@Suite("RecordingSubscriber: recording and demand", .timeLimit(.minutes(2)))
 struct RecordingSubscriberDemandTests {
     @Test("Signals are recorded in the order they arrive")
     func recordsSignalsInOrder() {
@@ -158,7 +158,7 @@ struct RecordingSubscriberDemandTests {
     }
 }
 
-@Suite("RecordingSubscriber: contract violations it records")
+@Suite("RecordingSubscriber: contract violations it records", .timeLimit(.minutes(2)))
 struct RecordingSubscriberViolationTests {
     @Test("A value beyond the demand is recorded as a rule 2 violation")
     func flagsAValueBeyondDemand() {

@@ -89,7 +89,7 @@ private final class IdleGate: Sendable {
     }
 }
 
-@Suite struct CustomTimerPublisherTests {
+@Suite(.timeLimit(.minutes(2))) struct CustomTimerPublisherTests {
     @Test func timerEmitsOnlyWhileThereIsDemand() async {
         let gate = IdleGate()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)

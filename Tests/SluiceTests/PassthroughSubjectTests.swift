@@ -3,7 +3,7 @@ import Dispatch
 import SluiceTesting
 import Testing
 
-@Suite("PassthroughSubject")
+@Suite("PassthroughSubject", .timeLimit(.minutes(2)))
 struct PassthroughSubjectTests {
     @Test func eachSubscriberReceivesValuesWithinItsOwnDemand() {
         let subject = PassthroughSubject<Int, Never>()
@@ -274,7 +274,7 @@ struct PassthroughSubjectTests {
 }
 
 
-@Suite("PassthroughSubject delivery fast path")
+@Suite("PassthroughSubject delivery fast path", .timeLimit(.minutes(2)))
 struct PassthroughSubjectFastPathTests {
     @Test func cancelInsideReceiveReleasesTheSubscriberWhenThatReceiveReturns() {
         let subject = PassthroughSubject<Int, Never>()

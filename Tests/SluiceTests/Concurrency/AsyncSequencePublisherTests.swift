@@ -2,7 +2,7 @@
 import SluiceTesting
 import Testing
 
-@Suite struct AsyncSequencePublisherTests {
+@Suite(.timeLimit(.minutes(2))) struct AsyncSequencePublisherTests {
     @Test func unlimitedDemandDeliversEveryElementInOrderThenFinished() async {
         let recorder = RecordingSubscriber<Int, TestError>()
         CountingSequence(count: 100).publisher.subscribe(recorder)
@@ -13,19 +13,23 @@ import Testing
 
     @Test func nothingIsIteratedBeforeTheFirstDemand() async {
         let sequence = CountingSequence(count: 3)
+        sequence.tripwire.allow(0)
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
         sequence.publisher.subscribe(recorder)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(sequence.calls == 0)
         #expect(recorder.events == [.subscription])
+        sequence.tripwire.allow(1)
         recorder.request(.max(1))
         await recorder.waitForValues(count: 1)
         #expect(recorder.values == [0])
         recorder.cancel()
+        await sequence.released.wait()  // the iterator is gone: no call can come any more
+        #expect(sequence.tripwire.premature == 0, "next() was called before the first demand")
+        #expect(sequence.calls == 1)
     }
 
     @Test func nextIsNeverCalledMoreOftenThanDemanded() async {
         let sequence = CountingSequence(count: 10)
+        sequence.tripwire.allow(2)
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
         recorder.onValue { value in
             // At the moment value n arrives, exactly n + 1 `next()` calls were made.
@@ -34,15 +38,14 @@ import Testing
         }
         sequence.publisher.subscribe(recorder)
         await recorder.waitForValues(count: 2)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(sequence.calls == 2)
+        sequence.tripwire.allow(5)
         recorder.request(.max(3))
         await recorder.waitForValues(count: 5)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(sequence.calls == 5)
         #expect(recorder.violations.isEmpty)
         recorder.cancel()
-        await sequence.released.wait()
+        await sequence.released.wait()  // the iterator is gone: the count is final
+        #expect(sequence.tripwire.premature == 0, "next() was called beyond the demand")
+        #expect(sequence.calls == 5)
     }
 
     @Test func demandReturnedFromReceiveIsCounted() async {
@@ -87,21 +90,32 @@ import Testing
 
     @Test func cancelBeforeTheFirstDemandNeverStartsIteration() async {
         let sequence = CountingSequence(count: 3)
-        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
-        sequence.publisher.subscribe(recorder)
-        recorder.cancel()
-        recorder.cancel()
-        recorder.request(.max(1))
-        for _ in 0..<100 { await Task.yield() }
+        weak var weakSubscription: AnyObject?
+        var values = 0
+        sequence.publisher.subscribe(AnySubscriber<Int, TestError>(
+            receiveSubscription: { weakSubscription = $0 as AnyObject },
+            receiveValue: { _ in values += 1; return .none }))
+        let subscription = weakSubscription as? any Subscription
+        subscription?.cancel()
+        subscription?.cancel()
+        subscription?.request(.max(1))
+        _ = consume subscription
+        // A task of the subscription would hold it: once it is gone, no task runs.
+        while weakSubscription != nil { await Task.yield() }
         #expect(sequence.calls == 0)
-        #expect(recorder.events == [.subscription])
+        #expect(values == 0)
     }
 
     @Test func requestThenCancelInsideReceiveSubscriptionNeverIterates() async {
         let sequence = CountingSequence(count: 3)
-        let subscriber = AnySubscriber<Int, TestError>(receiveSubscription: { $0.request(.unlimited); $0.cancel() })
-        sequence.publisher.subscribe(subscriber)
-        for _ in 0..<100 { await Task.yield() }
+        weak var weakSubscription: AnyObject?
+        sequence.publisher.subscribe(AnySubscriber<Int, TestError>(receiveSubscription: {
+            weakSubscription = $0 as AnyObject
+            $0.request(.unlimited)
+            $0.cancel()
+        }))
+        // A task of the subscription would hold it: once it is gone, no task runs.
+        while weakSubscription != nil { await Task.yield() }
         #expect(sequence.calls == 0)
     }
 

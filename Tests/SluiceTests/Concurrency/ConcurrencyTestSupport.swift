@@ -66,8 +66,47 @@ final class DeinitProbe: Sendable {
 }
 
 
-/// A non-suspending async sequence of `0..<count` that counts its `next()` calls, can fail
-/// at the end, and opens `released` when its iterator is gone.
+/// Something that must not happen until the test allows it (a body starting, a `next()` call
+/// beyond the demand). Each ``hit()`` before ``allow(_:)`` raised the allowance far enough is
+/// counted as premature at the moment it happens, so a test never waits (or counts yields) to
+/// see whether it will: it checks ``premature`` once the publisher is done (its body or
+/// subscriber released), when nothing can hit the wire any more.
+final class Tripwire: Sendable {
+    private let state = Locked((allowed: 0, hits: 0, premature: 0))
+
+    /// From now on, `count` hits in all are allowed.
+    func allow(_ count: Int) { state.withLock { $0.allowed = count } }
+
+    func hit() {
+        state.withLock { state in
+            state.hits += 1
+            if state.hits > state.allowed { state.premature += 1 }
+        }
+    }
+
+    var hits: Int { state.withLock { $0.hits } }
+    /// The hits that came before they were allowed.
+    var premature: Int { state.withLock { $0.premature } }
+}
+
+/// `recorder`, behind a subscriber that opens `released` when the publisher lets go of it:
+/// after that, nothing can reach the recorder.
+func releaseTracked<Input, Failure: Error>(
+    _ recorder: RecordingSubscriber<Input, Failure>, opening released: Gate
+) -> AnySubscriber<Input, Failure> {
+    let probe = DeinitProbe(released)
+    return AnySubscriber(
+        receiveSubscription: { subscription in
+            _ = probe
+            recorder.receive(subscription: subscription)
+        },
+        receiveValue: { recorder.receive($0) },
+        receiveCompletion: { recorder.receive(completion: $0) })
+}
+
+/// A non-suspending async sequence of `0..<count` that counts its `next()` calls (each one
+/// hits ``tripwire``, allowed without limit unless the test sets it), can fail at the end,
+/// and opens `released` when its iterator is gone.
 struct CountingSequence: AsyncSequence, Sendable {
     typealias Element = Int
     typealias Failure = TestError
@@ -76,6 +115,11 @@ struct CountingSequence: AsyncSequence, Sendable {
     var failure: TestError? = nil
     let nextCalls = Locked(0)
     let released = Gate()
+    let tripwire: Tripwire = {
+        let tripwire = Tripwire()
+        tripwire.allow(.max)
+        return tripwire
+    }()
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let sequence: CountingSequence
@@ -84,6 +128,7 @@ struct CountingSequence: AsyncSequence, Sendable {
 
         mutating func next(isolation actor: isolated (any Actor)?) async throws(TestError) -> Int? {
             sequence.nextCalls.withLock { $0 += 1 }
+            sequence.tripwire.hit()
             if index < sequence.count {
                 defer { index += 1 }
                 return index

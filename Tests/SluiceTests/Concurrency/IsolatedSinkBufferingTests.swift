@@ -438,7 +438,7 @@ struct IsolatedSinkBufferingTests {
 
 /// The cancel races: many runs each, so slow under Thread Sanitizer; the time limit only
 /// stops a run that hangs.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(3)))
 struct IsolatedSinkBufferingRaceTests {
     @Test("Cancel on the actor racing sends from another thread: no value reaches receiveValue after cancel returns (10,000 runs)")
     func cancelOnTheActorRacingSendsFromAnotherThread() async {

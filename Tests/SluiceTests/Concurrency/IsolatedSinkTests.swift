@@ -22,7 +22,7 @@ private actor Collector {
     func cancel() { cancellable?.cancel() }
 }
 
-@Suite struct IsolatedSinkTests {
+@Suite(.timeLimit(.minutes(2))) struct IsolatedSinkTests {
     @MainActor @Test func valuesAreDeliveredOnTheMainActorOneRequestAtATime() async {
         let publisher = ControllablePublisher<Int, Never>()
         var received: [Int] = []
@@ -78,15 +78,24 @@ private actor Collector {
 
     @MainActor @Test func cancellingCancelsUpstreamAndDeliversNothingMore() async {
         let publisher = ControllablePublisher<Int, Never>()
+        defer { publisher.detachAll() }
         var received: [Int] = []
-        let cancellable = publisher.sink(isolation: MainActor.shared) { received.append($0) }
+        let released = Gate()
+        let cancellable: AnyCancellable
+        do {
+            let probe = DeinitProbe(released)
+            cancellable = publisher.sink(isolation: MainActor.shared) { value in
+                _ = probe
+                received.append(value)
+            }
+        }
         let subscription = publisher.subscriptions[0]
         let boxed = UncheckedBox(subscription)
         await waitForCalls(boxed) { !$0.isEmpty }
         cancellable.cancel()
         cancellable.cancel()
         subscription.send(1)
-        for _ in 0..<100 { await Task.yield() }
+        await released.wait()  // the closure is gone: nothing can reach it any more
         #expect(received.isEmpty)
         #expect(subscription.history == [.request(.max(1)), .cancel])
     }
@@ -146,8 +155,7 @@ private actor Collector {
         let subscription = publisher.subscriptions[0]
         await waitForCalls(UncheckedBox(subscription)) { $0.contains(.cancel) }
         await released.wait()
-        subscription.send(1)   // after the cancel: must not reach the closure
-        for _ in 0..<100 { await Task.yield() }
+        subscription.send(1)   // after the cancel (and the closure is gone): reaches nothing
         #expect(received.isEmpty)
         #expect(subscription.cancelCount == 1)
     }

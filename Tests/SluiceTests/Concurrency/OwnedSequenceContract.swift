@@ -66,18 +66,23 @@ enum OwnedSequenceContract {
     }
 
     static func startsAtTheFirstDemand<Owner: SequenceOwning<Never>>(_ make: (@escaping OwnedSequenceBody<Never>) async -> Owner) async {
-        let owner = await make { call in call < 3 ? call : nil }
+        let calls = Tripwire()  // a `next()` call before the first demand trips it
+        let owner = await make { call in
+            calls.hit()
+            return call < 3 ? call : nil
+        }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         owner.published(priority: nil).subscribe(recorder)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(await owner.sequencesMade == 0)
-        #expect(await owner.nextCalls == 0)
         #expect(recorder.events == [.subscription])
+        calls.allow(1)
         recorder.request(.max(1))
         await recorder.waitForValues(count: 1)
         #expect(await owner.sequencesMade == 1)
         #expect(recorder.values == [0])
         recorder.cancel()
+        await owner.iteratorReleased.wait()  // the iteration is over: the counts are final
+        #expect(calls.premature == 0, "the sequence was iterated before the first demand")
+        #expect(await owner.nextCalls == 1)
     }
 
     static func deliversTheTypedFailure<Owner: SequenceOwning<TestError>>(_ make: (@escaping OwnedSequenceBody<TestError>) async -> Owner) async {

@@ -3,7 +3,7 @@ import SluiceTesting
 import Testing
 import Dispatch
 
-@Suite struct ProducerTests {
+@Suite(.timeLimit(.minutes(2))) struct ProducerTests {
     @Test func sentValuesArriveInOrderAndReturningFinishes() async {
         let recorder = RecordingSubscriber<Int, TestError>()
         Producer<Int, TestError> { sender in
@@ -15,35 +15,39 @@ import Dispatch
     }
 
     @Test func theBodyStartsAtTheFirstDemandOnly() async {
-        let started = Gate()
+        let start = Tripwire()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         Producer<Int, Never> { sender in
-            started.open()
+            start.hit()
             await sender.send(1)
         }.subscribe(recorder)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(!started.isOpen)
+        #expect(recorder.events == [.subscription])
+        start.allow(1)
         recorder.request(.max(1))
-        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(await recorder.waitForCompletion() == .finished)  // the body has returned
         #expect(recorder.values == [1])
+        #expect(start.hits == 1)
+        #expect(start.premature == 0, "the body started before the first demand")
     }
 
     @Test func sendSuspendsWhileDemandIsZero() async {
-        let returned = Locked<[Int]>([])
+        // send(1) may return at once; send(2) only once the second demand came.
+        let returned = Tripwire()
+        returned.allow(1)
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
         Producer<Int, Never> { sender in
             for n in 1...3 {
                 await sender.send(n)
-                returned.withLock { $0.append(n) }
+                returned.hit()
             }
         }.subscribe(recorder)
         await recorder.waitForValues(count: 1)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(returned.withLock { $0 } == [1])   // send(2) is suspended
         #expect(recorder.values == [1])
+        returned.allow(3)
         recorder.request(.max(2))
-        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(await recorder.waitForCompletion() == .finished)  // the body has returned
         #expect(recorder.values == [1, 2, 3])
+        #expect(returned.premature == 0, "send(2) returned before there was demand for it")
         #expect(recorder.violations.isEmpty)
     }
 
@@ -99,25 +103,40 @@ import Dispatch
     }
 
     @Test func cancelBeforeTheFirstDemandNeverRunsTheBody() async {
-        let started = Gate()
+        let started = Tripwire()
+        let bodyReleased = Gate()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        Producer<Int, Never> { _ in started.open() }.subscribe(recorder)
+        do {
+            let probe = DeinitProbe(bodyReleased)
+            Producer<Int, Never> { _ in
+                _ = probe
+                started.hit()
+            }.subscribe(recorder)
+        }
         recorder.cancel()
         recorder.request(.max(1))
-        for _ in 0..<100 { await Task.yield() }
-        #expect(!started.isOpen)
+        await bodyReleased.wait()  // nothing holds the body any more: it can never run now
+        #expect(started.hits == 0)
         #expect(recorder.events == [.subscription])
     }
 
     @Test func requestThenCancelInsideReceiveSubscriptionNeverRunsTheBody() async {
-        let started = Gate()
+        let started = Tripwire()
+        let bodyReleased = Gate()
         let values = Locked(0)
         let subscriber = AnySubscriber<Int, Never>(
             receiveSubscription: { $0.request(.max(1)); $0.cancel() },
             receiveValue: { _ in values.withLock { $0 += 1 }; return .none })
-        Producer<Int, Never> { sender in started.open(); await sender.send(1) }.subscribe(subscriber)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(!started.isOpen)
+        do {
+            let probe = DeinitProbe(bodyReleased)
+            Producer<Int, Never> { sender in
+                _ = probe
+                started.hit()
+                await sender.send(1)
+            }.subscribe(subscriber)
+        }
+        await bodyReleased.wait()  // nothing holds the body any more: it can never run now
+        #expect(started.hits == 0)
         #expect(values.withLock { $0 } == 0)
     }
 
@@ -189,18 +208,19 @@ import Dispatch
     }
 }
 
-@Suite struct AsyncFutureTests {
+@Suite(.timeLimit(.minutes(2))) struct AsyncFutureTests {
     @Test func publishesTheResultThenFinishesAndCallsOnlyOnDemand() async {
-        let calls = Locked(0)
-        let future = AsyncFuture<Int, Never> { calls.withLock { $0 += 1 }; return 42 }
+        let calls = Tripwire()
+        let future = AsyncFuture<Int, Never> { calls.hit(); return 42 }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         future.subscribe(recorder)
-        for _ in 0..<100 { await Task.yield() }
-        #expect(calls.withLock { $0 } == 0)
+        #expect(recorder.events == [.subscription])
+        calls.allow(1)
         recorder.request(.max(1))
         #expect(await recorder.waitForCompletion() == .finished)
         #expect(recorder.values == [42])
-        #expect(calls.withLock { $0 } == 1)
+        #expect(calls.hits == 1)
+        #expect(calls.premature == 0, "the closure ran before the first demand")
     }
 
     @Test func aThrownErrorFailsTheSubscription() async {

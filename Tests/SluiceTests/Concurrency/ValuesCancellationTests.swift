@@ -20,7 +20,7 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
     }
 }
 
-@Suite struct ValuesCancellationTests {
+@Suite(.timeLimit(.minutes(2))) struct ValuesCancellationTests {
     @Test func cancellingTheTaskBeforeTheSubscriptionArrivesReturnsNilAndCancelsItOnArrival() async {
         let publisher = LateSubscriptionPublisher()
         let task = Task {

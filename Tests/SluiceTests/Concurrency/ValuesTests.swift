@@ -2,7 +2,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite struct ValuesTests {
+@Suite(.timeLimit(.minutes(2))) struct ValuesTests {
     // MARK: Types and typed throws
 
     @Test func neverFailingPublisherIsIteratedWithoutTryAndYieldsEveryValueInOrder() async {
