@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @_spi(Internals) import Sluice
 import SluiceTesting
 
@@ -244,10 +237,4 @@ private final class MutantSubscription: Subscription {
         default: index
         }
     }
-}
-
-private func yieldThread() {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-    sched_yield()
-    #endif
 }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Sluice
 import SluiceTesting
@@ -77,4 +84,12 @@ struct Unchecked<Value>: @unchecked Sendable {
 /// tests, which expect the wait to fail, shorten it.
 enum Patience {
     @TaskLocal static var current: Duration = .seconds(20)
+}
+
+/// Gives up the processor, so that another thread runs: inside a signal, it holds the signal
+/// open while other threads go on (what makes overlapping signals visible).
+func yieldThread() {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    sched_yield()
+    #endif
 }

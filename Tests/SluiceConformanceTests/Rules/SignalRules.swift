@@ -56,6 +56,12 @@ struct SignalRules {
         let source = entry.make()
         let subject = try #require(source.subject)
         let recorder = Recorder(initialDemand: .unlimited)
+        // A subscriber that takes its time in `receive(_:)`: a value that came from another
+        // sender meanwhile would overlap it, and the recorder would see it.
+        recorder.onValue { _ in
+            yieldThread()
+            return .none
+        }
         subject.subscribe(recorder)
         let box = Unchecked(subject)
         let initial = recorder.values.count  // a CurrentValueSubject's current value
