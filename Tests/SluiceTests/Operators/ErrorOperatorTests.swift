@@ -2,6 +2,8 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
+private struct HandlerError: Error, Equatable {}
+
 @Suite("replaceError(with:)")
 struct ReplaceErrorTests {
     @Test("a failure is replaced by the element, sent after the upstream's, then .finished")
@@ -76,5 +78,182 @@ struct ReplaceErrorTests {
         #expect(recorder.subscription.map { "\($0)" } == "ReplaceError")
         recorder.cancel()
         #expect(subscription.cancelCount == 1)
+    }
+}
+
+@Suite("catch and tryCatch")
+struct CatchTests {
+    @Test("after a failure the handler's publisher takes over, asked at once for the demand still outstanding")
+    func switchCarriesDemand() {
+        let first = ControllablePublisher<Int, TestError>()
+        let second = ControllablePublisher<Int, HandlerError>()
+        defer { first.detachAll(); second.detachAll() }
+        let recorder = RecordingSubscriber<Int, HandlerError>(initialDemand: .max(3))
+        var caught: [TestError] = []
+        first.catch { error -> ControllablePublisher<Int, HandlerError> in
+            caught.append(error)
+            return second
+        }.subscribe(recorder)
+        #expect(first.subscriptions[0].requests == [.max(3)])
+        first.subscriptions[0].send(1)
+        #expect(second.subscriptions.isEmpty)
+        first.subscriptions[0].send(completion: .failure(TestError(code: 7)))
+        #expect(caught == [TestError(code: 7)])
+        let replacement = second.subscriptions[0]
+        #expect(replacement.requests == [.max(2)])
+        recorder.request(.max(4))
+        #expect(replacement.requests == [.max(2), .max(4)])
+        #expect(first.subscriptions[0].requests == [.max(3)])
+        replacement.send(2)
+        replacement.send(completion: .failure(HandlerError()))
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.completion == .failure(HandlerError()))
+        #expect(recorder.events.count == 4)   // one subscription, two values, one completion
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("demand returned from receive(_:) is part of what carries over")
+    func returnedDemandCarriesOver() {
+        let first = ControllablePublisher<Int, TestError>()
+        let second = ControllablePublisher<Int, Never>()
+        defer { first.detachAll(); second.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        first.catch { _ in second }.subscribe(recorder)
+        #expect(first.subscriptions[0].send(1) == .max(2))
+        first.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(second.subscriptions[0].requests == [.max(2)])
+    }
+
+    @Test("with no demand outstanding at the switch, the new publisher is asked for nothing until the downstream asks")
+    func noDemandNoRequest() {
+        let first = ControllablePublisher<Int, TestError>()
+        let second = ControllablePublisher<Int, Never>()
+        defer { first.detachAll(); second.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        first.catch { _ in second }.subscribe(recorder)
+        first.subscriptions[0].send(1)
+        first.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(second.subscriptions[0].requests.isEmpty)
+        recorder.request(.max(1))
+        #expect(second.subscriptions[0].requests == [.max(1)])
+    }
+
+    @Test("a cancel before the failure reaches the upstream; its failure afterwards runs no handler")
+    func cancelBeforeSwitch() {
+        let first = ControllablePublisher<Int, TestError>()
+        let second = ControllablePublisher<Int, Never>()
+        defer { first.detachAll(); second.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>()
+        var handled = 0
+        first.catch { _ -> ControllablePublisher<Int, Never> in
+            handled += 1
+            return second
+        }.subscribe(recorder)
+        recorder.cancel()
+        #expect(first.subscriptions[0].cancelCount == 1)
+        first.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(handled == 0)
+        #expect(second.subscriptions.isEmpty)
+        #expect(recorder.completion == nil)
+    }
+
+    @Test("a cancel after the switch reaches the new publisher, not the failed one")
+    func cancelAfterSwitch() {
+        let first = ControllablePublisher<Int, TestError>()
+        let second = ControllablePublisher<Int, Never>()
+        defer { first.detachAll(); second.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>()
+        first.catch { _ in second }.subscribe(recorder)
+        first.subscriptions[0].send(completion: .failure(TestError()))
+        recorder.cancel()
+        recorder.cancel()
+        #expect(second.subscriptions[0].cancelCount == 1)
+        #expect(first.subscriptions[0].cancelCount == 0)
+        second.subscriptions[0].send(5)
+        #expect(recorder.values.isEmpty)
+    }
+
+    @Test("a cancel while the new publisher is still subscribing cancels its subscription when it arrives; requests meanwhile are kept for it")
+    func gapBetweenUpstreams() {
+        let first = ControllablePublisher<Int, TestError>()
+        let late = LatePublisher<Int, Never>()
+        defer { first.detachAll(); late.inner.detachAll() }
+        for cancelling in [false, true] {
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+            first.catch { _ in late }.subscribe(recorder)
+            first.subscriptions.last!.send(completion: .failure(TestError()))
+            #expect(late.waitingCount == 1)
+            recorder.request(.max(2))
+            if cancelling { recorder.cancel() }
+            late.release()
+            let subscription = late.inner.subscriptions.last!
+            if cancelling {
+                #expect(subscription.history == [.cancel])
+            } else {
+                #expect(subscription.history == [.request(.max(3))])
+            }
+        }
+    }
+
+    @Test("an upstream that finishes runs no handler")
+    func finishedNeedsNoHandler() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        var handled = false
+        [1, 2].publisher.setFailureType(to: TestError.self).catch { _ -> Just<Int> in
+            handled = true
+            return Just(0)
+        }.subscribe(recorder)
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.completion == .finished)
+        #expect(!handled)
+    }
+
+    @Test("over publishers that complete inside subscribe: Fail, then Just")
+    func synchronousSwitch() {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        Fail<Int, TestError>(error: TestError()).catch { _ in Just(5) }.subscribe(recorder)
+        #expect(recorder.values == [5])
+        #expect(recorder.completion == .finished)
+        #expect(recorder.subscription.map { "\($0)" } == "Catch")
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("tryCatch: a handler that throws fails the stream with its error")
+    func tryCatchThrows() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, any Error>()
+        upstream.tryCatch { _ -> Just<Int> in throw HandlerError() }.subscribe(recorder)
+        upstream.subscriptions[0].send(1)
+        upstream.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(recorder.values == [1])
+        guard case .failure(let error)? = recorder.completion else {
+            Issue.record("no failure")
+            return
+        }
+        #expect(error is HandlerError)
+        #expect(upstream.subscriptions[0].cancelCount == 0)
+        #expect(recorder.subscription.map { "\($0)" } == "TryCatch")
+    }
+
+    @Test("tryCatch: a handler that returns switches like catch, with the new publisher's failure as any Error")
+    func tryCatchSwitches() {
+        let first = ControllablePublisher<Int, TestError>()
+        let second = ControllablePublisher<Int, HandlerError>()
+        defer { first.detachAll(); second.detachAll() }
+        let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(2))
+        first.tryCatch { _ in second }.subscribe(recorder)
+        first.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(second.subscriptions[0].requests == [.max(2)])
+        second.subscriptions[0].send(3)
+        second.subscriptions[0].send(completion: .failure(HandlerError()))
+        #expect(recorder.values == [3])
+        guard case .failure(let error)? = recorder.completion else {
+            Issue.record("no failure")
+            return
+        }
+        #expect(error as? HandlerError == HandlerError())
+        recorder.cancel()
+        #expect(second.subscriptions[0].cancelCount == 0)   // it completed: nothing to cancel
     }
 }
