@@ -257,3 +257,110 @@ struct CatchTests {
         #expect(second.subscriptions[0].cancelCount == 0)   // it completed: nothing to cancel
     }
 }
+
+@Suite("retry")
+struct RetryTests {
+    @Test("each failure subscribes again until the retries are used up; then the failure passes")
+    func retriesExhausted() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>()
+        upstream.retry(2).subscribe(recorder)
+        for attempt in 0..<3 {
+            #expect(upstream.subscriptions.count == attempt + 1)
+            upstream.subscriptions[attempt].send(attempt)
+            upstream.subscriptions[attempt].send(completion: .failure(TestError(code: attempt)))
+        }
+        #expect(upstream.subscriptions.count == 3)
+        #expect(recorder.values == [0, 1, 2])
+        #expect(recorder.completion == .failure(TestError(code: 2)))
+        #expect(recorder.events.count == 5)   // one subscription, three values, one completion
+        #expect(recorder.subscription.map { "\($0)" } == "Retry")
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("each new subscription is asked for the demand still outstanding")
+    func demandCarriesOver() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(5))
+        upstream.retry(3).subscribe(recorder)
+        upstream.subscriptions[0].send(1)
+        upstream.subscriptions[0].send(2)
+        upstream.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(upstream.subscriptions[1].requests == [.max(3)])
+        recorder.request(.max(10))
+        #expect(upstream.subscriptions[1].requests == [.max(3), .max(10)])
+        #expect(upstream.subscriptions[0].requests == [.max(5)])
+    }
+
+    @Test("a cancel reaches the current attempt only; before any retry, the first")
+    func cancelReachesCurrentAttempt() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let early = RecordingSubscriber<Int, TestError>()
+        upstream.retry(1).subscribe(early)
+        early.cancel()
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        upstream.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(upstream.subscriptions.count == 1)   // no retry after the cancel
+
+        let late = RecordingSubscriber<Int, TestError>()
+        upstream.retry(1).subscribe(late)
+        upstream.subscriptions[1].send(completion: .failure(TestError()))
+        late.cancel()
+        #expect(upstream.subscriptions[1].cancelCount == 0)
+        #expect(upstream.subscriptions[2].cancelCount == 1)
+    }
+
+    @Test(".finished is passed on, with no retry; retry(0) passes the first failure on")
+    func noRetryWhenNotNeeded() {
+        let finished = RecordingSubscriber<Int, TestError>()
+        [1, 2].publisher.setFailureType(to: TestError.self).retry(3).subscribe(finished)
+        #expect(finished.values == [1, 2])
+        #expect(finished.completion == .finished)
+
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let none = RecordingSubscriber<Int, TestError>()
+        upstream.retry(0).subscribe(none)
+        upstream.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(upstream.subscriptions.count == 1)
+        #expect(none.completion == .failure(TestError()))
+    }
+
+    @Test("a negative count retries without limit, as in Combine")
+    func negativeCountIsUnlimited() {
+        let upstream = FailingOnRequest(failures: 5, failure: TestError(), then: 1)
+        let recorder = RecordingSubscriber<Int, TestError>()
+        upstream.retry(-1).subscribe(recorder)
+        #expect(upstream.subscriptionCount == 6)
+        #expect(recorder.values == [1])
+        #expect(recorder.completion == .finished)
+    }
+
+    @Test("100,000 failures inside request(_:) with unlimited retries keep the stack flat")
+    func failingInsideRequestDoesNotRecurse() {
+        let upstream = FailingOnRequest(failures: 100_000, failure: TestError(), then: 42)
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+        Publishers.Retry(upstream: upstream, retries: nil).subscribe(recorder)
+        #expect(upstream.subscriptionCount == 100_001)
+        #expect(recorder.values == [42])
+        #expect(recorder.completion == .finished)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("100,000 failures inside subscribe (Deferred { Fail }) with unlimited retries keep the stack flat")
+    func failingInsideSubscribeDoesNotRecurse() {
+        let attempts = Locked(0)
+        let upstream = Deferred { () -> AnyPublisher<Int, TestError> in
+            let attempt = attempts.withLock { $0 += 1; return $0 }
+            if attempt <= 100_000 { return Fail(error: TestError()).eraseToAnyPublisher() }
+            return Just(attempt).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }
+        let recorder = RecordingSubscriber<Int, TestError>()
+        upstream.retry(Int.max).subscribe(recorder)
+        #expect(recorder.values == [100_001])
+        #expect(recorder.completion == .finished)
+    }
+}
