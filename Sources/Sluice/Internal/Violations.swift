@@ -17,8 +17,10 @@ enum Violation {
     ///
     /// Which subscriptions trap on it, as Combine's do: `Just`, `Optional.Publisher` and
     /// `Result.Publisher` with a value, `Future`, the subjects' subscriptions (and the one a
-    /// subject gets from `subscribe(_:)`), `Create`, the task-driven publishers, and the
-    /// reducing operators (`reduce`, `collect`, `first`, …). `Publishers.Sequence` and
+    /// subject gets from `subscribe(_:)`), `Create`, the task-driven publishers, the
+    /// reducing operators (`reduce`, `collect`, `first`, …), and `replaceError`,
+    /// `replaceEmpty`, `catch`, `tryCatch` and `collect(_:)` (`retry`, `append` and `prepend`
+    /// pass the request on to their upstream, as Combine's do). `Publishers.Sequence` and
     /// `Record` accept it and add nothing, as Combine's do; `Subscriptions.empty` ignores
     /// every request.
     @usableFromInline @inline(never)

@@ -14,6 +14,8 @@
 //   SubjectConduit (both subjects)                            PassthroughSubjectTests
 //   RecordSubscription                                        here
 //   SubjectSubscriber (publisher.subscribe(subject))          here
+//   UpstreamRelay (replaceError, replaceEmpty, catch, tryCatch, collect(_:))
+//                                                             here, through their registry entries
 //   and for every registry entry (whichever call site it reaches), except those
 //   given Combine's Subscriptions.empty, which ignores requests: here, parameterised
 // Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);

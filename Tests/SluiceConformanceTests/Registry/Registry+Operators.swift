@@ -15,6 +15,16 @@ extension Registry {
     /// one that may end the stream, and the observing wrapper.
     static let scaledOperators: Set<String> = ["map", "filter", "prefix(while:)", "handleEvents"]
 
+    /// Operators checked only over the upstreams that do not fail: over a failing one they
+    /// change the values (`retry` replays them, `replaceError` adds its element).
+    static let nonFailingUpstreamsOnly: Set<String> = ["retry(1)", "replaceError(with:)"]
+
+    /// Operators whose own subscription traps on `request(.none)`, as Combine's do, whatever
+    /// the upstream would have done with it.
+    static let trappingZeroDemand: Set<String> = [
+        "replaceError(with:)", "replaceEmpty(with:)", "catch", "tryCatch", "collect(1)",
+    ]
+
     typealias Transform = @Sendable (AnyPublisher<Int, TestFailure>) -> any Publisher<Int, TestFailure>
 
     /// Name and transform of each operator; values pass through unchanged.
@@ -36,11 +46,22 @@ extension Registry {
         ("output(in: 0...)", { $0.output(in: 0...) }),
         ("handleEvents", { $0.handleEvents(receiveOutput: { _ in }) }),
         ("print", { $0.print(to: DiscardingStream()) }),
+        ("replaceError(with:)", { $0.replaceError(with: -1).setFailureType(to: TestFailure.self) }),
+        ("replaceEmpty(with:)", { $0.replaceEmpty(with: -1) }),
+        // Over a failing upstream, the handler's `Fail` takes over and fails the same way.
+        ("catch", { $0.catch { Fail(error: $0) } }),
+        ("tryCatch", { $0.tryCatch { Fail(error: $0) }.mapError { $0 as! TestFailure } }),
+        ("retry(1)", { $0.retry(1) }),
+        ("append()", { $0.append() }),
+        ("prepend()", { $0.prepend() }),
+        ("collect(1)", { $0.collect(1).map { $0[0] } }),
     ]
 
     static let operators: [Entry] = operatorTransforms.flatMap { (name: String, transform: @escaping Transform) -> [Entry] in
-        operatorUpstreams.map { (upstreamName: String) -> Entry in
-            operatorEntry(name, transform, over: (core + subjects + bridge).first { $0.name == upstreamName }!)
+        operatorUpstreams.compactMap { (upstreamName: String) -> Entry? in
+            let upstream = (core + subjects + bridge).first { $0.name == upstreamName }!
+            if nonFailingUpstreamsOnly.contains(name) && upstream.ending == .failure { return nil }
+            return operatorEntry(name, transform, over: upstream)
         }
     }
 
@@ -57,7 +78,8 @@ extension Registry {
         return Entry(
             "\(name) over \(upstream.name)", elements: upstream.elements, ending: upstream.ending,
             delivery: upstream.delivery, isCold: upstream.isCold, hasEmptySubscription: upstream.hasEmptySubscription,
-            acceptsZeroDemand: upstream.acceptsZeroDemand, completesWithItsValue: upstream.completesWithItsValue,
+            acceptsZeroDemand: upstream.acceptsZeroDemand && !trappingZeroDemand.contains(name),
+            completesWithItsValue: upstream.completesWithItsValue,
             scaled: scaled, make: make)
     }
 }

@@ -1,0 +1,53 @@
+extension Publishers {
+    /// A publisher that replaces its upstream, when it fails, with the publisher a handler
+    /// makes from the failure.
+    ///
+    /// Until the failure, elements and demand pass through. Then the handler runs (on the
+    /// thread of the failure) and the downstream continues with its publisher, which is asked
+    /// at once for the demand the downstream still has outstanding; the downstream keeps the
+    /// one subscription it was given. A cancel reaches whichever publisher is current. The
+    /// stream ends with the upstream's `.finished`, or with the new publisher's completion.
+    /// `request(.none)` traps (rule 2), as Combine's does.
+    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
+        public typealias Output = Upstream.Output
+        public typealias Failure = NewPublisher.Failure
+
+        /// The publisher whose failure this one handles.
+        public let upstream: Upstream
+
+        /// Makes the publisher that replaces the upstream after its failure.
+        public let handler: (Upstream.Failure) -> NewPublisher
+
+        /// Creates a publisher that replaces `upstream`, when it fails, with `handler`'s publisher.
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        /// Subscribes `subscriber`; the handler runs at most once per subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let relay = UpstreamRelay(name: "Catch", downstream: subscriber, trapsOnZeroDemand: true)
+            let handler = handler
+            relay.subscribe(upstream) { completion in
+                switch completion {
+                case .finished: relay.complete(.finished)
+                case .failure(let failure): relay.subscribe(handler(failure)) { relay.complete($0) }
+                }
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Replaces the upstream, when it fails, with the publisher `handler` makes from the
+    /// failure; outstanding demand carries over to it.
+    ///
+    /// ```swift
+    /// let profile = remoteProfile().catch { _ in cachedProfile() }
+    /// ```
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    where Output == P.Output {
+        Publishers.Catch(upstream: self, handler: handler)
+    }
+}

@@ -1,0 +1,66 @@
+extension Publishers {
+    /// A publisher that replaces its upstream, when it fails, with the publisher a throwing
+    /// handler makes from the failure; an error thrown by the handler fails the stream.
+    ///
+    /// Its `Failure` is `any Error`: the handler's error or the new publisher's failure.
+    /// Otherwise it behaves as ``Publishers/Catch``: demand outstanding at the failure
+    /// carries over to the new publisher, a cancel reaches whichever is current, and
+    /// `request(.none)` traps (rule 2), as Combine's does.
+    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+
+        /// The publisher whose failure this one handles.
+        public let upstream: Upstream
+
+        /// Makes the publisher that replaces the upstream after its failure, or throws to
+        /// end the stream with the error thrown.
+        public let handler: (Upstream.Failure) throws -> NewPublisher
+
+        /// Creates a publisher that replaces `upstream`, when it fails, with `handler`'s
+        /// publisher, or fails with the error `handler` throws.
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        /// Subscribes `subscriber`; the handler runs at most once per subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let relay = UpstreamRelay(name: "TryCatch", downstream: subscriber, trapsOnZeroDemand: true)
+            let handler = handler
+            relay.subscribe(upstream) { completion in
+                guard case .failure(let failure) = completion else { return relay.complete(.finished) }
+                let next: NewPublisher
+                do {
+                    next = try handler(failure)
+                } catch {
+                    return relay.complete(.failure(error))
+                }
+                relay.subscribe(next) { completion in
+                    switch completion {
+                    case .finished: relay.complete(.finished)
+                    case .failure(let error): relay.complete(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Replaces the upstream, when it fails, with the publisher `handler` makes from the
+    /// failure, or fails with the error `handler` throws; outstanding demand carries over to
+    /// the new publisher.
+    ///
+    /// ```swift
+    /// let data = primary().tryCatch { error in
+    ///     guard error.isRetryable else { throw error }
+    ///     return mirror()
+    /// }
+    /// ```
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
+    where Output == P.Output {
+        Publishers.TryCatch(upstream: self, handler: handler)
+    }
+}

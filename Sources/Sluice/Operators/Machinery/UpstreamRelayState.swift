@@ -1,0 +1,212 @@
+/// The state of an ``UpstreamRelay``, changed only under its lock. Each event is a mutating
+/// method that decides and returns what the relay must then do outside the lock (rule 6).
+///
+/// The link to the upstream, which the operator may replace each time one completes:
+///
+/// ```
+///  idle ──connect──▶ connecting(t) ──subscription of t──▶ connected(t) ──t completes──▶ between
+///                        ▲                                                             │
+///                        └──────────── connect: the operator subscribes the next one ───┘
+///  between ──complete─────────────────────────────────────────────────────▶ terminated
+///  between ──finishSending, demand > 0 (the value and .finished go out)───▶ terminated
+///  between ──finishSending, no demand──▶ holding(value) ──next request───▶ terminated
+///  any state ──cancel──▶ terminated
+/// ```
+///
+/// `t` is a number given to each upstream in turn, so a signal from any but the current one
+/// (a second subscription, anything after its completion) is recognised and ignored.
+/// `demand` is the downstream's outstanding demand: what it requested or returned from
+/// `receive(_:)`, less the values sent. It outlives every link, so a new upstream is asked for
+/// what the last one left unsent.
+///
+/// A connect made while another is running (an upstream that fails inside `subscribe`, so that
+/// the operator subscribes the next one from inside the first call) is queued, and the running
+/// connect's loop makes it once the first call has returned: the stack stays flat however
+/// many upstreams fail at once.
+struct UpstreamRelayState<Downstream: Subscriber> {
+    enum Link {
+        case idle
+        case connecting(Int)
+        case connected(Int, any Subscription)
+        case between
+        case holding(Downstream.Input)
+        case terminated
+    }
+
+    /// A connect waiting for the running one to return: the upstream's number and the call
+    /// that subscribes it.
+    struct Connect {
+        let token: Int
+        let subscribe: (Int) -> Void
+    }
+
+    private(set) var link = Link.idle
+    private(set) var downstream: Downstream?
+    private(set) var demand = Subscribers.Demand.none
+    /// Whether a value has reached the downstream (for `replaceEmpty`).
+    private(set) var delivered = false
+    private var lastToken = 0
+    private var downstreamSubscribed = false
+    private var connectRunning = false
+    private var queued: Connect?
+
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    // MARK: Connecting (the operator)
+
+    enum ConnectAction {
+        /// Subscribe now; then call ``nextConnect()`` until it returns nil.
+        case run(Connect)
+        /// Another connect is running; it makes this one when it returns.
+        case queued
+        /// Terminated (cancelled meanwhile): subscribe nothing.
+        case drop
+    }
+
+    mutating func connect(_ subscribe: @escaping (Int) -> Void) -> ConnectAction {
+        switch link {
+        case .idle, .between: break
+        case .connecting, .connected, .holding, .terminated: return .drop
+        }
+        lastToken += 1
+        link = .connecting(lastToken)
+        let connect = Connect(token: lastToken, subscribe: subscribe)
+        if connectRunning {
+            queued = connect
+            return .queued
+        }
+        connectRunning = true
+        return .run(connect)
+    }
+
+    /// After a connect's subscribe returned: the one queued meanwhile, or nil, and then the
+    /// running connect's loop ends.
+    mutating func nextConnect() -> Connect? {
+        guard let next = queued else {
+            connectRunning = false
+            return nil
+        }
+        queued = nil
+        return next
+    }
+
+    // MARK: The upstream's signals
+
+    enum AttachAction {
+        /// Not the awaited subscription (a second one, or one after a cancel): cancel it.
+        case reject
+        /// The first upstream: hand the relay to the downstream.
+        case subscribeDownstream(Downstream)
+        /// A later upstream: request what the downstream still wants (none if it wants none).
+        case carry(Subscribers.Demand)
+    }
+
+    mutating func attach(_ subscription: any Subscription, token: Int) -> AttachAction {
+        guard case .connecting(token) = link, let downstream else { return .reject }
+        link = .connected(token, subscription)
+        if downstreamSubscribed { return .carry(demand) }
+        downstreamSubscribed = true
+        return .subscribeDownstream(downstream)
+    }
+
+    /// Takes one unit of demand for a value from upstream `token`; nil if the value must be
+    /// dropped (not the current upstream, terminated, or beyond the demand: only an upstream
+    /// that breaks rule 2 sends one).
+    mutating func takeDemandForValue(token: Int) -> Downstream? {
+        guard case .connected(token, _) = link, demand > .none, let downstream else { return nil }
+        demand -= 1
+        delivered = true
+        return downstream
+    }
+
+    /// The downstream returned `more` from `receive(_:)`.
+    mutating func add(_ more: Subscribers.Demand) {
+        if case .terminated = link { return }
+        demand += more
+    }
+
+    /// Upstream `token` completed. `true` if it was the current one: the link is then
+    /// `between`, and the operator must connect, complete or finish with a value.
+    mutating func upstreamCompleted(token: Int) -> Bool {
+        guard case .connected(token, _) = link else { return false }
+        link = .between
+        return true
+    }
+
+    // MARK: Ending (the operator)
+
+    /// Ends with a completion; the downstream to send it to, unless already terminated.
+    mutating func complete() -> Downstream? {
+        guard case .between = link else { return nil }
+        return terminate().downstream
+    }
+
+    enum FinishAction {
+        /// Send the value, then `.finished`.
+        case send(Downstream, Downstream.Input)
+        /// Held until the downstream requests (or cancels).
+        case held
+        /// Already terminated.
+        case none
+    }
+
+    /// Ends with one last value, which needs demand, then `.finished`.
+    mutating func finishSending(_ value: Downstream.Input) -> FinishAction {
+        guard case .between = link else { return .none }
+        guard demand > .none else {
+            link = .holding(value)
+            return .held
+        }
+        guard let downstream = terminate().downstream else { return .none }
+        return .send(downstream, value)
+    }
+
+    // MARK: The downstream's calls
+
+    enum RequestAction {
+        /// Request from the current upstream.
+        case forward(any Subscription)
+        /// The held last value now has demand: send it, then `.finished`.
+        case send(Downstream, Downstream.Input)
+        /// Nothing to do now (counted for the next upstream, or terminated).
+        case none
+    }
+
+    mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+        switch link {
+        case .terminated:
+            return .none
+        case .holding(let value):
+            guard more > .none, let downstream = terminate().downstream else { return .none }
+            return .send(downstream, value)
+        case .connected(_, let subscription):
+            demand += more
+            return .forward(subscription)
+        case .idle, .connecting, .between:
+            demand += more
+            return .none
+        }
+    }
+
+    /// What ending took away, for the caller to cancel or release outside the lock.
+    struct Ended {
+        var upstream: (any Subscription)?
+        var downstream: Downstream?
+        var queued: Connect?
+    }
+
+    /// Cancels; nil if already terminated.
+    mutating func cancel() -> Ended? {
+        if case .terminated = link { return nil }
+        return terminate()
+    }
+
+    private mutating func terminate() -> Ended {
+        var ended = Ended(upstream: nil, downstream: downstream, queued: queued)
+        if case .connected(_, let subscription) = link { ended.upstream = subscription }
+        link = .terminated
+        downstream = nil
+        queued = nil
+        return ended
+    }
+}

@@ -1,0 +1,79 @@
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+@Suite("collect(_:) (Publishers.CollectByCount)")
+struct CollectByCountTests {
+    @Test("full arrays as they fill, the rest in a shorter one at .finished")
+    func arraysOfCount() {
+        let recorder = RecordingSubscriber<[Int], Never>()
+        (1...7).publisher.collect(3).subscribe(recorder)
+        #expect(recorder.values == [[1, 2, 3], [4, 5, 6], [7]])
+        #expect(recorder.completion == .finished)
+        #expect(recorder.subscription.map { "\($0)" } == "CollectByCount")
+        #expect(recorder.violations.isEmpty)
+
+        let exact = RecordingSubscriber<[Int], Never>()
+        (1...4).publisher.collect(2).subscribe(exact)
+        #expect(exact.values == [[1, 2], [3, 4]])   // no empty array at the end
+        let none = RecordingSubscriber<[Int], Never>()
+        Empty<Int, Never>().collect(2).subscribe(none)
+        #expect(none.values.isEmpty)
+        #expect(none.completion == .finished)
+    }
+
+    @Test("a demand of n arrays asks the upstream for n × count elements, demand returned too")
+    func demandScales() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .max(2), demandPerValue: .max(1))
+        upstream.collect(3).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        #expect(subscription.requests == [.max(6)])
+        recorder.request(.max(1))
+        #expect(subscription.requests == [.max(6), .max(3)])
+        #expect(subscription.send(1) == .none)
+        #expect(subscription.send(2) == .none)
+        #expect(subscription.send(3) == .max(3))
+        #expect(recorder.values == [[1, 2, 3]])
+    }
+
+    @Test("the upstream demand saturates at .unlimited")
+    func demandSaturates() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .max(Int.max / 2))
+        upstream.collect(3).subscribe(recorder)
+        #expect(upstream.subscriptions[0].requests == [.unlimited])
+    }
+
+    @Test("a failure drops the elements collected since the last array and is passed on")
+    func failureDropsRest() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<[Int], TestError>()
+        upstream.collect(3).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        for value in 1...5 { subscription.send(value) }
+        subscription.send(completion: .failure(TestError(code: 4)))
+        #expect(recorder.values == [[1, 2, 3]])
+        #expect(recorder.completion == .failure(TestError(code: 4)))
+    }
+
+    @Test("a cancel reaches the upstream once; nothing follows it")
+    func cancel() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<[Int], Never>()
+        upstream.collect(2).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        subscription.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        #expect(subscription.cancelCount == 1)
+        subscription.send(2)
+        subscription.send(completion: .finished)
+        #expect(recorder.values.isEmpty)
+        #expect(recorder.completion == nil)
+    }
+}
