@@ -4,16 +4,21 @@ import SluiceTesting
 import Testing
 
 /// A timer publisher written the way Combine users write one: a custom `Subscription` class
-/// driving a `DispatchSourceTimer`, emitting a tick count only while there is demand.
+/// driving a `DispatchSourceTimer`, emitting a tick count only while there is demand. The
+/// tests check that Sluice's own parts work with it as they do in Combine: an operator's
+/// demand and cancel reach it, a `for await` loop asks it for one tick per iteration and
+/// cancels it on `break`, and `sink`'s cancellable stops it.
 private struct TickPublisher: Publisher {
     typealias Output = Int
     typealias Failure = Never
 
     /// Called on each tick that found no demand (lets a test wait for one without sleeping).
-    let onIdleTick: @Sendable () -> Void
+    var onIdleTick: @Sendable () -> Void = {}
+    /// Called when the subscription is cancelled.
+    var onCancel: @Sendable () -> Void = {}
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        let subscription = TickSubscription(downstream: subscriber, onIdleTick: onIdleTick)
+        let subscription = TickSubscription(downstream: subscriber, onIdleTick: onIdleTick, onCancel: onCancel)
         subscriber.receive(subscription: subscription)
         subscription.start()
     }
@@ -30,10 +35,12 @@ where Downstream.Input == Int, Downstream.Failure == Never {
     private let state: Locked<State>
     private let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ticks"))
     private let onIdleTick: @Sendable () -> Void
+    private let onCancel: @Sendable () -> Void
 
-    init(downstream: Downstream, onIdleTick: @escaping @Sendable () -> Void) {
+    init(downstream: Downstream, onIdleTick: @escaping @Sendable () -> Void, onCancel: @escaping @Sendable () -> Void) {
         state = Locked(State(downstream: downstream))
         self.onIdleTick = onIdleTick
+        self.onCancel = onCancel
     }
 
     func start() {
@@ -67,7 +74,9 @@ where Downstream.Input == Int, Downstream.Failure == Never {
             defer { state.downstream = nil }
             return state.downstream
         }
-        if downstream != nil { timer.cancel() }
+        guard downstream != nil else { return }
+        timer.cancel()
+        onCancel()
     }
 }
 
@@ -90,20 +99,60 @@ private final class IdleGate: Sendable {
 }
 
 @Suite(.timeLimit(.minutes(2))) struct CustomTimerPublisherTests {
-    @Test func timerEmitsOnlyWhileThereIsDemand() async {
+    @Test("map passes the demand to a hand-written subscription: it ticks only while there is some")
+    func mapPassesDemandToTheTimer() async {
         let gate = IdleGate()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        TickPublisher(onIdleTick: { gate.idleTick() }).subscribe(recorder)
+        TickPublisher(onIdleTick: { gate.idleTick() }).map { $0 * 10 }.subscribe(recorder)
         recorder.request(.max(3))
         await recorder.waitForValues(count: 3)
         // A tick that found no demand has happened: nothing beyond the three was sent.
         await gate.arm()
-        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.values == [10, 20, 30])
         recorder.request(.max(2))
         await recorder.waitForValues(count: 5)
         await gate.arm()
-        #expect(recorder.values == [1, 2, 3, 4, 5])
+        #expect(recorder.values == [10, 20, 30, 40, 50])
         recorder.cancel()
         #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("prefix(3) takes three ticks, finishes, and cancels the timer")
+    func prefixCancelsTheTimer() async {
+        let cancelled = Gate()
+        let finished = Gate()
+        let ticks = Locked<[Int]>([])
+        let cancellable = TickPublisher(onCancel: { cancelled.open() }).prefix(3).sink(
+            receiveCompletion: { _ in finished.open() },
+            receiveValue: { tick in ticks.withLock { $0.append(tick) } })
+        await finished.wait()
+        await cancelled.wait()
+        #expect(ticks.withLock { $0 } == [1, 2, 3])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("a for await loop gets one tick per iteration, and its break cancels the timer")
+    func valuesLoopOverTheTimer() async {
+        let cancelled = Gate()
+        let gate = IdleGate()
+        var seen: [Int] = []
+        for await tick in TickPublisher(onIdleTick: { gate.idleTick() }, onCancel: { cancelled.open() }).values {
+            seen.append(tick)
+            // Between iterations the loop asks for nothing: the timer ticks idle.
+            await gate.arm()
+            if tick == 3 { break }
+        }
+        await cancelled.wait()
+        #expect(seen == [1, 2, 3])
+    }
+
+    @Test("cancelling a sink stops the timer")
+    func sinkCancelStopsTheTimer() async {
+        let cancelled = Gate()
+        let first = Gate()
+        let cancellable = TickPublisher(onCancel: { cancelled.open() }).sink { _ in first.open() }
+        await first.wait()
+        cancellable.cancel()
+        await cancelled.wait()
     }
 }
