@@ -103,8 +103,12 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
         self.downstream = Locked(downstream)
     }
 
-    /// Drops the subscriber; later sends reach nobody.
-    func detach() {
+    /// Drops the subscriber; later sends reach nobody (see ``ControllablePublisher/detachAll()``).
+    ///
+    /// ```swift
+    /// defer { subscription.detach() }
+    /// ```
+    public func detach() {
         let subscriber = downstream.withLock { state -> AnySubscriber<Output, Failure>? in
             defer { state = nil }
             return state

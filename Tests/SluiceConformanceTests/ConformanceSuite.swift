@@ -4,7 +4,9 @@
 // plus stress, seeded random schedules, bounded-memory checks and exit tests for every trap.
 //
 // Layout: `Registry/` (the factories), `Rules/` (one file per rule group), `Stress/`,
-// `Schedules/` (the random schedules and the demand model), `Misuse/` (exit tests).
+// `Schedules/` (the random schedules and the demand model), `Misuse/` (exit tests), `Mutants/`
+// (publishers, subjects and subscribers broken on purpose: every rule and every stress family
+// runs against one it must catch, and against its unbroken control, which it must pass).
 //
 // `Registry/Registry.swift` and `Registry+Bridge.swift` list every publisher and bridge path,
 // each in the shapes it can take (finite, failing, never-ending), declaring its element count,

@@ -9,6 +9,7 @@ struct ControllablePublisherTests {
     @Test("Each subscriber gets its own subscription, listed in order of subscription")
     func eachSubscriberGetsItsOwnSubscription() {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         #expect(publisher.subscriptions.isEmpty)
         let first = RecordingSubscriber<Int, Oops>(initialDemand: .max(1))
         let second = RecordingSubscriber<Int, Oops>(initialDemand: .max(2))
@@ -25,6 +26,7 @@ struct ControllablePublisherTests {
     @Test("history records every request and cancel in the order they were made, repeats included")
     func historyRecordsEveryCallInOrder() {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .max(1))
         publisher.subscribe(recorder)
         let subscription = publisher.subscriptions[0]
@@ -40,6 +42,7 @@ struct ControllablePublisherTests {
     @Test("requestedDemand sums the requests and saturates at unlimited; it ignores demand returned from values")
     func requestedDemandSumsRequests() {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .none, demandPerValue: .max(10))
         publisher.subscribe(recorder)
         let subscription = publisher.subscriptions[0]
@@ -57,6 +60,7 @@ struct ControllablePublisherTests {
     @Test("send(_:) delivers the value and returns the demand the subscriber answered")
     func sendDeliversAndReturnsTheAnswer() {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .max(2), demandPerValue: .max(1))
         publisher.subscribe(recorder)
         let subscription = publisher.subscriptions[0]
@@ -70,6 +74,7 @@ struct ControllablePublisherTests {
     @Test("send(_:) delivers even beyond demand, so a subscriber's defences can be tested")
     func sendIgnoresDemand() {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .none)
         publisher.subscribe(recorder)
         publisher.subscriptions[0].send(1)
@@ -80,6 +85,7 @@ struct ControllablePublisherTests {
     @Test("send(completion:) delivers a finish or a failure to the subscriber")
     func sendCompletionDelivers() {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let finishing = RecordingSubscriber<Int, Oops>()
         let failing = RecordingSubscriber<Int, Oops>()
         publisher.subscribe(finishing)
@@ -93,6 +99,7 @@ struct ControllablePublisherTests {
     @Test("A subscription describes itself as ControllableSubscription")
     func description() {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         publisher.subscribe(RecordingSubscriber<Int, Oops>())
         #expect(publisher.subscriptions[0].description == "ControllableSubscription")
     }
@@ -100,6 +107,7 @@ struct ControllablePublisherTests {
     @Test("firstSubscription waits for a subscriber that subscribes from another task")
     func firstSubscriptionWaitsForASubscriber() async {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let shared = UncheckedPair(publisher, RecordingSubscriber<Int, Oops>(initialDemand: .max(3)))
         let waiter = Task { () -> [Subscribers.Demand]? in
             guard let first = await shared.first.firstSubscription() else { return nil }
@@ -113,6 +121,7 @@ struct ControllablePublisherTests {
     @Test("firstSubscription returns nil when the waiting task is cancelled before anyone subscribes")
     func firstSubscriptionEndsOnCancellation() async {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let shared = UncheckedPair(publisher, ())
         let waiter = Task { await shared.first.firstSubscription() == nil }
         waiter.cancel()
@@ -123,6 +132,7 @@ struct ControllablePublisherTests {
     @Test("waitForCalls returns at once when the calls already satisfy the predicate")
     func waitForCallsReturnsAtOnce() async {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         publisher.subscribe(RecordingSubscriber<Int, Oops>(initialDemand: .max(1)))
         let subscription = publisher.subscriptions[0]
         await subscription.waitForCalls { $0 == [.request(.max(1))] }
@@ -132,6 +142,7 @@ struct ControllablePublisherTests {
     @Test("waitForCalls suspends until a call from another task satisfies the predicate")
     func waitForCallsResumesOnALaterCall() async {
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .none)
         publisher.subscribe(recorder)
         let subscription = publisher.subscriptions[0]
@@ -160,6 +171,7 @@ extension ControllablePublisherTests {
         let subscription = publisher.subscriptions[0]
         let (evaluated, evaluation) = AsyncStream.makeStream(of: Void.self)
         let waiter = Task {
+            defer { subscription.detach() }
             await subscription.waitForCalls { calls in
                 evaluation.yield()
                 return calls.contains(.cancel)

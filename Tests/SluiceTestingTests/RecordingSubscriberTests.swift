@@ -32,6 +32,7 @@ struct RecordingSubscriberDemandTests {
     @Test("By default the recorder requests unlimited demand once, on subscription")
     func defaultInitialDemandIsUnlimited() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         #expect(subscription.history == [.request(.unlimited)])
         #expect(recorder.outstandingDemand == .unlimited)
     }
@@ -39,6 +40,7 @@ struct RecordingSubscriberDemandTests {
     @Test("An initial demand of .max(n) is requested on subscription and used up by values")
     func initialDemandIsRequestedAndUsedUp() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .max(2))
+        defer { subscription.detach() }
         #expect(subscription.requests == [.max(2)])
         #expect(recorder.outstandingDemand == .max(2))
         subscription.send(1)
@@ -51,6 +53,7 @@ struct RecordingSubscriberDemandTests {
     @Test("An initial demand of .none requests nothing on subscription")
     func noInitialDemandRequestsNothing() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .none)
+        defer { subscription.detach() }
         #expect(subscription.history.isEmpty)
         #expect(recorder.outstandingDemand == .none)
         #expect(recorder.events == [.subscription])
@@ -59,6 +62,7 @@ struct RecordingSubscriberDemandTests {
     @Test("request(_:) forwards the demand to the subscription and adds it to the outstanding demand")
     func requestForwardsAndAccumulates() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .none)
+        defer { subscription.detach() }
         recorder.request(.max(1))
         recorder.request(.max(2))
         #expect(subscription.requests == [.max(1), .max(2)])
@@ -73,6 +77,7 @@ struct RecordingSubscriberDemandTests {
         recorder.request(.max(5))
         #expect(recorder.outstandingDemand == .none)
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         publisher.subscribe(recorder)
         #expect(publisher.subscriptions[0].history.isEmpty)
     }
@@ -80,6 +85,7 @@ struct RecordingSubscriberDemandTests {
     @Test("demandPerValue given at init is returned from each receive(_:) and counted as outstanding")
     func demandPerValueFromInitIsReturned() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .max(1), demandPerValue: .max(2))
+        defer { subscription.detach() }
         #expect(subscription.send(1) == .max(2))
         #expect(recorder.outstandingDemand == .max(2))
         #expect(subscription.requests == [.max(1)])
@@ -88,6 +94,7 @@ struct RecordingSubscriberDemandTests {
     @Test("Setting demandPerValue changes what later values return")
     func demandPerValueCanChange() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         #expect(recorder.demandPerValue == .none)
         #expect(subscription.send(1) == .none)
         recorder.demandPerValue = .max(3)
@@ -98,6 +105,7 @@ struct RecordingSubscriberDemandTests {
     @Test("onValue runs inside receive(_:) with the value and its result replaces demandPerValue")
     func onValueReplacesDemandPerValue() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .max(1), demandPerValue: .max(7))
+        defer { subscription.detach() }
         let seen = Locked<[Int]>([])
         recorder.onValue { value in
             seen.withLock { $0.append(value) }
@@ -111,6 +119,7 @@ struct RecordingSubscriberDemandTests {
     @Test("onValue can request re-entrantly: the request reaches the subscription during the value")
     func onValueCanRequestReentrantly() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .max(1))
+        defer { subscription.detach() }
         recorder.onValue { _ in
             recorder.request(.max(5))
             return .none
@@ -124,6 +133,7 @@ struct RecordingSubscriberDemandTests {
     @Test("cancel() forwards every call to the subscription, so idempotence can be tested")
     func cancelForwardsEachCall() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         recorder.cancel()
         recorder.cancel()
         #expect(subscription.history == [.request(.unlimited), .cancel, .cancel])
@@ -135,6 +145,7 @@ struct RecordingSubscriberDemandTests {
         let recorder = RecordingSubscriber<Int, Oops>()
         recorder.cancel()
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         publisher.subscribe(recorder)
         #expect(publisher.subscriptions[0].history == [.request(.unlimited)])
     }
@@ -144,6 +155,7 @@ struct RecordingSubscriberDemandTests {
         let recorder = RecordingSubscriber<Int, Oops>()
         #expect(recorder.subscription == nil)
         let publisher = ControllablePublisher<Int, Oops>()
+        defer { publisher.detachAll() }
         publisher.subscribe(recorder)
         #expect(recorder.subscription as? ControllableSubscription<Int, Oops> === publisher.subscriptions[0])
         #expect(recorder.description == "RecordingSubscriber")
@@ -152,6 +164,7 @@ struct RecordingSubscriberDemandTests {
     @Test("A failure completion is recorded with its error")
     func recordsAFailure() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         subscription.send(completion: .failure(Oops()))
         #expect(recorder.completion == .failure(Oops()))
         #expect(recorder.events == [.subscription, .completion(.failure(Oops()))])
@@ -163,6 +176,7 @@ struct RecordingSubscriberViolationTests {
     @Test("A value beyond the demand is recorded as a rule 2 violation")
     func flagsAValueBeyondDemand() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .max(1))
+        defer { subscription.detach() }
         subscription.send(1)
         #expect(recorder.violations.isEmpty)
         subscription.send(2)
@@ -173,6 +187,7 @@ struct RecordingSubscriberViolationTests {
     @Test("Demand returned from receive(_:) counts: a value within it is not a violation")
     func returnedDemandCounts() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .max(1), demandPerValue: .max(1))
+        defer { subscription.detach() }
         for value in 1...5 { subscription.send(value) }
         #expect(recorder.violations.isEmpty)
         recorder.demandPerValue = .none
@@ -184,7 +199,9 @@ struct RecordingSubscriberViolationTests {
     @Test("A second subscription is recorded as a rule 1 violation and not requested from")
     func flagsASecondSubscription() {
         let first = ControllablePublisher<Int, Oops>()
+        defer { first.detachAll() }
         let second = ControllablePublisher<Int, Oops>()
+        defer { second.detachAll() }
         let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .max(1))
         first.subscribe(recorder)
         second.subscribe(recorder)
@@ -197,6 +214,7 @@ struct RecordingSubscriberViolationTests {
     @Test("A value after the completion is recorded as a rule 4 violation")
     func flagsAValueAfterCompletion() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         subscription.send(completion: .finished)
         #expect(recorder.violations.isEmpty)
         subscription.send(1)
@@ -206,6 +224,7 @@ struct RecordingSubscriberViolationTests {
     @Test("A second completion is recorded as a rule 4 violation")
     func flagsASecondCompletion() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         subscription.send(completion: .finished)
         subscription.send(completion: .failure(Oops()))
         #expect(recorder.violations == ["received a second completion (rule 4)"])
@@ -224,6 +243,7 @@ struct RecordingSubscriberViolationTests {
     @Test("A value arriving on the same thread after cancel() returned is recorded as a rule 4 violation")
     func flagsAValueAfterCancel() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         subscription.send(1)
         recorder.cancel()
         #expect(recorder.violations.isEmpty)
@@ -235,6 +255,7 @@ struct RecordingSubscriberViolationTests {
     @Test("A value after a cancel made inside receive(_:) is recorded as a rule 4 violation, whatever the thread")
     func flagsAValueAfterACancelInsideReceive() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         recorder.onValue { [weak recorder] _ in
             recorder?.cancel()
             return .none
@@ -247,7 +268,8 @@ struct RecordingSubscriberViolationTests {
 
     @Test("After a cancel from another thread, one value already in flight is tolerated; a second is a violation")
     func toleratesOneInFlightValueAfterACancelElsewhere() {
-        let (recorder, _) = subscribedRecorder()
+        let (recorder, recorderLink) = subscribedRecorder()
+        defer { recorderLink.detach() }
         recorder.cancel()
         onAnotherThread { _ = recorder.receive(1) }  // as a publisher delivering there
         #expect(recorder.violations.isEmpty)
@@ -258,6 +280,7 @@ struct RecordingSubscriberViolationTests {
     @Test("A completion after a cancel on the same thread is recorded as a rule 4 violation")
     func flagsACompletionAfterACancel() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         recorder.cancel()
         subscription.send(completion: .finished)
         #expect(recorder.violations == ["received a completion after its cancel returned (rule 4)"])
@@ -265,12 +288,14 @@ struct RecordingSubscriberViolationTests {
 
     @Test("After a cancel from another thread, one emission in flight (a value, then the completion there) is tolerated")
     func toleratesOneInFlightEmissionAfterACancelElsewhere() {
-        let (recorder, _) = subscribedRecorder()
+        let (recorder, recorderLink) = subscribedRecorder()
+        defer { recorderLink.detach() }
         recorder.cancel()
         onAnotherThread { recorder.receive(completion: .finished) }  // as a publisher finishing there
         #expect(recorder.violations.isEmpty)
 
-        let (second, _) = subscribedRecorder()
+        let (second, secondLink) = subscribedRecorder()
+        defer { secondLink.detach() }
         second.cancel()
         onAnotherThread {  // as `Just` sends its value and `.finished`
             _ = second.receive(1)
@@ -281,7 +306,8 @@ struct RecordingSubscriberViolationTests {
 
     @Test("After a cancel, a completion on another thread than the value in flight is a rule 4 violation")
     func flagsACompletionFromAnotherEmission() {
-        let (recorder, _) = subscribedRecorder()
+        let (recorder, recorderLink) = subscribedRecorder()
+        defer { recorderLink.detach() }
         recorder.cancel()
         let valueIn = DispatchSemaphore(value: 0)
         runConcurrently(threads: 2) { thread in  // two live threads: two thread identities
@@ -299,6 +325,7 @@ struct RecordingSubscriberViolationTests {
     @Test("A signal arriving while another is still in progress is recorded as a rule 3 violation")
     func flagsOverlappingSignals() {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         recorder.onValue { value in
             // A publisher that delivers the next value before receive(_:) returned.
             if value == 1 { _ = recorder.receive(2) }
@@ -315,6 +342,7 @@ struct RecordingSubscriberWaitTests {
     @Test("wait(until:) returns at once when the events already satisfy the predicate")
     func waitReturnsAtOnceWhenSatisfied() async {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         subscription.send(1)
         await recorder.wait { $0.count == 2 }
         #expect(recorder.events == [.subscription, .value(1)])
@@ -323,6 +351,7 @@ struct RecordingSubscriberWaitTests {
     @Test("wait(until:) suspends until a value sent from elsewhere satisfies the predicate")
     func waitResumesWhenAValueArrives() async {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         let (evaluated, evaluation) = AsyncStream.makeStream(of: Int.self)
         async let seenOnResume: [Int] = {
             await recorder.wait { events in
@@ -343,6 +372,7 @@ struct RecordingSubscriberWaitTests {
     @Test("wait(until:) predicates may read the recorder: they run outside its lock")
     func predicateMayReadTheRecorder() async {
         let (recorder, subscription) = subscribedRecorder()
+        defer { subscription.detach() }
         subscription.send(1)
         // Reading the recorder inside the predicate deadlocked while predicates ran under the
         // event log's lock.
@@ -366,6 +396,7 @@ struct RecordingSubscriberWaitTests {
         await recorder.waitForValues(count: 1)
         await recorder.waitForValues(count: 0)
         let sender = Task {
+            defer { subscription.detach() }
             for value in 2...4 {
                 await Task.yield()
                 subscription.send(value)
@@ -380,6 +411,7 @@ struct RecordingSubscriberWaitTests {
     func waitForCompletionReturnsIt() async {
         let (recorder, subscription) = subscribedRecorder()
         let sender = Task {
+            defer { subscription.detach() }
             await Task.yield()
             subscription.send(completion: .failure(Oops()))
         }
@@ -390,7 +422,8 @@ struct RecordingSubscriberWaitTests {
 
     @Test("A wait ends when the awaiting task is cancelled, instead of hanging; waitForCompletion then returns nil")
     func waitsEndOnCancellation() async {
-        let (recorder, _) = subscribedRecorder()
+        let (recorder, recorderLink) = subscribedRecorder()
+        defer { recorderLink.detach() }
         // Cancelled before the waits start: each sees the cancellation when registering.
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }

@@ -45,26 +45,31 @@ struct MutantPublisher: Publisher {
         case subscribesTwice
         /// All subscriptions share one position in the values (rule 1.10).
         case sharesProgress
+        /// Declared endless (``MutantPublisher/endless``), it finishes after its values anyway.
+        case endsAnyway
     }
 
     let fault: Fault
     let count: Int
     /// Delivers from a task of its own, after `request(_:)` returned.
     let asynchronous: Bool
+    /// After its values it stays open until cancelled (unless ``Fault/endsAnyway``).
+    let endless: Bool
     private let shared = Locked(0)
     /// The subscribers kept by ``Fault/keepsSubscriber``.
     private let kept = Locked<[AnySubscriber<Int, TestFailure>]>([])
 
-    init(_ fault: Fault, count: Int = 5, asynchronous: Bool = false) {
+    init(_ fault: Fault, count: Int = 5, asynchronous: Bool = false, endless: Bool = false) {
         self.fault = fault
         self.count = count
         self.asynchronous = asynchronous
+        self.endless = endless
     }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestFailure {
         let subscription = MutantSubscription(
             AnySubscriber(subscriber), fault: fault, count: count, asynchronous: asynchronous,
-            shared: fault == .sharesProgress ? shared : nil)
+            endless: endless, shared: fault == .sharesProgress ? shared : nil)
         if fault == .keepsSubscriber { kept.withLock { $0.append(AnySubscriber(subscriber)) } }
         subscriber.receive(subscription: subscription)
         if fault == .subscribesTwice { subscriber.receive(subscription: subscription) }
@@ -91,16 +96,18 @@ private final class MutantSubscription: Subscription {
     private let fault: MutantPublisher.Fault
     private let count: Int
     private let asynchronous: Bool
+    private let endless: Bool
     private let shared: Locked<Int>?
     private let state: Locked<State>
 
     init(
         _ downstream: AnySubscriber<Int, TestFailure>, fault: MutantPublisher.Fault, count: Int,
-        asynchronous: Bool, shared: Locked<Int>?
+        asynchronous: Bool, endless: Bool, shared: Locked<Int>?
     ) {
         self.fault = fault
         self.count = count
         self.asynchronous = asynchronous
+        self.endless = endless
         self.shared = shared
         state = Locked(State(downstream: downstream))
     }
@@ -190,6 +197,10 @@ private final class MutantSubscription: Subscription {
             }
             var index = takeIndex(&state)
             if fault == .dropsAValue && index == 1 { index = takeIndex(&state) }
+            if index >= count && endless && fault != .endsAnyway {
+                untake(&state)
+                return stop(&state)
+            }
             guard index < count else {
                 state.completed = true
                 state.delivering = false

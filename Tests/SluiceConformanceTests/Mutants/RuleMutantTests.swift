@@ -17,12 +17,12 @@ struct RuleMutantTests {
         var testDescription: String { "\(rule) catches \(mutant.name)" }
     }
 
-    static func mutant(_ fault: MutantPublisher.Fault, asynchronous: Bool = false) -> Entry {
+    static func mutant(_ fault: MutantPublisher.Fault, asynchronous: Bool = false, endless: Bool = false) -> Entry {
         Entry(
-            "MutantPublisher(.\(fault))\(asynchronous ? ", asynchronous" : "")", elements: 5, ending: .finished,
-            delivery: asynchronous ? .asynchronous : .synchronous,
-            scaled: { count in Source(MutantPublisher(fault, count: count, asynchronous: asynchronous)) }
-        ) { Source(MutantPublisher(fault, asynchronous: asynchronous)) }
+            "MutantPublisher(.\(fault))\(asynchronous ? ", asynchronous" : "")\(endless ? ", endless" : "")", elements: 5,
+            ending: endless ? .never : .finished, delivery: asynchronous ? .asynchronous : .synchronous,
+            scaled: { count in Source(MutantPublisher(fault, count: count, asynchronous: asynchronous, endless: endless)) }
+        ) { Source(MutantPublisher(fault, asynchronous: asynchronous, endless: endless)) }
     }
 
     static let unguardedSubject = Entry("UnguardedSubject", elements: 5, ending: .finished, delivery: .hot) {
@@ -71,6 +71,20 @@ struct RuleMutantTests {
         + caught(by: "rule 3.13, a cancel releases the subscriber", [.keepsSubscriber]) {
             await ReferenceRules().cancelReleasesTheSubscriber(entry: $0)
         }
+        + caught(by: "rule 3.13, a completion releases the subscriber", [.keepsSubscriber]) {
+            await ReferenceRules().completionReleasesTheSubscriber(entry: $0)
+        }
+        + caught(by: "rule 3.13, a cancel before demand releases the subscriber", [.keepsSubscriber]) {
+            await ReferenceRules().cancelBeforeDemandReleasesTheSubscriber(entry: $0)
+        }
+        + caught(by: "rule 3.13, a cancel inside receive releases the subscriber", [.keepsSubscriber]) {
+            await ReferenceRules().reentrantCancelReleasesTheSubscriber(entry: $0)
+        }
+        + caught(by: "rule 3.5, cancel racing with requests", [.completesOnCancel]) {
+            await CancellationRules().cancelFromManyThreadsAtOnce(entry: $0)
+        }
+        + [Case(rule: "a never-ending publisher stays open", mutant: mutant(.endsAnyway, endless: true),
+                control: mutant(.none, endless: true)) { await SignalRules().neverEndingStaysOpen(entry: $0) }]
         + caught(by: "rule 1, subscription once", [.subscribesTwice]) { await SubscriptionRules().subscriptionComesFirstExactlyOnce(entry: $0) }
         + caught(by: "rule 1, no value before demand", [.sendsWithoutDemand]) { await SubscriptionRules().noValueBeforeDemand(entry: $0) }
         + caught(by: "rule 1.10, independent resubscription", [.sharesProgress]) {
@@ -94,7 +108,17 @@ struct RuleMutantTests {
     func everyFaultIsCaught() {
         let caught = Set(Self.cases.map(\.mutant.name))
         for fault in MutantPublisher.Fault.allCases where fault != .none {
-            #expect(caught.contains(Self.mutant(fault).name), "no rule is checked against .\(fault)")
+            let names = [Self.mutant(fault).name, Self.mutant(fault, endless: true).name]
+            #expect(names.contains(where: caught.contains), "no rule is checked against .\(fault)")
+        }
+    }
+
+    @Test("Rule 3.3's million re-entrant requests kill a publisher that delivers inside request(_:) (the stack overflows)")
+    func unboundedRecursionIsCaught() async throws {
+        // The control, in this process: the same publisher with its drain loop passes.
+        try await BoundedRecursionRules().millionReentrantRequests(entry: Self.mutant(.none))
+        await #expect(processExitsWith: .failure) {
+            try await BoundedRecursionRules().millionReentrantRequests(entry: RuleMutantTests.mutant(.unserialized))
         }
     }
 }
