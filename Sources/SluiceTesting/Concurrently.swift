@@ -6,9 +6,10 @@ import Glibc
 import Musl
 #endif
 import Dispatch
+@_spi(Internals) import Sluice
 import Synchronization
 
-/// The number of threads ``runConcurrently(threads:_:)`` starts by default: twice the
+/// The number of threads ``runConcurrently(threads:_:)`` uses by default: twice the
 /// processor count, and at least 8, so that the threads outnumber the cores and the scheduler
 /// preempts them in the middle of a call.
 public let defaultRacingThreads: Int = {
@@ -21,12 +22,13 @@ public let defaultRacingThreads: Int = {
 }()
 
 /// Runs `body(0)`, …, `body(threads - 1)` each on a thread of its own, all released together
-/// once every thread has started, and returns when all have returned.
+/// once every thread is ready, and returns when all have returned.
 ///
 /// Unlike `DispatchQueue.concurrentPerform`, which runs its iterations on at most as many
 /// threads as there are cores (two on a two-core machine, one after another when they are
-/// short), every body here runs on its own thread and none starts before all threads exist:
-/// the calls a test makes in them race.
+/// short), every body here runs on its own thread and none starts before all are ready: the
+/// calls a test makes in them race. What the bodies captured is released by the time this
+/// returns (a test may check it with `weak`).
 ///
 /// ```swift
 /// runConcurrently { thread in
@@ -34,26 +36,28 @@ public let defaultRacingThreads: Int = {
 /// }
 /// ```
 ///
-/// On platforms without POSIX threads (Windows), the bodies run on Dispatch's overcommitting
-/// queues, which also give each its own thread.
+/// The threads are dedicated threads (never a pool's shared workers), parked between calls
+/// and reused, so that a test may call this thousands of times without creating thousands
+/// of threads. On platforms without POSIX threads (Windows), they are Dispatch's
+/// overcommitting threads.
 public func runConcurrently(threads: Int = defaultRacingThreads, _ body: @escaping @Sendable (Int) -> Void) {
     precondition(threads > 0, "runConcurrently needs at least one thread")
     let barrier = StartBarrier(parties: threads)
     let done = DispatchGroup()
-    for index in 0..<threads {
+    let workers = RacingThreads.shared.take(threads)
+    for (index, worker) in workers.enumerated() {
         done.enter()
-        startThread(then: done) {
+        worker.run(then: done) {
             barrier.arriveAndWait()
             body(index)
         }
     }
-    // Each thread leaves `done` after it let go of `body`, so that whatever the bodies
-    // captured is released by the time this returns (tests check it with `weak`).
     done.wait()
+    RacingThreads.shared.give(back: workers)
 }
 
 /// Holds each arriving thread until `parties` threads have arrived. Every party is a thread of
-/// its own (never a pool's worker), so spinning cannot starve the threads still to arrive.
+/// its own, so spinning cannot starve the threads still to arrive.
 private final class StartBarrier: Sendable {
     private let parties: Int
     private let arrived = Atomic<Int>(0)
@@ -66,6 +70,54 @@ private final class StartBarrier: Sendable {
     }
 }
 
+/// The idle racing threads, shared by all calls (tests run in parallel, each call takes
+/// threads of its own and gives them back).
+private final class RacingThreads: Sendable {
+    static let shared = RacingThreads()
+    private let idle = Locked<[RacingThread]>([])
+
+    func take(_ count: Int) -> [RacingThread] {
+        let taken = idle.withLock { idle -> [RacingThread] in
+            let taken = Array(idle.suffix(count))
+            idle.removeLast(taken.count)
+            return taken
+        }
+        return taken + (0..<(count - taken.count)).map { _ in RacingThread() }
+    }
+
+    func give(back threads: [RacingThread]) {
+        idle.withLock { $0.append(contentsOf: threads) }
+    }
+}
+
+/// A thread of its own that runs one job at a time, parked on a semaphore in between.
+private final class RacingThread: Sendable {
+    private let wake = DispatchSemaphore(value: 0)
+    private let job = Locked<(work: @Sendable () -> Void, done: DispatchGroup)?>(nil)
+
+    init() {
+        startThread { [self] in
+            while true {
+                wake.wait()
+                runJob()
+            }
+        }
+    }
+
+    /// Runs `work` on this thread, then leaves `done` once `work` is released.
+    func run(then done: DispatchGroup, _ work: @escaping @Sendable () -> Void) {
+        job.withLock { $0 = (work, done) }
+        wake.signal()
+    }
+
+    private func runJob() {
+        guard let (work, done) = job.withLock({ job in defer { job = nil }; return job }) else { return }
+        work()
+        _ = consume work  // released before the caller is told
+        done.leave()
+    }
+}
+
 private func yieldThread() {
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     sched_yield()
@@ -73,17 +125,13 @@ private func yieldThread() {
 }
 
 #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-/// Starts a detached POSIX thread running `work`, then releasing it, then leaving `group`.
-private func startThread(then group: DispatchGroup, _ work: @escaping @Sendable () -> Void) {
-    final class Work {
+/// Starts a detached POSIX thread running `main`.
+private func startThread(_ main: @escaping @Sendable () -> Void) {
+    final class Main {
         let run: @Sendable () -> Void
-        let group: DispatchGroup
-        init(_ run: @escaping @Sendable () -> Void, group: DispatchGroup) {
-            self.run = run
-            self.group = group
-        }
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
-    let context = Unmanaged.passRetained(Work(work, group: group)).toOpaque()
+    let context = Unmanaged.passRetained(Main(main)).toOpaque()
     #if canImport(Darwin)
     var thread: pthread_t?
     #else
@@ -91,14 +139,10 @@ private func startThread(then group: DispatchGroup, _ work: @escaping @Sendable 
     #endif
     let result = pthread_create(&thread, nil, { context in
         #if canImport(Darwin)
-        let unmanaged = Unmanaged<Work>.fromOpaque(context)
+        Unmanaged<Main>.fromOpaque(context).takeRetainedValue().run()
         #else
-        let unmanaged = Unmanaged<Work>.fromOpaque(context!)
+        Unmanaged<Main>.fromOpaque(context!).takeRetainedValue().run()
         #endif
-        let group = unmanaged.takeUnretainedValue().group
-        unmanaged.takeUnretainedValue().run()
-        unmanaged.release()
-        group.leave()
         return nil
     }, context)
     precondition(result == 0, "pthread_create failed (\(result))")
@@ -109,12 +153,8 @@ private func startThread(then group: DispatchGroup, _ work: @escaping @Sendable 
     #endif
 }
 #else
-/// Starts `work` on a serial queue of its own, which Dispatch runs on an overcommitting thread,
-/// then leaves `group` (here the block may be released just after).
-private func startThread(then group: DispatchGroup, _ work: @escaping @Sendable () -> Void) {
-    DispatchQueue(label: "sluice.testing.racing-thread").async {
-        work()
-        group.leave()
-    }
+/// Starts `main` on a serial queue of its own, which Dispatch runs on an overcommitting thread.
+private func startThread(_ main: @escaping @Sendable () -> Void) {
+    DispatchQueue(label: "sluice.testing.racing-thread").async(execute: main)
 }
 #endif
