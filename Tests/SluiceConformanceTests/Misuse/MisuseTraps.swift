@@ -79,7 +79,7 @@ struct MisuseTraps {
         recorder.subscription!.request(.none)
         #expect(recorder.values.isEmpty)
         recorder.request(.max(1))
-        #expect(recorder.values == [0])
+        #expect(recorder.values == entry.expectedPrefix(1))
         recorder.cancel()
     }
 

@@ -1,10 +1,11 @@
 import Sluice
 import SluiceTesting
 
-/// The operators in the registry. Each is declared once, by a transform that leaves the
-/// registry's values as they are (`0..<elements`, so every rule's expectations hold), and is
-/// applied to a fixed set of upstreams: synchronous, hot and sent to from the test, asynchronous,
-/// failing, never-ending. Every rule then checks each operator over each of them.
+/// The operators in the registry. Each is declared once, by a transform and what it makes of
+/// its upstream's values and ending (most leave them as they are), and is applied to a fixed
+/// set of upstreams: synchronous, hot and sent to from the test, asynchronous, failing,
+/// never-ending. Every rule then checks each operator over each of them, against the values
+/// and ending it declared.
 extension Registry {
     /// The upstreams every operator is checked over.
     static let operatorUpstreams = [
@@ -23,7 +24,14 @@ extension Registry {
     /// the upstream would have done with it.
     static let trappingZeroDemand: Set<String> = [
         "replaceError(with:)", "replaceEmpty(with:)", "catch", "tryCatch", "collect(1)",
+        // The reducing and matching operators' own subscription.
+        "first()", "first(where: == 1)", "last()", "reduce(0, +)", "tryReduce(0, +)", "count()",
+        "collect().map(count)", "max()", "contains(2)", "allSatisfy(>= 0)", "ignoreOutput()", "collect(2).map(sum)",
     ]
+
+    /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
+    /// their own first (`prepend`'s prefix), which accepts it, whatever the upstream is.
+    static let acceptingZeroDemand: Set<String> = ["prepend(100)"]
 
     typealias Transform = @Sendable (AnyPublisher<Int, TestFailure>) -> any Publisher<Int, TestFailure>
 
@@ -57,16 +65,69 @@ extension Registry {
         ("collect(1)", { $0.collect(1).map { $0[0] } }),
     ]
 
+    /// What an operator makes of its upstream's values and ending.
+    typealias Expectation = @Sendable ([Int], Entry.Ending) -> (values: [Int], ending: Entry.Ending)
+
+    /// Operators that change the values, each with what it makes of them.
+    ///
+    /// `completesWithItsValue` marks those that send their last value and `.finished` as one
+    /// emission (a cancel made inside `receive(_:)` of that value does not hold back the
+    /// completion), as Combine's do.
+    static let shapingOperators: [(name: String, transform: Transform, expect: Expectation, completesWithItsValue: Bool)] = [
+        ("map { $0 * 2 }", { $0.map { $0 * 2 } }, { values, ending in (values.map { $0 * 2 }, ending) }, false),
+        ("filter(even)", { $0.filter { $0.isMultiple(of: 2) } }, { values, ending in (values.filter { $0.isMultiple(of: 2) }, ending) }, false),
+        ("compactMap(even)", { $0.compactMap { $0.isMultiple(of: 2) ? $0 : nil } },
+         { values, ending in (values.filter { $0.isMultiple(of: 2) }, ending) }, false),
+        ("scan(0, +)", { $0.scan(0, +) }, { values, ending in (runningSums(values), ending) }, false),
+        ("map { $0 / 2 }.removeDuplicates()", { $0.map { $0 / 2 }.removeDuplicates() },
+         { values, ending in (withoutRepeats(values.map { $0 / 2 }), ending) }, false),
+        ("dropFirst(2)", { $0.dropFirst(2) }, { values, ending in (Array(values.dropFirst(2)), ending) }, false),
+        ("prefix(2)", { $0.prefix(2) }, { values, ending in values.count >= 2 ? ([values[0], values[1]], .finished) : (values, ending) }, false),
+        ("output(at: 1)", { $0.output(at: 1) }, { values, ending in values.count >= 2 ? ([values[1]], .finished) : ([], ending) }, true),
+        ("first()", { $0.first() }, { values, ending in values.isEmpty ? ([], ending) : ([values[0]], .finished) }, true),
+        ("first(where: == 1)", { $0.first { $0 == 1 } },
+         { values, ending in values.contains(1) ? ([1], .finished) : ([], ending) }, true),
+        ("last()", { $0.last() }, { values, ending in ending == .finished ? (Array(values.suffix(1)), ending) : ([], ending) }, true),
+        ("ignoreOutput()", { $0.ignoreOutput().map(absurd) }, { _, ending in ([], ending) }, false),
+        ("reduce(0, +)", { $0.reduce(0, +) }, { values, ending in (ending == .finished ? [values.reduce(0, +)] : [], ending) }, true),
+        ("tryReduce(0, +)", { $0.tryReduce(0, +).mapError { $0 as! TestFailure } },
+         { values, ending in (ending == .finished ? [values.reduce(0, +)] : [], ending) }, true),
+        ("count()", { $0.count() }, { values, ending in (ending == .finished ? [values.count] : [], ending) }, true),
+        ("collect().map(count)", { $0.collect().map { $0.count } },
+         { values, ending in (ending == .finished ? [values.count] : [], ending) }, true),
+        ("max()", { $0.max() }, { values, ending in (ending == .finished ? Array(values.max().map { [$0] } ?? []) : [], ending) }, true),
+        ("contains(2)", { $0.contains(2).map { $0 ? 1 : 0 } },
+         { values, ending in values.contains(2) ? ([1], .finished) : (ending == .finished ? [0] : [], ending) }, true),
+        ("allSatisfy(>= 0)", { $0.allSatisfy { $0 >= 0 }.map { $0 ? 1 : 0 } },
+         { _, ending in (ending == .finished ? [1] : [], ending) }, true),
+        ("collect(2).map(sum)", { $0.collect(2).map { $0.reduce(0, +) } },
+         { values, ending in (chunkSums(values, by: 2, keepingRest: ending == .finished), ending) }, false),
+        ("append(100, 101)", { $0.append(100, 101) },
+         { values, ending in ending == .finished ? (values + [100, 101], ending) : (values, ending) }, false),
+        ("prepend(100)", { $0.prepend(100) }, { values, ending in ([100] + values, ending) }, false),
+    ]
+
     static let operators: [Entry] = operatorTransforms.flatMap { (name: String, transform: @escaping Transform) -> [Entry] in
         operatorUpstreams.compactMap { (upstreamName: String) -> Entry? in
             let upstream = (core + subjects + bridge).first { $0.name == upstreamName }!
             if nonFailingUpstreamsOnly.contains(name) && upstream.ending == .failure { return nil }
             return operatorEntry(name, transform, over: upstream)
         }
+    } + shapingOperators.flatMap { operation in
+        operatorUpstreams.map { (upstreamName: String) -> Entry in
+            let upstream = (core + subjects + bridge).first { $0.name == upstreamName }!
+            return operatorEntry(
+                operation.name, operation.transform, over: upstream, expect: operation.expect,
+                completesWithItsValue: operation.completesWithItsValue)
+        }
     }
 
-    /// `name` applied to `upstream`: the upstream's shape, with the operator in between.
-    static func operatorEntry(_ name: String, _ transform: @escaping Transform, over upstream: Entry) -> Entry {
+    /// `name` applied to `upstream`: the upstream's shape, with the operator in between, and
+    /// the values and ending `expect` makes of the upstream's.
+    static func operatorEntry(
+        _ name: String, _ transform: @escaping Transform, over upstream: Entry,
+        expect: Expectation? = nil, completesWithItsValue: Bool = false
+    ) -> Entry {
         // The million-element rule (3.3) is about recursion inside `request(_:)`, which these
         // operators leave to their upstream or wrap once: checked for a few, over the sequence,
         // so that it does not dominate the sanitizer runs.
@@ -75,19 +136,43 @@ extension Registry {
             scaled = { count in upstreamScaled(count).through(transform) }
         }
         let make: @Sendable () -> Source = { upstream.make().through(transform) }
+        let (values, ending) = expect?(upstream.expectedValues, upstream.ending) ?? (upstream.expectedValues, upstream.ending)
         return Entry(
-            "\(name) over \(upstream.name)", elements: upstream.elements, ending: upstream.ending,
+            "\(name) over \(upstream.name)", elements: values.count, values: values, ending: ending,
             delivery: upstream.delivery, isCold: upstream.isCold, hasEmptySubscription: upstream.hasEmptySubscription,
-            acceptsZeroDemand: upstream.acceptsZeroDemand && !trappingZeroDemand.contains(name),
-            completesWithItsValue: upstream.completesWithItsValue,
+            acceptsZeroDemand: (upstream.acceptsZeroDemand || acceptingZeroDemand.contains(name))
+                && !trappingZeroDemand.contains(name),
+            completesWithItsValue: upstream.completesWithItsValue || completesWithItsValue,
             scaled: scaled, make: make)
+    }
+
+    /// No value: `ignoreOutput()`'s `Never` seen as `Int`.
+    private static func absurd(_ never: Never) -> Int {}
+
+    private static func runningSums(_ values: [Int]) -> [Int] {
+        var sum = 0
+        return values.map { value in
+            sum += value
+            return sum
+        }
+    }
+
+    private static func withoutRepeats(_ values: [Int]) -> [Int] {
+        values.enumerated().filter { index, value in index == 0 || values[index - 1] != value }.map(\.element)
+    }
+
+    private static func chunkSums(_ values: [Int], by size: Int, keepingRest: Bool) -> [Int] {
+        stride(from: 0, to: values.count, by: size).compactMap { start in
+            let chunk = values[start..<min(start + size, values.count)]
+            return chunk.count == size || keepingRest ? chunk.reduce(0, +) : nil
+        }
     }
 }
 
 extension Source {
     /// The same source (and pump) with `transform` applied to its publisher.
     func through(_ transform: @escaping Registry.Transform) -> Source {
-        Source(transform(AnyPublisher(publisher)), pump: pump, subject: subject)
+        Source(transform(AnyPublisher(publisher)), subject: subject, pump: pump)
     }
 }
 

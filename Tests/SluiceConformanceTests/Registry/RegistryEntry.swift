@@ -30,8 +30,8 @@ struct Source {
     private(set) var releases: ReleaseGates?
 
     init(
-        _ publisher: any Publisher<Int, TestFailure>, pump: (@Sendable (Recorder) -> Void)? = nil,
-        subject: (any Subject<Int, TestFailure>)? = nil
+        _ publisher: any Publisher<Int, TestFailure>, subject: (any Subject<Int, TestFailure>)? = nil,
+        pump: (@Sendable (Recorder) -> Void)? = nil
     ) {
         self.publisher = publisher
         self.pump = pump
@@ -106,8 +106,11 @@ struct Entry: Sendable, CustomTestStringConvertible {
     }
 
     let name: String
-    /// The values delivered before the ending, given demand: `0, 1, …, elements - 1`.
+    /// The number of values delivered before the ending, given demand.
     let elements: Int
+    /// The values the entry promises: `0..<elements` unless declared (an operator that
+    /// changes its upstream's values declares what it makes of them).
+    let expectedValues: [Int]
     let ending: Ending
     let delivery: Delivery
     /// Each subscription to one publisher replays all values independently (rule 1.10).
@@ -128,7 +131,7 @@ struct Entry: Sendable, CustomTestStringConvertible {
     let make: @Sendable () -> Source
 
     init(
-        _ name: String, elements: Int, ending: Ending, delivery: Delivery = .synchronous,
+        _ name: String, elements: Int, values: [Int]? = nil, ending: Ending, delivery: Delivery = .synchronous,
         isCold: Bool = true, hasEmptySubscription: Bool = false, acceptsZeroDemand: Bool = false,
         completesWithItsValue: Bool = false,
         scaled: (@Sendable (Int) -> Source)? = nil, make: @escaping @Sendable () -> Source
@@ -137,7 +140,8 @@ struct Entry: Sendable, CustomTestStringConvertible {
         self.hasEmptySubscription = hasEmptySubscription
         self.acceptsZeroDemand = acceptsZeroDemand
         self.name = name
-        self.elements = elements
+        expectedValues = values ?? Array(0..<elements)
+        self.elements = expectedValues.count
         self.ending = ending
         self.delivery = delivery
         self.isCold = isCold && delivery != .hot
@@ -154,6 +158,9 @@ struct Entry: Sendable, CustomTestStringConvertible {
     /// Whether values arrive before `request(_:)` returns, so a rule may check at once.
     var isSynchronous: Bool { delivery != .asynchronous }
 
+    /// The first `count` values the entry promises.
+    func expectedPrefix(_ count: Int) -> [Int] { Array(expectedValues.prefix(count)) }
+
     /// The completion the entry promises, if it completes.
     var expectedCompletion: Subscribers.Completion<TestFailure>? {
         switch ending {
@@ -162,7 +169,4 @@ struct Entry: Sendable, CustomTestStringConvertible {
         case .never: nil
         }
     }
-
-    /// The values the entry promises: `0..<elements`.
-    var expectedValues: [Int] { Array(0..<elements) }
 }

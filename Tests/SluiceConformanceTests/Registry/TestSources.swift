@@ -150,13 +150,14 @@ enum Bodies {
 
     /// A fresh subject fed by a pump that sends `0..<count`, then the ending.
     ///
-    /// The pump never looks at the recorder's demand: it sends the next value the recorder
-    /// lacks and goes on while the subject delivers, so each pump ends by sending one value the
-    /// subject must drop (no demand left). The subject, not the test, keeps every demand rule;
-    /// a subject that delivered beyond demand would show in the recorder's violations. The next
-    /// value is the count of values received (the values are their own indices), so a value
-    /// the subject delivers by itself later (a `CurrentValueSubject` gives its current value
-    /// when demand comes) is not sent twice.
+    /// The pump never looks at the recorder's demand: it sends the next value the subject has
+    /// not delivered yet and goes on while the subject delivers, so each pump ends by sending
+    /// one value the subject must drop (no demand left). The subject, not the test, keeps every
+    /// demand rule; a subject that delivered beyond demand would show in the recorder's
+    /// violations. What the subject delivered is counted by a tap between it and its subscriber
+    /// (an operator under test may sit between the tap and the recorder), and the next value is
+    /// that count, so a value the subject delivers by itself later (a `CurrentValueSubject`
+    /// gives its current value when demand comes) is not sent twice.
     ///
     /// Pumps called from several threads at once, or from inside a delivery, run one at a
     /// time: a pump called while another runs asks that one to go round again.
@@ -165,10 +166,12 @@ enum Bodies {
     ) -> Source where S.Output == Int, S.Failure == TestFailure, S: Sendable {
         let completed = Locked(false)
         let pumping = OneAtATime()
-        return Source(subject) { recorder in
+        let tapped = Tapped(upstream: subject)
+        let delivered = tapped.delivered
+        return Source(tapped, subject: subject) { _ in
             pumping.run {
                 while !completed.withLock({ $0 }) {
-                    let next = recorder.valueCount
+                    let next = delivered.value
                     if next >= count {
                         completed.withLock { $0 = true }
                         switch ending {
@@ -179,10 +182,44 @@ enum Bodies {
                         break
                     }
                     subject.send(next)
-                    if recorder.valueCount == next { break }  // dropped: no demand
+                    if delivered.value == next { break }  // dropped: no demand
                 }
             }
         }
+    }
+}
+
+/// A publisher seen through a count of the values it delivered; it adds no subscription of
+/// its own (its subscriber gets the upstream's), so every rule still tests the upstream.
+struct Tapped<Upstream: Publisher>: Publisher where Upstream.Output == Int, Upstream.Failure == TestFailure {
+    typealias Output = Int
+    typealias Failure = TestFailure
+
+    final class Count: Sendable {
+        private let count = Locked(0)
+        var value: Int { count.withLock { $0 } }
+        func add() { count.withLock { $0 += 1 } }
+    }
+
+    let upstream: Upstream
+    let delivered = Count()
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestFailure {
+        upstream.subscribe(Counting(downstream: subscriber, delivered: delivered))
+    }
+
+    struct Counting<Downstream: Subscriber>: Subscriber where Downstream.Input == Int, Downstream.Failure == TestFailure {
+        typealias Input = Int
+        typealias Failure = TestFailure
+        let downstream: Downstream
+        let delivered: Count
+        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+        func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+        func receive(_ input: Int) -> Subscribers.Demand {
+            delivered.add()
+            return downstream.receive(input)
+        }
+        func receive(completion: Subscribers.Completion<TestFailure>) { downstream.receive(completion: completion) }
     }
 }
 

@@ -43,9 +43,13 @@ enum AsyncStressSuites {
             }
         }
 
-        @Test("the bounded-memory checks see a source that reads one element ahead", arguments: [MemoryValuesMode.onDemand, .prefetch8])
-        func boundedMemoryCatchesReadAhead(mode: MemoryValuesMode) async {
-            await withKnownIssue { await BoundedMemoryTests.checkSlowLoop(over: .readingAhead, mode: mode) }
+        /// Over `values`, whose loop waits for each element, the source always catches up with
+        /// the demand, so one element read beyond it trips the wire every time. (Over
+        /// `values(prefetch: 8)` the loop can run ahead of a lagging source, so a source one
+        /// element over its allowance is caught only when it catches up: not checked here.)
+        @Test("the bounded-memory checks see a source that reads one element ahead")
+        func boundedMemoryCatchesReadAhead() async {
+            await withKnownIssue { await BoundedMemoryTests.checkSlowLoop(over: .readingAhead, mode: .onDemand) }
             await withKnownIssue { await BoundedMemoryTests.checkSlowSubscriber(of: .readingAhead) }
         }
     }
