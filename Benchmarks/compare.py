@@ -219,6 +219,42 @@ def update_allocations(rows):
     print(f"wrote {len(counts)} counts to {THRESHOLDS}")
 
 
+def self_test():
+    """The allocation check against broken measurements (mutants), from the committed counts:
+    the counts themselves pass; one row that allocates once more per element than its
+    tolerance allows fails; a malloc counter that reads 0 everywhere fails; a row missing
+    from the run fails. Runs no benchmark."""
+    with open(THRESHOLDS) as f:
+        committed = json.load(f)["mallocsPerIteration"]
+
+    def rows_from(counts):
+        rows = []
+        for key, mallocs in counts.items():
+            target, rest = key.split(": ", 1)
+            workload, contender = rest.rsplit(" | ", 1)
+            rows.append((target, workload, contender, None, None, mallocs))
+        return rows
+
+    exact = {key: entry["mallocs"] for key, entry in committed.items()}
+    heavier = max(committed, key=lambda key: committed[key]["mallocs"])
+    cases = [
+        ("the committed counts", exact, True),
+        (f"one more allocation than allowed in {heavier}",
+         {**exact, heavier: exact[heavier] + committed[heavier]["tolerance"] + 1}, False),
+        ("a counter that reads 0", {key: 0 for key in exact}, False),
+        ("a row that did not run", {key: m for key, m in exact.items() if key != heavier}, False),
+    ]
+    failed = False
+    for name, counts, should_pass in cases:
+        print(f"-- self-test: {name} (must {'pass' if should_pass else 'fail'})")
+        if check_allocations(rows_from(counts)) != should_pass:
+            print(f"SELF-TEST FAILED: the check did not {'pass' if should_pass else 'fail'} for {name}")
+            failed = True
+    if failed:
+        sys.exit(1)
+    print("self-test: the allocation check passes the committed counts and catches each broken measurement")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--target", action="append", default=[], help="a suite: Core, Bridge, Memory")
@@ -227,7 +263,12 @@ def main():
     parser.add_argument("--check-allocations", action="store_true")
     parser.add_argument("--update-allocations", action="store_true")
     parser.add_argument("--runs", type=int, default=1, help="run K times; print the median of the medians")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check the allocation check against broken measurements; runs no benchmark")
     args = parser.parse_args()
+    if args.self_test:
+        self_test()
+        return
     if args.runs < 1:
         parser.error("--runs must be at least 1")
 
