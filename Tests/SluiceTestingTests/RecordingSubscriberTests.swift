@@ -120,7 +120,7 @@ struct RecordingSubscriberDemandTests {
     func onValueCanRequestReentrantly() {
         let (recorder, subscription) = subscribedRecorder(initialDemand: .max(1))
         defer { subscription.detach() }
-        recorder.onValue { _ in
+        recorder.onValue { [unowned recorder] _ in
             recorder.request(.max(5))
             return .none
         }
@@ -326,7 +326,7 @@ struct RecordingSubscriberViolationTests {
     func flagsOverlappingSignals() {
         let (recorder, subscription) = subscribedRecorder()
         defer { subscription.detach() }
-        recorder.onValue { value in
+        recorder.onValue { [unowned recorder] value in
             // A publisher that delivers the next value before receive(_:) returned.
             if value == 1 { _ = recorder.receive(2) }
             return .none

@@ -71,9 +71,32 @@ struct MutantPublisher: Publisher {
             AnySubscriber(subscriber), fault: fault, count: count, asynchronous: asynchronous,
             endless: endless, shared: fault == .sharesProgress ? shared : nil)
         if fault == .keepsSubscriber { kept.withLock { $0.append(AnySubscriber(subscriber)) } }
+        MutantScope.current?.add(subscription)
         subscriber.receive(subscription: subscription)
         if fault == .subscribesTwice { subscriber.receive(subscription: subscription) }
         if fault == .sendsWithoutDemand { subscription.sendFirstWithoutDemand() }
+    }
+}
+
+/// The mutant subscriptions made while a test runs in a scope: a broken one may never end (it
+/// lost its demand, or ignores the cancel), and it keeps its subscriber, which keeps it; the
+/// test ends them all when it is done, so that they do not leak.
+final class MutantScope: Sendable {
+    @TaskLocal static var current: MutantScope?
+
+    private let subscriptions = Locked<[Unchecked<AnyObject>]>([])
+
+    fileprivate func add(_ subscription: MutantSubscription) {
+        subscriptions.withLock { $0.append(Unchecked(subscription)) }
+    }
+
+    /// Runs `body` in this scope, then lets every subscription made in it drop its subscriber.
+    static func run(_ body: () async -> Void) async {
+        let scope = MutantScope()
+        await $current.withValue(scope) { await body() }
+        for subscription in scope.subscriptions.withLock({ $0 }) {
+            (subscription.value as? MutantSubscription)?.dropSubscriber()
+        }
     }
 }
 
@@ -141,6 +164,15 @@ private final class MutantSubscription: Subscription {
             return fault == .completesOnCancel ? downstream : nil
         }
         completes?.receive(completion: .finished)
+    }
+
+    /// Forgets the subscriber, whatever the fault (for ``MutantScope``).
+    func dropSubscriber() {
+        let downstream = state.withLock { state in
+            defer { state.downstream = nil }
+            return state.downstream
+        }
+        _ = downstream  // released after the lock
     }
 
     func sendFirstWithoutDemand() {

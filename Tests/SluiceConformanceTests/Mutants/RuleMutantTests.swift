@@ -97,9 +97,11 @@ struct RuleMutantTests {
     func ruleCatchesItsMutant(_ testCase: Case) async {
         await testCase.check(testCase.control)
         // The mutant is expected to fail a wait for a release: no need to wait long.
-        await Patience.$current.withValue(.milliseconds(200)) {
-            await withKnownIssue("\(testCase.rule) must fail for \(testCase.mutant.name)") {
-                await testCase.check(testCase.mutant)
+        await MutantScope.run {
+            await Patience.$current.withValue(.milliseconds(200)) {
+                await withKnownIssue("\(testCase.rule) must fail for \(testCase.mutant.name)") {
+                    await testCase.check(testCase.mutant)
+                }
             }
         }
     }

@@ -2,11 +2,16 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
+// Each recorder is cancelled on leaving its test (`defer`): an operator's subscription keeps
+// its subscriber until it ends, and the recorder keeps its subscription, so a test that left
+// one open would leave the pair alive (the leak checker reports it).
+
 @Suite("collect(_:) (Publishers.CollectByCount)")
 struct CollectByCountTests {
     @Test("full arrays as they fill, the rest in a shorter one at .finished")
     func arraysOfCount() {
         let recorder = RecordingSubscriber<[Int], Never>()
+        defer { recorder.cancel() }
         (1...7).publisher.collect(3).subscribe(recorder)
         #expect(recorder.values == [[1, 2, 3], [4, 5, 6], [7]])
         #expect(recorder.completion == .finished)
@@ -14,9 +19,11 @@ struct CollectByCountTests {
         #expect(recorder.violations.isEmpty)
 
         let exact = RecordingSubscriber<[Int], Never>()
+        defer { exact.cancel() }
         (1...4).publisher.collect(2).subscribe(exact)
         #expect(exact.values == [[1, 2], [3, 4]])   // no empty array at the end
         let none = RecordingSubscriber<[Int], Never>()
+        defer { none.cancel() }
         Empty<Int, Never>().collect(2).subscribe(none)
         #expect(none.values.isEmpty)
         #expect(none.completion == .finished)
@@ -27,6 +34,7 @@ struct CollectByCountTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .max(2), demandPerValue: .max(1))
+        defer { recorder.cancel() }
         upstream.collect(3).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         #expect(subscription.requests == [.max(6)])
@@ -43,6 +51,7 @@ struct CollectByCountTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .max(Int.max / 2))
+        defer { recorder.cancel() }
         upstream.collect(3).subscribe(recorder)
         #expect(upstream.subscriptions[0].requests == [.unlimited])
     }
@@ -52,6 +61,7 @@ struct CollectByCountTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<[Int], TestError>()
+        defer { recorder.cancel() }
         upstream.collect(3).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         for value in 1...5 { subscription.send(value) }
@@ -65,6 +75,7 @@ struct CollectByCountTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<[Int], Never>()
+        defer { recorder.cancel() }
         upstream.collect(2).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         subscription.send(1)

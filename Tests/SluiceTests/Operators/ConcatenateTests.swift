@@ -2,6 +2,10 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
+// Each recorder is cancelled on leaving its test (`defer`): an operator's subscription keeps
+// its subscriber until it ends, and the recorder keeps its subscription, so a test that left
+// one open would leave the pair alive (the leak checker reports it).
+
 @Suite("append, prepend (Publishers.Concatenate)")
 struct ConcatenateTests {
     @Test("every overload publishes in order, and returns Combine's type")
@@ -19,6 +23,7 @@ struct ConcatenateTests {
         let publisherSuffix: Publishers.Concatenate<Publishers.Sequence<[Int], Never>, Just<Int>> = numbers.append(Just(4))
         func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
             let recorder = RecordingSubscriber<Int, Never>()
+            defer { recorder.cancel() }
             publisher.subscribe(recorder)
             #expect(recorder.completion == .finished)
             return recorder.values
@@ -39,6 +44,7 @@ struct ConcatenateTests {
         let suffix = ControllablePublisher<Int, TestError>()
         defer { prefix.detachAll(); suffix.detachAll() }
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3), demandPerValue: .max(1))
+        defer { recorder.cancel() }
         prefix.append(suffix).subscribe(recorder)
         #expect(prefix.subscriptions[0].requests == [.max(3)])
         #expect(prefix.subscriptions[0].send(1) == .max(1))
@@ -63,6 +69,7 @@ struct ConcatenateTests {
         let suffix = ControllablePublisher<Int, TestError>()
         defer { suffix.detachAll() }
         let recorder = RecordingSubscriber<Int, TestError>()
+        defer { recorder.cancel() }
         Fail<Int, TestError>(error: TestError(code: 1)).append(suffix).subscribe(recorder)
         #expect(recorder.completion == .failure(TestError(code: 1)))
         #expect(suffix.subscriptions.isEmpty)
@@ -74,6 +81,7 @@ struct ConcatenateTests {
         let suffix = ControllablePublisher<Int, Never>()
         defer { prefix.detachAll(); suffix.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         prefix.append(suffix).subscribe(recorder)
         recorder.cancel()
         #expect(prefix.subscriptions[0].cancelCount == 1)
@@ -88,6 +96,7 @@ struct ConcatenateTests {
         let suffix = ControllablePublisher<Int, Never>()
         defer { prefix.detachAll(); suffix.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         prefix.append(suffix).subscribe(recorder)
         prefix.subscriptions[0].send(completion: .finished)
         recorder.cancel()
@@ -101,6 +110,7 @@ struct ConcatenateTests {
         defer { late.inner.detachAll() }
         for cancelling in [false, true] {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+            defer { recorder.cancel() }
             Just(1).append(late).subscribe(recorder)
             #expect(recorder.values == [1])
             recorder.request(.max(5))
@@ -117,7 +127,9 @@ struct ConcatenateTests {
         defer { suffix.detachAll() }
         let concatenated = Empty<Int, Never>().append(suffix)
         let first = RecordingSubscriber<Int, Never>()
+        defer { first.cancel() }
         let second = RecordingSubscriber<Int, Never>()
+        defer { second.cancel() }
         concatenated.subscribe(first)
         concatenated.subscribe(second)
         #expect(suffix.subscriptions.count == 2)

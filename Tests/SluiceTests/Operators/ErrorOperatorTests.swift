@@ -2,6 +2,10 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
+// Each recorder is cancelled on leaving its test (`defer`): an operator's subscription keeps
+// its subscriber until it ends, and the recorder keeps its subscription, so a test that left
+// one open would leave the pair alive (the leak checker reports it).
+
 private struct HandlerError: Error, Equatable {}
 
 @Suite("replaceError(with:)")
@@ -11,6 +15,7 @@ struct ReplaceErrorTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         upstream.replaceError(with: 99).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         #expect(subscription.requests == [.unlimited])
@@ -29,6 +34,7 @@ struct ReplaceErrorTests {
     @Test("a .finished passes through without the replacement")
     func finishedPassesThrough() {
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         (1...3).publisher.setFailureType(to: TestError.self).replaceError(with: 99).subscribe(recorder)
         #expect(recorder.values == [1, 2, 3])
         #expect(recorder.completion == .finished)
@@ -39,6 +45,7 @@ struct ReplaceErrorTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
         upstream.replaceError(with: 99).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         #expect(subscription.send(1) == .none)
@@ -57,6 +64,7 @@ struct ReplaceErrorTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
         upstream.replaceError(with: 99).subscribe(recorder)
         upstream.subscriptions[0].send(completion: .failure(TestError()))
         recorder.cancel()
@@ -70,6 +78,7 @@ struct ReplaceErrorTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(1))
+        defer { recorder.cancel() }
         upstream.replaceError(with: 0).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         recorder.request(.max(3))
@@ -89,6 +98,7 @@ struct CatchTests {
         let second = ControllablePublisher<Int, HandlerError>()
         defer { first.detachAll(); second.detachAll() }
         let recorder = RecordingSubscriber<Int, HandlerError>(initialDemand: .max(3))
+        defer { recorder.cancel() }
         var caught: [TestError] = []
         first.catch { error -> ControllablePublisher<Int, HandlerError> in
             caught.append(error)
@@ -118,6 +128,7 @@ struct CatchTests {
         let second = ControllablePublisher<Int, Never>()
         defer { first.detachAll(); second.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        defer { recorder.cancel() }
         first.catch { _ in second }.subscribe(recorder)
         #expect(first.subscriptions[0].send(1) == .max(2))
         first.subscriptions[0].send(completion: .failure(TestError()))
@@ -130,6 +141,7 @@ struct CatchTests {
         let second = ControllablePublisher<Int, Never>()
         defer { first.detachAll(); second.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
         first.catch { _ in second }.subscribe(recorder)
         first.subscriptions[0].send(1)
         first.subscriptions[0].send(completion: .failure(TestError()))
@@ -144,6 +156,7 @@ struct CatchTests {
         let second = ControllablePublisher<Int, Never>()
         defer { first.detachAll(); second.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         var handled = 0
         first.catch { _ -> ControllablePublisher<Int, Never> in
             handled += 1
@@ -163,6 +176,7 @@ struct CatchTests {
         let second = ControllablePublisher<Int, Never>()
         defer { first.detachAll(); second.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         first.catch { _ in second }.subscribe(recorder)
         first.subscriptions[0].send(completion: .failure(TestError()))
         recorder.cancel()
@@ -180,6 +194,7 @@ struct CatchTests {
         defer { first.detachAll(); late.inner.detachAll() }
         for cancelling in [false, true] {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+            defer { recorder.cancel() }
             first.catch { _ in late }.subscribe(recorder)
             first.subscriptions.last!.send(completion: .failure(TestError()))
             #expect(late.waitingCount == 1)
@@ -198,6 +213,7 @@ struct CatchTests {
     @Test("an upstream that finishes runs no handler")
     func finishedNeedsNoHandler() {
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         var handled = false
         [1, 2].publisher.setFailureType(to: TestError.self).catch { _ -> Just<Int> in
             handled = true
@@ -211,6 +227,7 @@ struct CatchTests {
     @Test("over publishers that complete inside subscribe: Fail, then Just")
     func synchronousSwitch() {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
         Fail<Int, TestError>(error: TestError()).catch { _ in Just(5) }.subscribe(recorder)
         #expect(recorder.values == [5])
         #expect(recorder.completion == .finished)
@@ -223,6 +240,7 @@ struct CatchTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, any Error>()
+        defer { recorder.cancel() }
         upstream.tryCatch { _ -> Just<Int> in throw HandlerError() }.subscribe(recorder)
         upstream.subscriptions[0].send(1)
         upstream.subscriptions[0].send(completion: .failure(TestError()))
@@ -242,6 +260,7 @@ struct CatchTests {
         let second = ControllablePublisher<Int, HandlerError>()
         defer { first.detachAll(); second.detachAll() }
         let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(2))
+        defer { recorder.cancel() }
         first.tryCatch { _ in second }.subscribe(recorder)
         first.subscriptions[0].send(completion: .failure(TestError()))
         #expect(second.subscriptions[0].requests == [.max(2)])
@@ -265,6 +284,7 @@ struct RetryTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, TestError>()
+        defer { recorder.cancel() }
         upstream.retry(2).subscribe(recorder)
         for attempt in 0..<3 {
             #expect(upstream.subscriptions.count == attempt + 1)
@@ -284,6 +304,7 @@ struct RetryTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(5))
+        defer { recorder.cancel() }
         upstream.retry(3).subscribe(recorder)
         upstream.subscriptions[0].send(1)
         upstream.subscriptions[0].send(2)
@@ -299,6 +320,7 @@ struct RetryTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let early = RecordingSubscriber<Int, TestError>()
+        defer { early.cancel() }
         upstream.retry(1).subscribe(early)
         early.cancel()
         #expect(upstream.subscriptions[0].cancelCount == 1)
@@ -306,6 +328,7 @@ struct RetryTests {
         #expect(upstream.subscriptions.count == 1)   // no retry after the cancel
 
         let late = RecordingSubscriber<Int, TestError>()
+        defer { late.cancel() }
         upstream.retry(1).subscribe(late)
         upstream.subscriptions[1].send(completion: .failure(TestError()))
         late.cancel()
@@ -316,6 +339,7 @@ struct RetryTests {
     @Test(".finished is passed on, with no retry; retry(0) passes the first failure on")
     func noRetryWhenNotNeeded() {
         let finished = RecordingSubscriber<Int, TestError>()
+        defer { finished.cancel() }
         [1, 2].publisher.setFailureType(to: TestError.self).retry(3).subscribe(finished)
         #expect(finished.values == [1, 2])
         #expect(finished.completion == .finished)
@@ -323,6 +347,7 @@ struct RetryTests {
         let upstream = ControllablePublisher<Int, TestError>()
         defer { upstream.detachAll() }
         let none = RecordingSubscriber<Int, TestError>()
+        defer { none.cancel() }
         upstream.retry(0).subscribe(none)
         upstream.subscriptions[0].send(completion: .failure(TestError()))
         #expect(upstream.subscriptions.count == 1)
@@ -333,6 +358,7 @@ struct RetryTests {
     func negativeCountIsUnlimited() {
         let upstream = FailingOnRequest(failures: 5, failure: TestError(), then: 1)
         let recorder = RecordingSubscriber<Int, TestError>()
+        defer { recorder.cancel() }
         upstream.retry(-1).subscribe(recorder)
         #expect(upstream.subscriptionCount == 6)
         #expect(recorder.values == [1])
@@ -343,6 +369,7 @@ struct RetryTests {
     func failingInsideRequestDoesNotRecurse() {
         let upstream = FailingOnRequest(failures: 100_000, failure: TestError(), then: 42)
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+        defer { recorder.cancel() }
         Publishers.Retry(upstream: upstream, retries: nil).subscribe(recorder)
         #expect(upstream.subscriptionCount == 100_001)
         #expect(recorder.values == [42])
@@ -359,6 +386,7 @@ struct RetryTests {
             return Just(attempt).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }
         let recorder = RecordingSubscriber<Int, TestError>()
+        defer { recorder.cancel() }
         upstream.retry(Int.max).subscribe(recorder)
         #expect(recorder.values == [100_001])
         #expect(recorder.completion == .finished)

@@ -2,11 +2,16 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
+// Each recorder is cancelled on leaving its test (`defer`): an operator's subscription keeps
+// its subscriber until it ends, and the recorder keeps its subscription, so a test that left
+// one open would leave the pair alive (the leak checker reports it).
+
 @Suite("replaceEmpty(with:)")
 struct ReplaceEmptyTests {
     @Test("an upstream that finishes without elements is replaced by the element, then .finished")
     func emptyReplaced() {
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         Empty<Int, Never>().replaceEmpty(with: 7).subscribe(recorder)
         #expect(recorder.values == [7])
         #expect(recorder.completion == .finished)
@@ -17,6 +22,7 @@ struct ReplaceEmptyTests {
     @Test("elements pass through and no replacement follows them")
     func elementsPassThrough() {
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         [1, 2].publisher.replaceEmpty(with: 7).subscribe(recorder)
         #expect(recorder.values == [1, 2])
         #expect(recorder.completion == .finished)
@@ -25,6 +31,7 @@ struct ReplaceEmptyTests {
     @Test("a failure without elements passes through, not replaced")
     func failurePassesThrough() {
         let recorder = RecordingSubscriber<Int, TestError>()
+        defer { recorder.cancel() }
         Fail<Int, TestError>(error: TestError(code: 3)).replaceEmpty(with: 7).subscribe(recorder)
         #expect(recorder.values.isEmpty)
         #expect(recorder.completion == .failure(TestError(code: 3)))
@@ -35,6 +42,7 @@ struct ReplaceEmptyTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
         upstream.replaceEmpty(with: 7).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         #expect(subscription.requests.isEmpty)
@@ -53,6 +61,7 @@ struct ReplaceEmptyTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        defer { recorder.cancel() }
         upstream.replaceEmpty(with: 7).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         #expect(subscription.send(1) == .max(1))
