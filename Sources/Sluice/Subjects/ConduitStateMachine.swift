@@ -41,9 +41,8 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// The subscriber's closures; `nil` once terminated.
     @usableFromInline var receiver: Receiver?
     @usableFromInline private(set) var demand = Subscribers.Demand.none
-    /// Values already counted against demand, waiting for the deliverer; `head` is the next.
-    @usableFromInline var queue: [Output] = []
-    @usableFromInline var head = 0
+    /// Values already counted against demand, waiting for the deliverer.
+    @usableFromInline var queue = FIFO<Output>()
     @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     /// Cancelled while delivering; the deliverer removes the entry when it comes back.
     @usableFromInline var cancelledWhileDelivering = false
@@ -102,14 +101,8 @@ struct ConduitStateMachine<Output, Failure: Error> {
         guard case .delivering = phase else { return .stop }
         if cancelledWhileDelivering { return .cancelled }
         demand += more
-        if head < queue.count, let receiver {
-            let value = queue[head]
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            receiver.setDelivering(hasNews: head < queue.count || pendingCompletion != nil)
+        if let receiver, let value = queue.popFirst() {
+            receiver.setDelivering(hasNews: !queue.isEmpty || pendingCompletion != nil)
             return .deliver(BorrowedReceiver(receiver), value)
         }
         if let completion = pendingCompletion, let receiver {
@@ -168,8 +161,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     mutating func terminate() {
         phase = .terminated
         receiver = nil
-        queue = []
-        head = 0
+        queue = FIFO()
         pendingCompletion = nil
     }
 }

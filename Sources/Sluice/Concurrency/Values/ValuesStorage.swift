@@ -26,33 +26,20 @@ enum ValuesMode: Sendable {
     case buffering(ValuesBufferingPolicy)
 }
 
-/// A FIFO queue that reuses its storage: no allocation per element once it has grown.
+/// The elements a `values` iterator holds, in order (a ``FIFO``).
 @usableFromInline
 struct ValuesBuffer<Element>: Sendable {
-    @usableFromInline var storage: [HandOff<Element>?] = []
-    @usableFromInline var head = 0
+    @usableFromInline var queue = FIFO<HandOff<Element>>()
 
     @inlinable init() {}
 
-    @inlinable var count: Int { storage.count - head }
+    @inlinable var count: Int { queue.count }
 
     @inlinable
-    mutating func append(_ element: HandOff<Element>) { storage.append(element) }
+    mutating func append(_ element: HandOff<Element>) { queue.append(element) }
 
     @inlinable
-    mutating func popFirst() -> HandOff<Element>? {
-        guard head < storage.count else { return nil }
-        let element = storage[head].take()
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-        return element
-    }
+    mutating func popFirst() -> HandOff<Element>? { queue.popFirst() }
 }
 
 /// The subscriber behind an ``AsyncPublisher`` iterator: it receives from the upstream on

@@ -33,7 +33,7 @@ struct CreateStateMachine<Output, Failure: Error> {
         @usableFromInline var downstream: CreateDownstream<Output, Failure>
         @usableFromInline var demand = Subscribers.Demand.none
         @usableFromInline var emitting = false
-        @usableFromInline var queue: [Output] = []
+        @usableFromInline var queue = FIFO<Output>()
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var onRequest: RequestHandler?
         @usableFromInline var onCancel: CancelHandler?
@@ -106,8 +106,8 @@ struct CreateStateMachine<Output, Failure: Error> {
     mutating func delivered(_ extra: Subscribers.Demand) -> DrainAction {
         guard state == .active else { return .idle }
         active.demand += extra
-        if !active.queue.isEmpty {
-            return .deliver(active.downstream, active.queue.removeFirst())
+        if let value = active.queue.popFirst() {
+            return .deliver(active.downstream, value)
         }
         if let completion = active.completion {
             return .complete(completion, retired: retire())
