@@ -33,6 +33,26 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.firstWhereSink,
         OpenCombineCore.firstWhereSink,
     ])
+    Harness.register("Deferred { (0..<N).publisher }.map.filter → sink", [
+        SluiceCore.lazyMapFilterSink,
+        OpenCombineCore.lazyMapFilterSink,
+    ])
+    Harness.register("Deferred { (0..<N).publisher }, a chain of ten operators → sink", [
+        SluiceCore.lazyTenOperatorsSink,
+        OpenCombineCore.lazyTenOperatorsSink,
+    ])
+    Harness.register("Deferred { (0..<N).publisher }.reduce → sink", [
+        SluiceCore.lazyReduceSink,
+        OpenCombineCore.lazyReduceSink,
+    ])
+    Harness.register("Deferred { (0..<N).publisher }.collect → sink", [
+        SluiceCore.lazyCollectSink,
+        OpenCombineCore.lazyCollectSink,
+    ])
+    Harness.register("Deferred { (0..<N).publisher }.first(where: last element) → sink", [
+        SluiceCore.lazyFirstWhereSink,
+        OpenCombineCore.lazyFirstWhereSink,
+    ])
     Harness.register("Just(i) → sink, one subscription per element", [
         SluiceCore.justSink,
         OpenCombineCore.justSink,

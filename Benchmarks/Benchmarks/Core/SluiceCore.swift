@@ -83,4 +83,48 @@ enum SluiceCore {
         for i in 0..<n { subject.send(i) }
         for cancellable in cancellables { cancellable.cancel() }
     }
+
+    // The same operators over `Deferred { (0..<n).publisher }`: Combine's `Publishers.Sequence`
+    // overloads (`map`, `filter`, `reduce`, … on a sequence publisher) compute an array at once,
+    // so only over an upstream that is not a sequence publisher do these rows run the operators.
+
+    static let lazyMapFilterSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = Deferred { (0..<n).publisher }
+            .map { $0 &* 3 }
+            .filter { $0 & 1 == 0 }
+            .sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let lazyTenOperatorsSink = Harness.Contender.sync(Harness.sluice) { n in
+        let first = Deferred { (0..<n).publisher }
+            .map { (value: Int) -> Int in value &+ 1 }
+            .filter { (value: Int) -> Bool in value > 0 }
+            .compactMap { (value: Int) -> Int? in value }
+            .scan(0) { (_: Int, value: Int) -> Int in value }
+            .removeDuplicates()
+        let cancellable = first
+            .map { (value: Int) -> Int in value &* 2 }
+            .filter { (value: Int) -> Bool in value & 1 == 0 }
+            .dropFirst(1)
+            .prefix { (value: Int) -> Bool in value >= 0 }
+            .map { (value: Int) -> Int in value >> 1 }
+            .sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let lazyReduceSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = Deferred { (0..<n).publisher }.reduce(0, &+).sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let lazyCollectSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = Deferred { (0..<n).publisher }.collect().sink { Benchmark.blackHole($0.count) }
+        cancellable.cancel()
+    }
+
+    static let lazyFirstWhereSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = Deferred { (0..<n).publisher }.first { $0 == n - 1 }.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
 }

@@ -29,7 +29,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`; elements and the subscription pass straight through.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = AssertNoFailureStep<Output, Upstream.Failure>(prefix: prefix, file: file, line: line)
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))

@@ -45,7 +45,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` through the observing subscription.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let hooks = EventHooks(
                 subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,

@@ -21,7 +21,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through the predicate.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: OperatorSubscriber(
                 step: TryFilterStep<Output, Upstream.Failure>(isIncluded: isIncluded), downstream: subscriber))

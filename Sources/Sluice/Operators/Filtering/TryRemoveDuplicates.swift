@@ -22,7 +22,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream; each subscription starts with no last element.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryRemoveDuplicatesStep<Output, Upstream.Failure>(isDuplicate: predicate)
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))

@@ -22,11 +22,9 @@ enum StepResult<Output, Failure: Error> {
 /// the demand. With every step `@inlinable`, `(0..<n).publisher.map(f).filter(g).sink(h)`
 /// specialises into one loop (the "map.filter → sink" benchmark row).
 ///
-/// An operator's `receive(subscriber:)` calls its upstream's `receive(subscriber:)`, not
-/// `subscribe(_:)`: the optimiser refuses to specialise one generic function again for a type
-/// that contains the one it is already specialising (its guard against endless
-/// specialisation), so a chain of `subscribe` calls with ever larger subscriber types stayed
-/// generic, with a metadata look-up per element.
+/// An operator's `receive(subscriber:)` is `@inline(__always)` and calls its upstream's
+/// `receive(subscriber:)`, not `subscribe(_:)`; Performance.md in the catalog says why (a long
+/// chain would otherwise run generic).
 @usableFromInline
 protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
     associatedtype Input

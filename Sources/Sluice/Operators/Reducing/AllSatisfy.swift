@@ -19,7 +19,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let step: AccumulateStep<Upstream.Output, Bool, Failure, Failure> = searchStep("AllSatisfy", found: false) { !predicate($0) }
@@ -47,7 +47,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let step = trySearchStep("TryAllSatisfy", found: false, { try !predicate($0) }, failure: Upstream.Failure.self)

@@ -15,7 +15,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Subscribes `subscriber`; each subscription collects from an empty array.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = AccumulateStep<Upstream.Output, Output, Failure, Failure>(name: "Collect", result: []) { collected, element in
                 collected?.append(element)   // in place: the step owns the only copy
@@ -38,7 +38,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Subscribes `subscriber`; each subscription counts from zero.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = AccumulateStep<Upstream.Output, Int, Failure, Failure>(name: "Count", result: 0) { count, _ in
                 count? += 1
@@ -61,7 +61,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Subscribes `subscriber`; it asks upstream for `.unlimited` once the subscriber asks.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = AccumulateStep<Upstream.Output, Never, Failure, Failure>(name: "IgnoreOutput", result: nil) { _, _ in .more }
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))

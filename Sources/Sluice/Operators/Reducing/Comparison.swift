@@ -22,7 +22,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ranksBelow = areInIncreasingOrder
             let step = AccumulateStep<Output, Output, Failure, Failure>(name: "Comparison", result: nil) { best, element in
@@ -54,7 +54,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ranksBelow = areInIncreasingOrder
             let step = AccumulateStep<Output, Output, Upstream.Failure, any Error>(

@@ -19,7 +19,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let wanted = output
             upstream.receive(subscriber: ReducingSubscription(step: searchStep("Contains") { $0 == wanted }, downstream: subscriber))
@@ -46,7 +46,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ReducingSubscription(step: searchStep("ContainsWhere", predicate), downstream: subscriber))
         }
@@ -72,7 +72,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = trySearchStep("TryContainsWhere", predicate, failure: Upstream.Failure.self)
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))

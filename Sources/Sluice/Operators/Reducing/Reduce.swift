@@ -25,7 +25,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`; each subscription starts from `initial`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (initial, next) = (initial, nextPartialResult)
             let step = AccumulateStep<Upstream.Output, Output, Failure, Failure>(name: "Reduce", result: initial) { result, element in
@@ -62,7 +62,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`; each subscription starts from `initial`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (initial, next) = (initial, nextPartialResult)
             let step = AccumulateStep<Upstream.Output, Output, Upstream.Failure, any Error>(

@@ -24,7 +24,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`; each subscription omits its own first `count` elements.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = SkipStep<Output, Failure>(name: "Drop", remaining: count)
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))

@@ -16,7 +16,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("First", last: false) { _ in true }
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
@@ -43,7 +43,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("FirstWhere", last: false, predicate)
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
@@ -70,7 +70,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = trySelectStep("TryFirstWhere", last: false, predicate, failure: Upstream.Failure.self)
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))

@@ -13,7 +13,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("Last", last: true) { _ in true }
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
@@ -40,7 +40,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("LastWhere", last: true, predicate)
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
@@ -67,7 +67,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = trySelectStep("TryLastWhere", last: true, predicate, failure: Upstream.Failure.self)
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))

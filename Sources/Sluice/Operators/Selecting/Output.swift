@@ -25,7 +25,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber`; each subscription counts positions from 0.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: OperatorSubscriber(step: RangeStep<Output, Failure>(range: range), downstream: subscriber))
         }

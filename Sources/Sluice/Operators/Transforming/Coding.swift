@@ -19,7 +19,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through the encoder.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Encode") { try encoder.encode($0) }
@@ -47,7 +47,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through the decoder.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Decode") { try decoder.decode(Output.self, from: $0) }

@@ -19,7 +19,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through the transform.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: OperatorSubscriber(step: CompactMapStep(transform: transform), downstream: subscriber))
         }

@@ -23,7 +23,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream, converting its failure.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: OperatorSubscriber(step: MapErrorStep(transform: transform), downstream: subscriber))
         }

@@ -10,7 +10,7 @@ extension Publishers {
         public let keyPath: KeyPath<Upstream.Output, Output>
 
         /// Subscribes `subscriber` to the upstream through the key path.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = keyPath
             let step = MapStep<Upstream.Output, Output, Failure>(transform: { $0[keyPath: keyPath] })
@@ -39,7 +39,7 @@ extension Publishers {
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
         /// Subscribes `subscriber` to the upstream through the key paths.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (keyPath0, keyPath1)
             let step = MapStep<Upstream.Output, Output, Failure>(transform: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) })
@@ -72,7 +72,7 @@ extension Publishers {
         public let keyPath2: KeyPath<Upstream.Output, Output2>
 
         /// Subscribes `subscriber` to the upstream through the key paths.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
             let step = MapStep<Upstream.Output, Output, Failure>(transform: {

@@ -24,7 +24,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream; each subscription starts from `initialResult`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = ScanStep<Upstream.Output, Output, Failure>(result: initialResult, next: nextPartialResult)
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))

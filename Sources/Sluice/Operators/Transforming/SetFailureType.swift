@@ -13,7 +13,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Subscribes `subscriber` to the upstream.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: OperatorSubscriber(step: SetFailureTypeStep<Output, Failure>(), downstream: subscriber))
         }

@@ -25,7 +25,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream; each subscription starts from `initialResult`.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryScanStep<Upstream.Output, Output, Upstream.Failure>(result: initialResult, next: nextPartialResult)
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
