@@ -2,11 +2,13 @@
 /// transition under the subject's one lock and calls the subscriber after unlocking.
 ///
 /// Signals to one subscriber must never overlap (rule 3), even when many threads call
-/// `send`, yet no lock may be held while calling it (rule 6). So the first sender to find the
-/// conduit `idle` becomes the *deliverer*; a value sent while someone is delivering is
-/// counted against demand at once and queued, and the deliverer delivers the queue (and a
-/// completion that arrived meanwhile) before it leaves. A re-entrant `send` from inside
-/// `receive(_:)` is queued the same way and delivered after that `receive` returns.
+/// `send`, yet no lock may be held while calling it (rule 6). That is ``SerialDelivery``'s
+/// protocol: the first sender to find the conduit `idle` becomes the *deliverer*; a value sent
+/// while someone is delivering is counted against demand at once and queued, and the
+/// deliverer delivers the queue (and a completion that arrived meanwhile) before it leaves. A
+/// re-entrant `send` from inside `receive(_:)` is queued the same way and delivered after that
+/// `receive` returns. What the conduit adds: the fast path below, the current value, and
+/// cancel while delivering.
 ///
 /// Fast path: a deliverer whose `receive` added no demand leaves `delivering` without the
 /// lock, by one compare-exchange on the receiver's flag (``SubjectReceiver/tryLeave()``);
@@ -30,20 +32,13 @@
 struct ConduitStateMachine<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
 
-    @usableFromInline
-    enum Phase: Sendable {
-        case idle
-        case delivering
-        case terminated
-    }
-
-    @usableFromInline var phase = Phase.idle
+    /// The demand, the deliverer, the queue and a completion kept for the deliverer. Its
+    /// `delivering` stays set when the deliverer leaves by the fast path; the receiver's flag
+    /// then reads 0, and ``deliveringAndNotified()`` clears it.
+    @usableFromInline var delivery = SerialDelivery<Output, Failure>()
+    @usableFromInline private(set) var isTerminated = false
     /// The subscriber's closures; `nil` once terminated.
     @usableFromInline var receiver: Receiver?
-    @usableFromInline private(set) var demand = Subscribers.Demand.none
-    /// Values already counted against demand, waiting for the deliverer.
-    @usableFromInline var queue = FIFO<Output>()
-    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     /// Cancelled while delivering; the deliverer removes the entry when it comes back.
     @usableFromInline var cancelledWhileDelivering = false
     /// `CurrentValueSubject`: the current value goes out with the first demand.
@@ -55,7 +50,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
         currentValuePending = deliversCurrentValue
     }
 
-    @inlinable var isTerminated: Bool { if case .terminated = phase { true } else { false } }
+    @inlinable var demand: Subscribers.Demand { delivery.demand }
 
     /// What the deliverer does next.
     @usableFromInline
@@ -71,14 +66,10 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// the deliverer; `nil` if the value was dropped (no demand, terminated) or queued.
     @inlinable
     mutating func offer(_ value: Output) -> BorrowedReceiver<Output, Failure>? {
-        guard !isTerminated, !cancelledWhileDelivering, demand > 0 else { return nil }
-        demand -= 1
-        if deliveringAndNotified() {
-            queue.append(value)
-            return nil
-        }
-        guard let receiver else { return nil }
-        phase = .delivering
+        // Demand first: a value that is dropped must not call the deliverer back.
+        guard !isTerminated, !cancelledWhileDelivering, delivery.demand > 0 else { return nil }
+        _ = deliveringAndNotified()
+        guard case .deliver = delivery.admit(value), let receiver else { return nil }
         receiver.setDelivering(hasNews: false)
         return BorrowedReceiver(receiver)
     }
@@ -88,9 +79,9 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// A deliverer that already left by the fast path makes the conduit idle here.
     @inlinable
     mutating func deliveringAndNotified() -> Bool {
-        guard case .delivering = phase else { return false }
+        guard delivery.delivering else { return false }
         if receiver?.notifyDeliverer() == true { return true }
-        phase = .idle
+        delivery.delivering = false
         return false
     }
 
@@ -98,34 +89,31 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// `.stop` (idle again, or terminated meanwhile).
     @inlinable
     mutating func delivered(more: Subscribers.Demand) -> DeliveryAction {
-        guard case .delivering = phase else { return .stop }
+        guard delivery.delivering, let receiver else { return .stop }
         if cancelledWhileDelivering { return .cancelled }
-        demand += more
-        if let receiver, let value = queue.popFirst() {
-            receiver.setDelivering(hasNews: !queue.isEmpty || pendingCompletion != nil)
+        switch delivery.next(adding: more) {
+        case .value(let value):
+            receiver.setDelivering(hasNews: delivery.hasMore)
             return .deliver(BorrowedReceiver(receiver), value)
-        }
-        if let completion = pendingCompletion, let receiver {
+        case .completion(let completion):
             terminate()
             return .complete(receiver, completion)
+        case .idle:
+            receiver.setIdle()
+            return .stop
         }
-        phase = .idle
-        receiver?.setIdle()
-        return .stop
     }
 
     /// The subscriber requests more. For a pending current value, `currentValue` supplies it
     /// and the caller becomes the deliverer.
     mutating func request(_ more: Subscribers.Demand, currentValue: () -> Output?) -> DeliveryAction {
         guard !isTerminated, !cancelledWhileDelivering else { return .stop }
-        demand += more
-        if case .delivering = phase, receiver?.isDelivering == false { phase = .idle }  // left by the fast path
-        guard currentValuePending, case .idle = phase, let receiver, let value = currentValue() else {
-            return .stop
-        }
+        delivery.demand += more
+        if delivery.delivering, receiver?.isDelivering == false { delivery.delivering = false }  // left by the fast path
+        guard currentValuePending, !delivery.delivering, let receiver, let value = currentValue(),
+            case .deliver = delivery.admit(value)
+        else { return .stop }
         currentValuePending = false
-        demand -= 1
-        phase = .delivering
         receiver.setDelivering(hasNews: false)
         return .deliver(BorrowedReceiver(receiver), value)
     }
@@ -144,25 +132,17 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// deliverer will deliver it after the queue (or the conduit already terminated).
     mutating func finish(_ completion: Subscribers.Completion<Failure>) -> DeliveryAction {
         _ = deliveringAndNotified()
-        switch phase {
-        case .terminated:
-            return .stop
-        case .delivering:
-            if !cancelledWhileDelivering { pendingCompletion = completion }
-            return .stop
-        case .idle:
-            guard let receiver else { return .stop }
-            terminate()
-            return .complete(receiver, completion)
-        }
+        guard !isTerminated, !cancelledWhileDelivering, let receiver else { return .stop }
+        guard delivery.finish(completion) else { return .stop }
+        terminate()
+        return .complete(receiver, completion)
     }
 
     @usableFromInline
     mutating func terminate() {
-        phase = .terminated
+        isTerminated = true
         receiver = nil
-        queue = FIFO()
-        pendingCompletion = nil
+        delivery.reset()
     }
 }
 

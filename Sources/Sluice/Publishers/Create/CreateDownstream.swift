@@ -2,10 +2,10 @@
 ///
 /// The emitter's one unsafe escape, and why it is safe: the subscriber is not `Sendable`,
 /// yet the emitter may be used from any thread, and each signal goes out on the thread that
-/// sent it (Combine's contract). Only the one *emitter* that ``CreateStateMachine`` elects
-/// under the emitter's lock calls it (its `emitting` flag), so signals never overlap
-/// (rule 3), and every hand-over between emitters passes through that lock, which orders
-/// one emitter's accesses before the next one's. Nothing in it is mutable.
+/// sent it (Combine's contract). Only the one *deliverer* that the subscription's
+/// ``SerialDelivery`` elects under the emitter's lock calls it, so signals never overlap
+/// (rule 3), and every hand-over between deliverers passes through that lock, which orders
+/// one deliverer's accesses before the next one's. Nothing in it is mutable.
 @usableFromInline
 struct CreateDownstream<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let base: AnySubscriber<Output, Failure>
