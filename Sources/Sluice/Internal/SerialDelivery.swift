@@ -15,21 +15,21 @@
 /// So signals never overlap (rule 3), values go out in the order they were admitted, and the
 /// queue never holds more than the demand that was outstanding (rule 2).
 @usableFromInline
-struct SerialDelivery<Output, Failure: Error> {
+package struct SerialDelivery<Output, Failure: Error> {
     /// Demand requested and not yet taken by an admitted value.
-    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline package var demand = Subscribers.Demand.none
     /// A deliverer is out calling the subscriber.
-    @usableFromInline var delivering = false
+    @usableFromInline package var delivering = false
     /// Values admitted while the deliverer was out, each already counted against demand.
-    @usableFromInline var queue = FIFO<Output>()
+    @usableFromInline package var queue = FIFO<Output>()
     /// A completion that arrived while the deliverer was out.
-    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+    @usableFromInline package var pendingCompletion: Subscribers.Completion<Failure>?
 
-    @inlinable init() {}
+    @inlinable package init() {}
 
     /// What a sender does with the value it offered.
     @usableFromInline
-    enum Admission {
+    package enum Admission {
         /// No demand: the value is dropped (or kept by the sender).
         case refused
         /// Someone is delivering: it delivers this value in turn.
@@ -40,7 +40,7 @@ struct SerialDelivery<Output, Failure: Error> {
 
     /// What the deliverer delivers next.
     @usableFromInline
-    enum Next {
+    package enum Next {
         case value(Output)
         /// The last signal: the owner terminates.
         case completion(Subscribers.Completion<Failure>)
@@ -49,14 +49,14 @@ struct SerialDelivery<Output, Failure: Error> {
     }
 
     /// Whether the deliverer has something more to deliver after the current signal.
-    @inlinable var hasMore: Bool { !queue.isEmpty || pendingCompletion != nil }
+    @inlinable package var hasMore: Bool { !queue.isEmpty || pendingCompletion != nil }
 
     /// A completion is kept for the deliverer: nothing more may be admitted.
-    @inlinable var isFinishing: Bool { pendingCompletion != nil }
+    @inlinable package var isFinishing: Bool { pendingCompletion != nil }
 
     /// A sender offers `value`.
     @inlinable
-    mutating func admit(_ value: Output) -> Admission {
+    package mutating func admit(_ value: Output) -> Admission {
         guard demand > 0, pendingCompletion == nil else { return .refused }
         demand -= 1
         if delivering {
@@ -69,7 +69,7 @@ struct SerialDelivery<Output, Failure: Error> {
 
     /// The deliverer is back, and the subscriber asked for `more`.
     @inlinable
-    mutating func next(adding more: Subscribers.Demand) -> Next {
+    package mutating func next(adding more: Subscribers.Demand) -> Next {
         demand += more
         if let value = queue.popFirst() { return .value(value) }
         if let completion = pendingCompletion {
@@ -84,7 +84,7 @@ struct SerialDelivery<Output, Failure: Error> {
     /// The stream ends. Returns `true` if the caller delivers `completion` now; `false` if the
     /// deliverer will, after the queue (a second completion is ignored).
     @inlinable
-    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
         guard delivering else { return true }
         if pendingCompletion == nil { pendingCompletion = completion }
         return false
@@ -92,7 +92,7 @@ struct SerialDelivery<Output, Failure: Error> {
 
     /// Drops what is queued (after a cancel or a completion), keeping nothing of the stream.
     @inlinable
-    mutating func reset() {
+    package mutating func reset() {
         self = SerialDelivery()
     }
 }
