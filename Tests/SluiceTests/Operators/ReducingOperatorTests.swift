@@ -36,6 +36,30 @@ struct ReducingOperatorTests {
         #expect(ignored.completion == .finished)
     }
 
+    @Test("an upstream that finishes before any demand: the result waits for the first request, as in Combine")
+    func resultWaitsForDemand() {
+        let empty = Empty<Int, Never>()
+        let reduced = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        empty.reduce(7, +).subscribe(reduced)
+        let collected = RecordingSubscriber<[Int], Never>(initialDemand: .none)
+        empty.collect().subscribe(collected)
+        let counted = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        empty.count().subscribe(counted)
+        #expect(reduced.values.isEmpty && reduced.completion == nil)
+        #expect(collected.values.isEmpty && collected.completion == nil)
+        #expect(counted.values.isEmpty && counted.completion == nil)
+        reduced.request(.max(1))
+        collected.request(.max(1))
+        counted.request(.max(1))
+        #expect(reduced.values == [7] && reduced.completion == .finished && reduced.violations.isEmpty)
+        #expect(collected.values == [[]] && collected.completion == .finished && collected.violations.isEmpty)
+        #expect(counted.values == [0] && counted.completion == .finished && counted.violations.isEmpty)
+        // Without a value to send, the completion needs no demand.
+        let last = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        empty.last().subscribe(last)
+        #expect(last.completion == .finished)
+    }
+
     @Test("over no element: reduce sends its initial result, collect an empty array, count 0; first, last and min send nothing")
     func emptyUpstream() {
         let none = Empty<Int, Never>()

@@ -3,8 +3,12 @@
 ///
 /// ```
 /// subscribed ──first request: .unlimited upstream──▶ requested
-///     └── finished / failed / finished early / cancelled (from either state) ──▶ terminated
+///     │  └── finished / failed / finished early / cancelled ──▶ terminated
+///     ├── upstream finished, a result to send ──▶ holding ──first request: send it──▶ terminated
+///     └── failed / cancelled ──▶ terminated
 /// ```
+/// A result never goes out without demand: an upstream that finishes before the first
+/// request (an empty sequence) leaves the result held until that request, as in Combine.
 /// Values run the step without the lock (the upstream's signals are serial, rule 3); the
 /// terminal transition is decided under the lock, so a cancel racing with the end delivers
 /// nothing, and the downstream and upstream are dropped when it is reached.
@@ -21,6 +25,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var requested = false
         @usableFromInline var terminated = false
+        /// The result, when the upstream finished before the downstream's first request.
+        @usableFromInline var held: Downstream.Input?
         @inlinable init(downstream: Downstream) { self.downstream = downstream }
     }
 
@@ -80,7 +86,12 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @usableFromInline
     func end(with output: Step.Output?, completion: Subscribers.Completion<Step.Failure>, cancellingUpstream: Bool) {
         let taken = state.withLock { state -> (Downstream, (any Subscription)?)? in
-            guard !state.terminated, let downstream = state.downstream else { return nil }
+            guard !state.terminated, state.held == nil, let downstream = state.downstream else { return nil }
+            if let output, !state.requested {
+                state.held = output  // sent with the first request
+                state.upstream = nil
+                return nil
+            }
             state.terminated = true
             defer { state.downstream = nil; state.upstream = nil }
             return (downstream, state.upstream)
@@ -93,22 +104,45 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
 
     // MARK: Subscription (the downstream's calls)
 
+    /// What the first request does.
+    @usableFromInline
+    enum RequestAction {
+        case none
+        case request(any Subscription)
+        /// The upstream finished before it: send the held result and finish.
+        case send(Downstream, Downstream.Input)
+    }
+
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        let upstream = state.withLock { state -> (any Subscription)? in
-            guard !state.requested, !state.terminated else { return nil }
+        let action = state.withLock { state -> RequestAction in
+            guard !state.requested, !state.terminated else { return .none }
             state.requested = true
-            return state.upstream
+            if let held = state.held, let downstream = state.downstream {
+                state.terminated = true
+                state.held = nil
+                state.downstream = nil
+                return .send(downstream, held)
+            }
+            return state.upstream.map(RequestAction.request) ?? .none
         }
-        upstream?.request(.unlimited)
+        switch action {
+        case .none:
+            break
+        case .request(let upstream):
+            upstream.request(.unlimited)
+        case .send(let downstream, let result):
+            _ = downstream.receive(result)
+            downstream.receive(completion: .finished)
+        }
     }
 
     @usableFromInline
     func cancel() {
         let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
             state.terminated = true
-            defer { state.upstream = nil; state.downstream = nil }
+            defer { state.upstream = nil; state.downstream = nil; state.held = nil }
             return (state.upstream, state.downstream)
         }
         _ = downstream   // released here, after the lock
