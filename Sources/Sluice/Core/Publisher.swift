@@ -10,7 +10,7 @@
 /// ```
 ///
 /// Implement ``receive(subscriber:)`` to write a publisher of your own; call
-/// ``subscribe(_:)`` to attach a subscriber.
+/// ``subscribe(_:)->()`` to attach a subscriber.
 public protocol Publisher<Output, Failure> {
     /// The kind of values published by this publisher.
     associatedtype Output
@@ -20,7 +20,7 @@ public protocol Publisher<Output, Failure> {
 
     /// Attaches the specified subscriber to this publisher.
     ///
-    /// Called by ``subscribe(_:)``; implement it, but call `subscribe(_:)` instead.
+    /// Called by ``subscribe(_:)->()``; implement it, but call `subscribe(_:)` instead.
     ///
     /// ```swift
     /// func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {

@@ -1,4 +1,4 @@
-/// Why ``Publisher/onlyValue()`` found no single value.
+/// Why ``Publisher/onlyValue(isolation:)`` found no single value.
 ///
 /// ```swift
 /// do { let user = try await users.onlyValue() }
