@@ -29,3 +29,14 @@ for module in Sluice SluiceTesting; do
         --warnings-as-errors
     echo "docs: $module built with no warning"
 done
+
+# Every "rule N" cited in the sources (comments and trap messages) is a numbered rule of the
+# catalog's contract article.
+contract=Sources/Sluice/Sluice.docc/Contract.md
+for rule in $(grep -rhoE "[Rr]ule [0-9]+" Sources --include=*.swift | grep -oE "[0-9]+" | sort -un); do
+    if ! grep -qE "^$rule\. " "$contract"; then
+        echo "the sources cite rule $rule, which $contract does not define"
+        exit 1
+    fi
+done
+echo "docs: every rule the sources cite is defined in $contract"
