@@ -53,7 +53,8 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
 
     /// The same loop for `iteratingOn: MainActor.shared`, isolated statically: with the actor
     /// known only at run time, every `next(isolation:)` was followed by a check of the
-    /// executor (`swift_task_switch`), about 58 against 32 ns per element.
+    /// executor (`swift_task_switch`); the row "an async sequence iterated on @MainActor →
+    /// sink", `publisher(iteratingOn: MainActor.shared)`, measures it.
     @inlinable @MainActor
     func runOnMainActor(through subscription: TaskSubscription) async {
         var iterator = base.makeAsyncIterator()

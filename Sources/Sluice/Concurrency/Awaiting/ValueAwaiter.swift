@@ -2,9 +2,8 @@
 /// ``Publisher/lastValue()``: it runs a ``ValueAwaiterStateMachine`` under its lock and
 /// resumes the awaiting task, requests and cancels only after unlocking.
 ///
-/// `@inlinable` throughout, so that clients specialise it for their element type:
-/// ``Publisher/lastValue(isolation:)`` over a sequence took about 900 ns per element
-/// unspecialised, about 90 specialised.
+/// `@inlinable` throughout, so that clients specialise it for their element type (the row
+/// "await (0..<N).publisher.lastValue()" measures it).
 @usableFromInline
 final class ValueAwaiter<Input: Sendable, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
     @usableFromInline typealias Machine = ValueAwaiterStateMachine<Input, Failure>
