@@ -17,8 +17,11 @@ extension Registry {
     static let scaledOperators: Set<String> = ["map", "filter", "prefix(while:)", "handleEvents"]
 
     /// Operators checked only over the upstreams that do not fail: over a failing one they
-    /// change the values (`retry` replays them, `replaceError` adds its element).
-    static let nonFailingUpstreamsOnly: Set<String> = ["retry(1)", "replaceError(with:)"]
+    /// change the values (`retry` replays them, `replaceError` adds its element, and a merge's
+    /// failure overtakes a value still waiting for demand, as Combine's does).
+    static let nonFailingUpstreamsOnly: Set<String> = [
+        "retry(1)", "replaceError(with:)", "merge(with: Empty())", "MergeMany(upstream)",
+    ]
 
     /// Operators whose own subscription traps on `request(.none)`, as Combine's do, whatever
     /// the upstream would have done with it.
@@ -27,6 +30,8 @@ extension Registry {
         // The reducing and matching operators' own subscription.
         "first()", "first(where: == 1)", "last()", "reduce(0, +)", "tryReduce(0, +)", "count()",
         "collect().map(count)", "max()", "contains(2)", "allSatisfy(>= 0)", "ignoreOutput()", "collect(2).map(sum)",
+        // The merge's subscription.
+        "merge(with: Empty())", "MergeMany(upstream)",
     ]
 
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
@@ -63,6 +68,10 @@ extension Registry {
         ("append()", { $0.append() }),
         ("prepend()", { $0.prepend() }),
         ("collect(1)", { $0.collect(1).map { $0[0] } }),
+        // A merge with a publisher that finishes at once, and a merge of one: the upstream's
+        // values and ending, through the merge's demand and serialisation.
+        ("merge(with: Empty())", { $0.merge(with: Empty<Int, TestFailure>()) }),
+        ("MergeMany(upstream)", { Publishers.MergeMany($0) }),
     ]
 
     /// What an operator makes of its upstream's values and ending.
