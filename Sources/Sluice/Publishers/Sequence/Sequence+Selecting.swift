@@ -54,7 +54,7 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
     /// Publishes the element at `index`, or nothing when `index` is outside the collection.
     @inlinable
     public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(sequence.element(at: index))
+        Optional<Output>.Publisher(sequence.publishedElement(at: index))
     }
 }
 
@@ -63,7 +63,7 @@ extension Publishers.Sequence where Elements: Collection {
     /// collection are left out.
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
-        Publishers.Sequence<[Output], Failure>(sequence: sequence.elements(in: range))
+        Publishers.Sequence<[Output], Failure>(sequence: sequence.publishedElements(in: range))
     }
 }
 
@@ -86,7 +86,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
     /// Publishes the element at `index`, or nothing when `index` is outside the collection.
     @inlinable
     public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(sequence.element(at: index))
+        Optional<Output>.Publisher(sequence.publishedElement(at: index))
     }
 }
 
@@ -95,7 +95,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
     /// collection are left out.
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
-        Publishers.Sequence<[Output], Failure>(sequence: sequence.elements(in: range))
+        Publishers.Sequence<[Output], Failure>(sequence: sequence.publishedElements(in: range))
     }
 }
 
@@ -103,14 +103,14 @@ extension Collection {
     /// The element at `index`, or `nil` outside `startIndex..<endIndex` (an O(1) check,
     /// unlike `indices.contains`). Behind both `output(at:)` overloads.
     @inlinable
-    func element(at index: Index) -> Element? {
+    func publishedElement(at index: Index) -> Element? {
         (startIndex..<endIndex).contains(index) ? self[index] : nil
     }
 
     /// The elements at the indices in `range` that are inside the collection, copied.
     /// Behind both `output(in:)` overloads.
     @inlinable
-    func elements(in range: Range<Index>) -> [Element] {
+    func publishedElements(in range: Range<Index>) -> [Element] {
         Array(self[range.clamped(to: startIndex..<endIndex)])
     }
 }
