@@ -1,0 +1,108 @@
+// Combine's specialised overloads of the selecting and sequencing operators on `Just`: whether
+// the one element is kept is decided when the operator is called (a predicate runs then,
+// once), and the result is a `Just` or an `Optional` publisher that finishes without a value
+// when the element is not kept. A negative count or index traps, as the generic operators do.
+
+extension Just {
+    /// Returns `self`: the only element is the first.
+    @inlinable
+    public func first() -> Just<Output> {
+        self
+    }
+
+    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes
+    /// without a value.
+    @inlinable
+    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? output : nil)
+    }
+
+    /// Returns `self`: the only element is the last.
+    @inlinable
+    public func last() -> Just<Output> {
+        self
+    }
+
+    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes
+    /// without a value.
+    @inlinable
+    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        first(where: predicate)
+    }
+
+    /// Publishes the output only when `count` is 0; a negative `count` traps.
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+        if count < 0 { Violation.negativeCount(count, in: "dropFirst(_:)") }
+        return Optional<Output>.Publisher(count == 0 ? output : nil)
+    }
+
+    /// Tests the output now, once: the result publishes it unless `predicate` holds.
+    @inlinable
+    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(predicate(output) ? nil : output)
+    }
+
+    /// Publishes the output only when `index` is 0, its position; a negative `index` traps.
+    @inlinable
+    public func output(at index: Int) -> Optional<Output>.Publisher {
+        if index < 0 { Violation.negativeCount(index, in: "output(at:)") }
+        return Optional<Output>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// Publishes the output only when `range` contains 0, its position; a negative lower
+    /// bound traps.
+    ///
+    /// Combine's own overload publishes the output for an empty range starting at 0, unlike
+    /// its generic `output(in:)`; this one agrees with the generic operator.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        let positions = range.relative(to: 0..<Int.max)
+        if positions.lowerBound < 0 { Violation.negativeCount(positions.lowerBound, in: "output(in:)") }
+        return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
+    }
+
+    /// Publishes the output only when `maxLength` is positive; a negative `maxLength` traps.
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+        if maxLength < 0 { Violation.negativeCount(maxLength, in: "prefix(_:)") }
+        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+    }
+
+    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes
+    /// without a value.
+    @inlinable
+    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        first(where: predicate)
+    }
+
+    /// Publishes `elements`, then the output, from one array built now.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        prepend(elements)
+    }
+
+    /// Publishes `elements`, then the output, from one array built now (`elements` is
+    /// iterated once, here).
+    @inlinable
+    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
+        var all = Array(elements)
+        all.append(output)
+        return Publishers.Sequence(sequence: all)
+    }
+
+    /// Publishes the output, then `elements`, from one array built now.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        append(elements)
+    }
+
+    /// Publishes the output, then `elements`, from one array built now (`elements` is
+    /// iterated once, here).
+    @inlinable
+    public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
+        var all = [output]
+        all.append(contentsOf: elements)
+        return Publishers.Sequence(sequence: all)
+    }
+}

@@ -1,0 +1,49 @@
+// Combine's specialised `prepend` and `append` on `Publishers.Sequence` over a
+// `RangeReplaceableCollection`: the elements are joined into one collection of the same type
+// now, when the operator is called, instead of concatenating two publishers.
+
+extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// Publishes `elements`, then this sequence's elements, from one collection built now.
+    @inlinable
+    public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        prepend(elements)
+    }
+
+    /// Publishes `elements`, then this sequence's elements, from one collection built now
+    /// (`elements` is iterated once, here).
+    @inlinable
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where Elements.Element == S.Element {
+        var joined = Elements(elements)
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// Publishes `publisher`'s elements, then this sequence's elements, from one collection
+    /// built now.
+    @inlinable
+    public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        prepend(publisher.sequence)
+    }
+
+    /// Publishes this sequence's elements, then `elements`, from one collection built now.
+    @inlinable
+    public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        append(elements)
+    }
+
+    /// Publishes this sequence's elements, then `elements`, from one collection built now
+    /// (`elements` is iterated once, here).
+    @inlinable
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where Elements.Element == S.Element {
+        var joined = sequence
+        joined.append(contentsOf: elements)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// Publishes this sequence's elements, then `publisher`'s elements, from one collection
+    /// built now.
+    @inlinable
+    public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        append(publisher.sequence)
+    }
+}
