@@ -19,8 +19,9 @@ enum StepResult<Output, Failure: Error> {
 /// Such an operator hands its upstream subscription straight to its downstream, as Combine's
 /// `map` and `filter` do: the downstream's `request(_:)` and `cancel()` reach upstream with no
 /// wrapper, and a dropped value returns `.max(1)` from `receive(_:)`, which the upstream adds to
-/// the demand. With every step `@inlinable`, `(0..<n).publisher.map(f).filter(g).sink(h)`
-/// specialises into one loop (the "map.filter → sink" benchmark row).
+/// the demand. With every step `@inlinable`, `subject.map(f).filter(g).sink(h)` specialises
+/// into one loop (the "Deferred { (0..<N).publisher }.map.filter → sink" benchmark row; over
+/// a `Publishers.Sequence` itself, `map` and `filter` are Combine's eager overloads).
 ///
 /// An operator's `receive(subscriber:)` is `@inline(__always)` and calls its upstream's
 /// `receive(subscriber:)`, not `subscribe(_:)`; Performance.md in the catalog says why (a long
