@@ -32,6 +32,8 @@ extension Registry {
         "collect().map(count)", "max()", "contains(2)", "allSatisfy(>= 0)", "ignoreOutput()", "collect(2).map(sum)",
         // The merge's subscription.
         "merge(with: Empty())", "MergeMany(upstream)",
+        // Their own subscription.
+        "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)",
     ]
 
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
@@ -72,6 +74,9 @@ extension Registry {
         // values and ending, through the merge's demand and serialisation.
         ("merge(with: Empty())", { $0.merge(with: Empty<Int, TestFailure>()) }),
         ("MergeMany(upstream)", { Publishers.MergeMany($0) }),
+        // A trigger that never fires, and one that fires at once: the upstream's values.
+        ("prefix(untilOutputFrom: Empty())", { $0.prefix(untilOutputFrom: Empty<Int, Never>()) }),
+        ("drop(untilOutputFrom: Just)", { $0.drop(untilOutputFrom: Just(0).setFailureType(to: TestFailure.self)) }),
     ]
 
     /// What an operator makes of its upstream's values and ending.

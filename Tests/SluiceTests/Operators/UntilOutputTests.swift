@@ -1,0 +1,112 @@
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+private struct Boom: Error, Equatable {}
+
+@Suite("prefix(untilOutputFrom:) and drop(untilOutputFrom:)")
+struct UntilOutputTests {
+    @Test("prefix: the other publisher's first value finishes the stream and cancels the upstream")
+    func prefixEndsOnTrigger() {
+        let upstream = ControllablePublisher<Int, Never>()
+        let trigger = ControllablePublisher<String, Boom>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
+        defer { recorder.cancel() }
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        #expect(trigger.subscriptions[0].requests == [.max(1)])
+        #expect(upstream.subscriptions[0].requests == [.max(5)], "demand passes through")
+        _ = upstream.subscriptions[0].send(1)
+        _ = trigger.subscriptions[0].send("stop")
+        #expect(recorder.values == [1] && recorder.completion == .finished)
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        _ = upstream.subscriptions[0].send(2)
+        #expect(recorder.values == [1] && recorder.violations.isEmpty)
+    }
+
+    @Test("prefix: the other publisher ending without a value, even failing, changes nothing")
+    func prefixIgnoresTriggerEnding() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let trigger = PassthroughSubject<Void, Boom>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        trigger.send(completion: .failure(Boom()))
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(recorder.values == [1] && recorder.completion == .finished && recorder.violations.isEmpty)
+    }
+
+    @Test("drop: values before the other publisher's first are dropped and use up their demand, as in Combine")
+    func dropUntilTrigger() {
+        let upstream = ControllablePublisher<Int, Boom>()
+        let trigger = PassthroughSubject<Void, Boom>()
+        let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
+        defer { recorder.cancel() }
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        #expect(upstream.subscriptions[0].send(1) == .none, "no replacement is requested for a dropped value")
+        trigger.send(())
+        _ = upstream.subscriptions[0].send(2)
+        _ = upstream.subscriptions[0].send(3)
+        #expect(recorder.values == [2, 3])
+        #expect(upstream.subscriptions[0].requests == [.max(3)])
+        upstream.subscriptions[0].send(completion: .finished)
+        #expect(recorder.completion == .finished && recorder.violations.isEmpty)
+    }
+
+    @Test("drop: the other publisher ending without a value ends the stream the same way and cancels the upstream")
+    func dropEndsWithTrigger() {
+        for ending in [Subscribers.Completion<Boom>.finished, .failure(Boom())] {
+            let upstream = ControllablePublisher<Int, Boom>()
+            let trigger = PassthroughSubject<Void, Boom>()
+            let recorder = RecordingSubscriber<Int, Boom>()
+            upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+            trigger.send(completion: ending)
+            #expect(recorder.completion == ending)
+            #expect(upstream.subscriptions[0].cancelCount == 1)
+        }
+        // A trigger that fires then finishes leaves the stream running.
+        let upstream = PassthroughSubject<Int, Boom>()
+        let recorder = RecordingSubscriber<Int, Boom>()
+        upstream.drop(untilOutputFrom: Just(()).setFailureType(to: Boom.self)).subscribe(recorder)
+        upstream.send(1)
+        #expect(recorder.values == [1] && recorder.completion == nil)
+        recorder.cancel()
+    }
+
+    @Test("cancel cancels the upstream and the other publisher; the upstream finishing cancels the other")
+    func cancellation() {
+        let upstream = ControllablePublisher<Int, Never>()
+        let trigger = ControllablePublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        recorder.cancel()
+        #expect(upstream.subscriptions[0].cancelCount == 1 && trigger.subscriptions[0].cancelCount == 1)
+
+        let second = ControllablePublisher<Int, Never>()
+        let secondTrigger = ControllablePublisher<Int, Never>()
+        let finished = RecordingSubscriber<Int, Never>()
+        second.prefix(untilOutputFrom: secondTrigger).subscribe(finished)
+        second.subscriptions[0].send(completion: .finished)
+        #expect(finished.completion == .finished && secondTrigger.subscriptions[0].cancelCount == 1)
+    }
+
+    @Test("a trigger firing on another thread while values are delivered: the completion never overlaps a value, and nothing follows it")
+    func triggerRacingValues() {
+        for _ in 0..<200 {
+            let upstream = PassthroughSubject<Int, Never>()
+            let trigger = PassthroughSubject<Void, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+            runConcurrently(threads: 2) { thread in
+                if thread == 0 {
+                    for value in 0..<200 { upstream.send(value) }
+                } else {
+                    trigger.send(())
+                }
+            }
+            #expect(recorder.completion == .finished)
+            #expect(recorder.values == Array(0..<recorder.values.count), "values lost or reordered")
+            #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(2))")
+        }
+    }
+}
