@@ -53,6 +53,34 @@ struct UntilOutputTests {
         #expect(recorder.completion == .finished && recorder.violations.isEmpty)
     }
 
+    @Test("drop: the other publisher is cancelled once its value has opened the stream, so that it lets go of the subscription")
+    func dropCancelsFiredTrigger() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let trigger = ControllablePublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        #expect(trigger.subscriptions[0].cancelCount == 0)
+        _ = trigger.subscriptions[0].send(1)
+        #expect(trigger.subscriptions[0].cancelCount == 1)
+        trigger.subscriptions[0].send(completion: .finished)
+        upstream.send(2)
+        #expect(recorder.values == [2] && recorder.completion == nil && recorder.violations.isEmpty)
+    }
+
+    @Test("drop: a trigger that sends its value inside the request is cancelled once, and its completion after is ignored")
+    func dropSynchronousTrigger() {
+        let upstream = PassthroughSubject<Int, Never>()
+        var cancels = 0
+        let trigger = Just(0).handleEvents(receiveCancel: { cancels += 1 })
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        upstream.send(5)
+        #expect(recorder.values == [5] && recorder.completion == nil)
+        #expect(cancels == 1 && recorder.violations.isEmpty)
+    }
+
     @Test("drop: the other publisher ending without a value ends the stream the same way and cancels the upstream")
     func dropEndsWithTrigger() {
         for ending in [Subscribers.Completion<Boom>.finished, .failure(Boom())] {

@@ -35,7 +35,9 @@ extension Publishers {
     ///
     /// As in Combine, an element dropped before that uses up its demand (no more is asked for
     /// in its place). The other publisher is asked for one element; if it completes without
-    /// one, this publisher completes the same way, cancelling the upstream.
+    /// one, this publisher completes the same way, cancelling the upstream. Once its element
+    /// has arrived it is cancelled (Combine only lets go of it), so that it frees what it
+    /// holds, such as a subject's hold on this subscription.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Output = Upstream.Output

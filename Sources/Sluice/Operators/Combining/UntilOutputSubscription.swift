@@ -79,10 +79,14 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @inlinable
     func triggerFired() {
         if dropping {
-            state.withLock { state in
+            // One value was requested, so the trigger would send nothing more; it is cancelled
+            // (Combine only lets go of it) so that it can free what it holds, such as a
+            // subject's hold on this subscription.
+            let trigger = state.withLock { state in
                 state.triggered = true
-                _ = state.trigger.end()  // it sends no more: one value was requested
+                return state.trigger.end()?.upstream
             }
+            trigger?.cancel()
         } else {
             finish(state.withLock { $0.end(with: .finished) })
         }
