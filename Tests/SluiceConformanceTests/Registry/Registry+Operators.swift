@@ -18,9 +18,10 @@ extension Registry {
 
     /// Operators checked only over the upstreams that do not fail: over a failing one they
     /// change the values (`retry` replays them, `replaceError` adds its element, and a merge's
-    /// failure overtakes a value still waiting for demand, as Combine's does).
+    /// failure overtakes a value still waiting for demand, as Combine's does, and so does a
+    /// zip's, over values still waiting for their partner).
     static let nonFailingUpstreamsOnly: Set<String> = [
-        "retry(1)", "replaceError(with:)", "merge(with: Empty())", "MergeMany(upstream)",
+        "retry(1)", "replaceError(with:)", "merge(with: Empty())", "MergeMany(upstream)", "zip(0..<1000)",
     ]
 
     /// Operators whose own subscription traps on `request(.none)`, as Combine's do, whatever
@@ -33,7 +34,7 @@ extension Registry {
         // The merge's subscription.
         "merge(with: Empty())", "MergeMany(upstream)",
         // Their own subscription.
-        "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)",
+        "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)", "zip(0..<1000)", "combineLatest(Just)",
     ]
 
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
@@ -77,6 +78,10 @@ extension Registry {
         // A trigger that never fires, and one that fires at once: the upstream's values.
         ("prefix(untilOutputFrom: Empty())", { $0.prefix(untilOutputFrom: Empty<Int, Never>()) }),
         ("drop(untilOutputFrom: Just)", { $0.drop(untilOutputFrom: Just(0).setFailureType(to: TestFailure.self)) }),
+        // The upstream zipped with more values than any entry sends, and combined with a value
+        // that comes first: the upstream's values, through the join's demand and serialisation.
+        ("zip(0..<1000)", { $0.zip((0..<1000).publisher.setFailureType(to: TestFailure.self)) { value, _ in value } }),
+        ("combineLatest(Just)", { Just(0).setFailureType(to: TestFailure.self).combineLatest($0) { $1 } }),
     ]
 
     /// What an operator makes of its upstream's values and ending.

@@ -1,0 +1,161 @@
+/// The state of one `zip` or `combineLatest` subscription (``JoinSubscription``), under its
+/// lock. `Row` holds the upstreams' values and decides which of the two it is.
+///
+/// Demand follows Combine: every upstream is asked for what the downstream asks (by
+/// `request(_:)` or by the demand it returns), so that no upstream sends more than the
+/// downstream could take.
+/// - `zip` keeps each upstream's unmatched values in order and makes a tuple as soon as every
+///   upstream has one and the downstream has demand; it finishes once an upstream has
+///   finished and every value it sent has been matched (no tuple can be made any more).
+/// - `combineLatest` keeps each upstream's latest value; a value that arrives once every
+///   upstream has sent one makes a tuple if the downstream has demand, else it is only
+///   remembered (as in Combine, a later request does not send it); it finishes once every
+///   upstream has finished.
+/// Tuples go through a ``SerialDelivery``, so that the downstream gets one signal at a time
+/// from whichever thread sends. The first failure cancels the other upstreams and fails the
+/// stream after the tuples already admitted.
+@usableFromInline
+struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downstream.Input {
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    /// Released on cancel and after the completion goes out.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var delivery = SerialDelivery<Output, Failure>()
+    @usableFromInline var row = Row()
+    /// Each upstream's subscription, from its arrival until it completes or is cancelled.
+    @usableFromInline var upstreams: [SubscriptionSlot]
+    @usableFromInline var finished: [Bool]
+    /// All the downstream has asked for, which every upstream is asked for in turn.
+    @usableFromInline var requested = Subscribers.Demand.none
+    /// Cancelled, or the completion decided.
+    @usableFromInline var ended = false
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+        upstreams = Array(repeating: .awaiting, count: Row.arity)
+        finished = Array(repeating: false, count: Row.arity)
+    }
+
+    /// What the caller does after unlocking.
+    @usableFromInline
+    struct Action {
+        /// Deliver this tuple: the caller became the deliverer.
+        @usableFromInline var deliver: (Downstream, Output)?
+        @usableFromInline var complete: (Downstream, Subscribers.Completion<Failure>)?
+        /// Ask every upstream subscribed in `upstreams` for `demand`, or (`onlySender`) only
+        /// the one whose value made the tuple that returned it.
+        @usableFromInline var request: (demand: Subscribers.Demand, upstreams: [SubscriptionSlot], onlySender: Bool)?
+        @usableFromInline var cancels: [any Subscription] = []
+        @inlinable init() {}
+    }
+
+    /// Upstream `index` subscribed: the demand to ask it for (`.none` for nothing yet), or
+    /// `nil` to cancel it.
+    @inlinable
+    mutating func attach(_ subscription: any Subscription, at index: Int) -> Subscribers.Demand? {
+        guard !ended, upstreams[index].attach(subscription) else { return nil }
+        return requested
+    }
+
+    /// Upstream `index` sent `value`.
+    @inlinable
+    mutating func receive<T>(_ value: T, at index: Int) -> Action {
+        var action = Action()
+        guard !ended else { return action }
+        row.store(value, at: index)
+        if Row.consumes {
+            combine(into: &action)
+        } else if row.isFull, delivery.demand > 0 {
+            admit(row.take(), into: &action)
+        }
+        return action
+    }
+
+    /// The downstream asked for `demand`, or `returned` it from a delivery. `zip` asks every
+    /// upstream for either, as each tuple takes a value from each; `combineLatest` asks only
+    /// the upstream in whose `receive(_:)` the tuple is delivered (its sender, unless tuples
+    /// from several threads queued up) for the returned demand, as Combine asks the sender; so
+    /// no upstream is asked for more than the downstream could take.
+    @inlinable
+    mutating func add(_ demand: Subscribers.Demand, returned: Bool = false, into action: inout Action) {
+        guard !ended, demand > 0 else { return }
+        delivery.demand += demand
+        if requested != .unlimited { action.request = (demand, upstreams, returned && !Row.consumes) }
+        if !(returned && !Row.consumes) { requested += demand }
+        combine(into: &action)
+    }
+
+    /// The deliverer is back with `more` demand from the downstream.
+    @inlinable
+    mutating func delivered(more: Subscribers.Demand) -> (Action, SerialDelivery<Output, Failure>.Next) {
+        var action = Action()
+        guard downstream != nil else { return (action, .idle) }  // cancelled meanwhile
+        add(more, returned: true, into: &action)
+        let next = delivery.next(adding: .none)
+        if case .completion = next { downstream = nil }
+        return (action, next)
+    }
+
+    /// `zip`: makes tuples while every upstream has a value and the downstream has demand,
+    /// then finishes if a finished upstream has nothing left to match.
+    @inlinable
+    mutating func combine(into action: inout Action) {
+        guard Row.consumes else { return }
+        while delivery.demand > 0, row.isFull { admit(row.take(), into: &action) }
+        if finished.indices.contains(where: { finished[$0] && row.isEmpty(at: $0) }) {
+            end(with: .finished, into: &action)
+        }
+    }
+
+    @inlinable
+    mutating func admit(_ tuple: Output, into action: inout Action) {
+        if case .deliver = delivery.admit(tuple), let downstream { action.deliver = (downstream, tuple) }
+    }
+
+    /// Upstream `index` completed.
+    @inlinable
+    mutating func complete(_ completion: Subscribers.Completion<Failure>, at index: Int) -> Action {
+        var action = Action()
+        guard !ended else { return action }
+        _ = upstreams[index].end()
+        switch completion {
+        case .failure:
+            end(with: completion, into: &action)
+        case .finished:
+            finished[index] = true
+            if Row.consumes {
+                combine(into: &action)
+            } else if !finished.contains(false) {
+                end(with: .finished, into: &action)
+            }
+        }
+        return action
+    }
+
+    /// The completion goes out now, or after the tuples the deliverer still holds; the
+    /// upstreams still subscribed are cancelled.
+    @inlinable
+    mutating func end(with completion: Subscribers.Completion<Failure>, into action: inout Action) {
+        ended = true
+        action.cancels = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
+        action.request = nil
+        row = Row()
+        if delivery.finish(completion), let downstream {
+            self.downstream = nil
+            action.complete = (downstream, completion)
+        }
+    }
+
+    /// The downstream cancelled: the upstreams to cancel, and the downstream to release.
+    @inlinable
+    mutating func cancel() -> ([any Subscription], Downstream?) {
+        ended = true
+        let cancels = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
+        row = Row()
+        delivery.reset()
+        defer { downstream = nil }
+        return (cancels, downstream)
+    }
+}

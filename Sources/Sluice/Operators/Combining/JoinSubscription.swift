@@ -1,0 +1,128 @@
+/// The subscription every `zip` and `combineLatest` gives its downstream, and (through one
+/// ``Side`` per upstream) the subscriber of each upstream. Its rules are ``JoinState``'s;
+/// every transition happens under one lock, and every call out (to the downstream, to an
+/// upstream) after unlocking.
+@usableFromInline
+final class JoinSubscription<Row: JoinRow, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+where Row.Output == Downstream.Input {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let state: Locked<JoinState<Row, Downstream>>
+
+    @inlinable
+    init(downstream: Downstream) {
+        state = Locked(JoinState(downstream: downstream))
+    }
+
+    /// Gives the downstream a new subscription and returns it; the caller then subscribes each
+    /// upstream through ``side(_:for:)``, in order. So an upstream that completes at once
+    /// cannot reach the downstream before its subscription.
+    @inlinable
+    static func start(_ downstream: Downstream) -> JoinSubscription {
+        let join = JoinSubscription(downstream: downstream)
+        downstream.receive(subscription: join)
+        return join
+    }
+
+    /// The subscriber of upstream `index`, whose elements are `Input`s.
+    @inlinable
+    func side<Input>(_ index: Int, for _: Input.Type) -> Side<Input> { Side(join: self, index: index) }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        _ = perform(state.withLock { state in
+            var action = JoinState<Row, Downstream>.Action()
+            state.add(demand, into: &action)
+            return action
+        }, for: nil)
+    }
+
+    @inlinable
+    func cancel() {
+        let (upstreams, downstream) = state.withLock { $0.cancel() }
+        withExtendedLifetime(downstream) {}  // released here, after unlocking
+        for upstream in upstreams { upstream.cancel() }
+    }
+
+    // MARK: The upstreams' signals, through their sides
+
+    @inlinable
+    func receive(subscription: any Subscription, at index: Int) {
+        guard let demand = state.withLock({ $0.attach(subscription, at: index) }) else { return subscription.cancel() }
+        if demand > .none { subscription.request(demand) }
+    }
+
+    @inlinable
+    func receive<T>(_ value: T, at index: Int) -> Subscribers.Demand {
+        perform(state.withLock { $0.receive(value, at: index) }, for: index)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+        _ = perform(state.withLock { $0.complete(completion, at: index) }, for: nil)
+    }
+
+    /// Carries out an action; if it made this thread the deliverer, delivers until nothing is
+    /// left (tuples admitted meanwhile by other threads, then a completion kept for it).
+    /// Returns the demand for upstream `index`, the one whose `receive(_:)` this thread is in:
+    /// its share of new demand is returned rather than requested.
+    @inlinable
+    func perform(_ action: JoinState<Row, Downstream>.Action, for index: Int?) -> Subscribers.Demand {
+        var returned = Subscribers.Demand.none
+        carryOut(action, for: index, returning: &returned)
+        if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
+        guard let (downstream, first) = action.deliver else { return returned }
+        var more = downstream.receive(first)
+        while true {
+            // The deliverer's own actions never deliver or complete: the signal below does.
+            let (next, signal) = state.withLock { $0.delivered(more: more) }
+            carryOut(next, for: index, returning: &returned)
+            switch signal {
+            case .value(let tuple):
+                more = downstream.receive(tuple)
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+                return returned
+            case .idle:
+                return returned
+            }
+        }
+    }
+
+    /// The cancels and requests of an action.
+    @inlinable
+    func carryOut(_ action: JoinState<Row, Downstream>.Action, for index: Int?, returning returned: inout Subscribers.Demand) {
+        for upstream in action.cancels { upstream.cancel() }
+        guard let (demand, upstreams, onlySender) = action.request else { return }
+        for (position, slot) in upstreams.enumerated() {
+            if position == index { returned += demand } else if !onlySender { slot.current?.request(demand) }
+        }
+    }
+
+    @usableFromInline var description: String { Row.consumes ? "Zip" : "CombineLatest" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+
+    /// The subscriber of one upstream: it tells the join which upstream spoke.
+    @usableFromInline
+    struct Side<Input>: Subscriber, CustomStringConvertible {
+        @usableFromInline let join: JoinSubscription
+        @usableFromInline let index: Int
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable init(join: JoinSubscription, index: Int) {
+            self.join = join
+            self.index = index
+        }
+
+        @inlinable func receive(subscription: any Subscription) { join.receive(subscription: subscription, at: index) }
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand { join.receive(input, at: index) }
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) { join.receive(completion: completion, at: index) }
+        @usableFromInline var description: String { join.description }
+    }
+}
