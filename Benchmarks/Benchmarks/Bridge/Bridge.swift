@@ -26,6 +26,18 @@ let benchmarks: @Sendable () -> Void = {
         OpenCombineBridge.valuesOnMainActor,
         AsyncPeers.forAwaitSyncSequenceOnMainActor,
     ])
+    Harness.register("for await over merge of two (0..<N/2).publisher .values", [
+        CombiningBridge.mergeValues,
+        CombiningBridge.asyncMerge,
+    ])
+    Harness.register("for await over zip of two (0..<N).publisher .values (time per pair)", [
+        CombiningBridge.zipValues,
+        CombiningBridge.asyncZip,
+    ])
+    Harness.register("for await over combineLatest of two (0..<N/2).publisher .values (time per input element)", [
+        CombiningBridge.combineLatestValues,
+        CombiningBridge.asyncCombineLatest,
+    ])
     Harness.register("await Future(…).value, one future per element", [
         SluiceBridge.futureValue,
         OpenCombineBridge.futureValue,

@@ -64,6 +64,16 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.subjectSink,
         OpenCombineCore.subjectSink,
     ])
+    Harness.register("merge of two (0..<N/2).publisher → sink", [
+        SluiceCombining.mergeSink,
+    ])
+    Harness.register("zip of two (0..<N).publisher → sink (time per pair)", [
+        SluiceCombining.zipSink,
+        OpenCombineCombining.zipSink,
+    ])
+    Harness.register("combineLatest of two PassthroughSubjects → sink (time per send)", [
+        SluiceCombining.combineLatestSink,
+    ])
     Harness.register("PassthroughSubject.send → 4 sinks (time per send)", [
         SluiceCore.subjectFourSinks,
         OpenCombineCore.subjectFourSinks,

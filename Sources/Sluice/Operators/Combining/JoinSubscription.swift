@@ -10,10 +10,12 @@ where Row.Output == Downstream.Input {
 
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let state: Locked<JoinState<Row, Downstream>>
+    @usableFromInline let requestEntry: SpecializedEntry<JoinSubscription, Subscribers.Demand>
 
     @inlinable
     init(downstream: Downstream) {
         state = Locked(JoinState(downstream: downstream))
+        requestEntry = SpecializedEntry { $0.handleRequest($1) }
     }
 
     /// Gives the downstream a new subscription and returns it; the caller then subscribes each
@@ -33,7 +35,10 @@ where Row.Output == Downstream.Input {
     // MARK: Subscription
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+
+    @inlinable
+    func handleRequest(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         _ = perform(state.withLock { state in
             var action = JoinState<Row, Downstream>.Action()

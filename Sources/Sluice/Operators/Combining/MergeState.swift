@@ -45,11 +45,32 @@ struct MergeState<Downstream: Subscriber> {
         /// Deliver this completion: nothing is being delivered.
         @usableFromInline var complete: (Downstream, Subscribers.Completion<Failure>)?
         /// Upstreams to ask for more, and how much.
-        @usableFromInline var requests: [(any Subscription, Subscribers.Demand)] = []
+        @usableFromInline var requests = Requests()
         /// Upstreams to cancel.
         @usableFromInline var cancels: [any Subscription] = []
 
         @inlinable init() {}
+    }
+
+    /// Requests to make after unlocking: usually one (the upstream whose waiting value was
+    /// delivered), held inline so that a request of one element allocates nothing.
+    @usableFromInline
+    struct Requests {
+        @usableFromInline var first: (any Subscription, Subscribers.Demand)?
+        @usableFromInline var rest: [(any Subscription, Subscribers.Demand)] = []
+        @inlinable init() {}
+
+        @inlinable
+        mutating func append(_ request: (any Subscription, Subscribers.Demand)) {
+            if first == nil { first = request } else { rest.append(request) }
+        }
+
+        @inlinable
+        func make() {
+            guard let (upstream, demand) = first else { return }
+            upstream.request(demand)
+            for (upstream, demand) in rest { upstream.request(demand) }
+        }
     }
 
     /// Upstream `index` subscribed. Returns the demand to request, or `nil` to cancel it.
@@ -85,7 +106,7 @@ struct MergeState<Downstream: Subscriber> {
         delivery.demand += demand
         if demand == .unlimited, !unlimited {
             unlimited = true
-            action.requests = upstreams.compactMap { $0.map { ($0, .unlimited) } }
+            for upstream in upstreams { if let upstream { action.requests.append((upstream, .unlimited)) } }
         }
         refill(into: &action)
         return action

@@ -10,10 +10,12 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let state: Locked<MergeState<Downstream>>
+    @usableFromInline let requestEntry: SpecializedEntry<MergeSubscription, Subscribers.Demand>
 
     @inlinable
     init(downstream: Downstream, count: Int) {
         state = Locked(MergeState(downstream: downstream, count: count))
+        requestEntry = SpecializedEntry { $0.handleRequest($1) }
     }
 
     /// Gives the downstream this subscription, then subscribes each upstream, in order, so
@@ -29,7 +31,10 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     // MARK: Subscription
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+
+    @inlinable
+    func handleRequest(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         perform(state.withLock { $0.request(demand) })
     }
@@ -70,12 +75,12 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     func perform(_ action: MergeState<Downstream>.Action) {
         for upstream in action.cancels { upstream.cancel() }
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
-        for (upstream, demand) in action.requests { upstream.request(demand) }
+        action.requests.make()
         guard let (downstream, first) = action.deliver else { return }
         var more = downstream.receive(first)
         while true {
             let (next, value) = state.withLock { $0.delivered(more: more) }
-            for (upstream, demand) in next.requests { upstream.request(demand) }
+            next.requests.make()
             switch value {
             case .value(let value):
                 more = downstream.receive(value)

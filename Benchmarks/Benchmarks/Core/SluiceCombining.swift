@@ -1,0 +1,31 @@
+import Benchmark
+import BenchmarkSupport
+import Sluice
+
+/// Sluice's side of the combining workloads; written like the OpenCombine peer, line for line.
+/// N is the number of elements the sink receives.
+enum SluiceCombining {
+    /// Two synchronous halves, merged: the second runs once the first has finished.
+    static let mergeSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n / 2).publisher.merge(with: (n / 2..<n).publisher).sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    /// The first sequence is queued whole by the zip, then paired as the second runs.
+    static let zipSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher.zip((0..<n).publisher).sink { Benchmark.blackHole($0.0 &+ $0.1) }
+        cancellable.cancel()
+    }
+
+    /// Sends alternate between the two subjects; every send after the first two makes a tuple.
+    static let combineLatestSink = Harness.Contender.sync(Harness.sluice) { n in
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let cancellable = left.combineLatest(right).sink { Benchmark.blackHole($0.0 &+ $0.1) }
+        for i in 0..<n / 2 {
+            left.send(i)
+            right.send(i)
+        }
+        cancellable.cancel()
+    }
+}
