@@ -159,21 +159,7 @@ struct MulticastTests {
         let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
         let connection = multicast.connect()
         defer { connection.cancel() }
-        let other = RecordingSubscriber<Int, Never>()
-        defer { other.cancel() }
-        multicast.subscribe(other)
-        weak var released: RecordingSubscriber<Int, Never>?
-        do {
-            let recorder = RecordingSubscriber<Int, Never>()
-            released = recorder
-            multicast.subscribe(recorder)
-            upstream.send(1)
-            recorder.cancel()
-            upstream.send(2)
-            #expect(recorder.values == [1])
-        }
-        #expect(released == nil)
-        #expect(other.values == [1, 2])
+        expectCancelReleasesSubscriber(subscribe: { multicast.subscribe($0) }, send: upstream.send)
     }
 
     @Test("a completed subscriber is released too")
@@ -244,3 +230,26 @@ struct MulticastTests {
     }
 }
 
+
+/// Subscribes two recorders through `subscribe`, sends 1, cancels one, sends 2: the
+/// cancelled one has only 1 and has been released; the other has both.
+func expectCancelReleasesSubscriber(
+    subscribe: (RecordingSubscriber<Int, Never>) -> Void, send: (Int) -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let other = RecordingSubscriber<Int, Never>()
+    defer { other.cancel() }
+    subscribe(other)
+    weak var released: RecordingSubscriber<Int, Never>?
+    do {
+        let recorder = RecordingSubscriber<Int, Never>()
+        released = recorder
+        subscribe(recorder)
+        send(1)
+        recorder.cancel()
+        send(2)
+        #expect(recorder.values == [1], sourceLocation: sourceLocation)
+    }
+    #expect(released == nil, sourceLocation: sourceLocation)
+    #expect(other.values == [1, 2], sourceLocation: sourceLocation)
+}
