@@ -78,14 +78,19 @@ struct MulticastTests {
         #expect(recorders.allSatisfy { $0.values == [1] })
     }
 
-    @Test("threads racing to the first subscribe and connect make one subject", arguments: 0..<20)
+    @Test("threads racing to the first subscribe and connect make one subject; they wait for the one making it", arguments: 0..<20)
     func factoryCalledOnceUnderRace(round: Int) {
-        let calls = Locked(0)
+        let calls = Locked(0), arrived = Locked(0)
         let multicast = Shared(PassthroughSubject<Int, Never>().multicast { () -> PassthroughSubject<Int, Never> in
             calls.withLock { $0 += 1 }
+            // The first caller holds on until every thread has come to the multicast, and a
+            // while more, so that the others ask while the subject is being made.
+            while arrived.withLock({ $0 }) < 4 {}
+            for _ in 0..<1_000 { _ = arrived.withLock { $0 } }
             return PassthroughSubject()
         })
         runConcurrently(threads: 4) { thread in
+            arrived.withLock { $0 += 1 }
             if thread == 0 {
                 multicast.value.connect().cancel()
             } else {
