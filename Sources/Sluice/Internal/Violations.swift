@@ -105,3 +105,13 @@ extension Violation {
         fatalError("\(prefix.isEmpty ? "" : "\(prefix) ")assertNoFailure: unexpected failure: \(error)", file: file, line: line)
     }
 }
+
+extension Violation {
+    /// `multicast(_:)`: the closure that makes the subject subscribed to or connected the
+    /// multicast it makes the subject for, which has no subject until the closure returns.
+    @usableFromInline @inline(never)
+    static func multicastSubjectReentered(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: multicast's createSubject closure subscribed to or connected its own multicast, which has no subject until the closure returns",
+                   file: file, line: line)
+    }
+}

@@ -42,6 +42,9 @@
 //                                     (with the message) and .bufferingOldest(-2):
 //                                     IsolatedSinkBufferingTests.
 //
+// Violation.multicastSubjectReentered  a multicast whose createSubject closure subscribes to
+//                                     the multicast: MulticastTests (with the message).
+//
 // A second subscription to one of the package's subscribers is cancelled, not trapped, as
 // Combine does (tested for each in Rules/SubscriberRules.swift).
 import Sluice

@@ -84,6 +84,25 @@ extension Registry {
         ("combineLatest(Just)", { Just(0).setFailureType(to: TestFailure.self).combineLatest($0) { $1 } }),
     ]
 
+    /// Operators that share one subscription of their upstream among their subscribers,
+    /// through a `PassthroughSubject`, as Combine's do: the upstream is asked for `.unlimited`
+    /// at the first demand and a subscriber gets only what it has demand for. Over a cold
+    /// upstream a subscriber with limited demand would lose the rest, by design, so they are
+    /// checked over the hot upstreams (subjects), whose pump sends the next value only once
+    /// the last one was delivered (see `Bodies.subject(_:count:ending:sharing:)`).
+    static let sharingOperators: [(name: String, transform: Transform)] = [
+        ("share()", { $0.share() }),
+        ("multicast { PassthroughSubject() }.autoconnect()", { $0.multicast { PassthroughSubject() }.autoconnect() }),
+    ]
+
+    static let sharing: [Entry] = sharingOperators.flatMap { (name: String, transform: @escaping Transform) in
+        [(Entry.Ending.finished, n, ""), (.failure, k, "(failure)"), (.never, k, "(never-ending)")].map { ending, count, suffix in
+            Entry("\(name) over PassthroughSubject\(suffix)", elements: count, ending: ending, delivery: .hot) {
+                Bodies.subject(PassthroughSubject<Int, TestFailure>(), count: count, ending: ending, sharing: transform)
+            }
+        }
+    }
+
     /// What an operator makes of its upstream's values and ending.
     typealias Expectation = @Sendable ([Int], Entry.Ending) -> (values: [Int], ending: Entry.Ending)
 

@@ -161,12 +161,17 @@ enum Bodies {
     ///
     /// Pumps called from several threads at once, or from inside a delivery, run one at a
     /// time: a pump called while another runs asks that one to go round again.
+    ///
+    /// With `sharing`, the subject is seen through that operator and the tap sits after it:
+    /// an operator that shares the subject among its subscribers (`share()`) takes every
+    /// value and hands each subscriber only what it has demand for, so what counts as
+    /// delivered is what passed the operator, and a value it dropped is sent again.
     static func subject<S: Subject>(
-        _ subject: S, count: Int, ending: Entry.Ending
+        _ subject: S, count: Int, ending: Entry.Ending, sharing: Registry.Transform? = nil
     ) -> Source where S.Output == Int, S.Failure == TestFailure, S: Sendable {
         let completed = Locked(false)
         let pumping = OneAtATime()
-        let tapped = Tapped(upstream: subject)
+        let tapped = Tapped(upstream: sharing.map { AnyPublisher($0(AnyPublisher(subject))) } ?? AnyPublisher(subject))
         let delivered = tapped.delivered
         return Source(tapped, subject: subject) { _ in
             pumping.run {
