@@ -78,6 +78,14 @@ extension Violation {
                    file: file, line: line)
     }
 
+    /// Rule 2 for `asyncMap(maxConcurrent:_:)` and `asyncMapUnordered(maxConcurrent:_:)`: the
+    /// bound is the demand they request from their upstream at most, so positive.
+    @usableFromInline @inline(never)
+    static func nonPositiveConcurrency(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: asyncMap takes a positive maxConcurrent, the most values it asks its upstream for at once (rule 2), got \(count)",
+                   file: file, line: line)
+    }
+
     /// Rule 2 for a buffering policy (`values(bufferingPolicy:)`,
     /// `sink(isolation:bufferingPolicy:)`): a buffer's limit is a count, never negative.
     /// `api` names the call that was given the policy.

@@ -37,6 +37,7 @@
 //                                     issue 5, 2026-11-23).
 //
 // Violation.nonPositivePrefetch       values(prefetch: 0): ValuesVariantsTests.
+// Violation.nonPositiveConcurrency    asyncMap(maxConcurrent: 0): AsyncMapTests (with the message).
 // Violation.negativeBufferingLimit    values(bufferingPolicy: .bufferingNewest(-1)): ValuesVariantsTests;
 //                                     sink(isolation:bufferingPolicy:) with .bufferingNewest(-1)
 //                                     (with the message) and .bufferingOldest(-2):

@@ -1,0 +1,217 @@
+/// The state of one `asyncMap` subscription (``AsyncMapSubscription``), under its lock.
+///
+/// Each upstream value gets a task that runs the transform; the task's result is delivered in
+/// upstream order (`ordered`), as the tasks finish (`unordered`), or, for `latest`, only if no
+/// newer value has come meanwhile (a newer value cancels the running task).
+///
+/// Demand: in the ordered and unordered modes the upstream is asked for a value only when a
+/// task could start for it and its result could be delivered: values requested, tasks running
+/// and results waiting together stay within both `limit` and the downstream's outstanding
+/// demand. So nothing runs ahead of the downstream, and no result is buffered beyond what it
+/// asked for. `latest` asks its upstream for `.unlimited` (as `switchToLatest` does) and keeps
+/// at most one result waiting for demand.
+///
+/// Results go through a ``SerialDelivery``, so that the downstream gets one signal at a time
+/// from whichever task finishes. The stream finishes once the upstream has finished and every
+/// result is delivered; the first failure (upstream or transform) cancels the upstream and
+/// every task and fails it after the results already admitted.
+@usableFromInline
+struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.Input: Sendable {
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    enum Mode: Sendable { case ordered, unordered, latest }
+
+    @usableFromInline let mode: Mode
+    @usableFromInline let limit: Int
+    /// Released on cancel and after the completion goes out.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var upstream = SubscriptionSlot.awaiting
+    @usableFromInline var delivery = SerialDelivery<Output, Failure>()
+    /// Values asked of the upstream and not yet received.
+    @usableFromInline var awaitingUpstream = 0
+    @usableFromInline var upstreamFinished = false
+    /// The id the next task gets.
+    @usableFromInline var nextID = 0
+    /// The tasks still running, by id; a handle is set once the task exists.
+    @usableFromInline var running: [Int: Task<Void, Never>?] = [:]
+    /// Ordered: results waiting for an earlier one, by id; the next to go is `nextToDeliver`.
+    @usableFromInline var finishedOutOfOrder: [Int: Output] = [:]
+    @usableFromInline var nextToDeliver = 0
+    /// Unordered and latest: results waiting for demand, in the order they finished.
+    @usableFromInline var waiting = FIFO<Output>()
+    /// Cancelled, or the completion decided.
+    @usableFromInline var ended = false
+
+    @inlinable
+    init(downstream: Downstream, mode: Mode, limit: Int) {
+        self.downstream = downstream
+        self.mode = mode
+        self.limit = limit
+    }
+
+    /// What the caller does after unlocking, in this order.
+    @usableFromInline
+    struct Action {
+        @usableFromInline var cancels: [any Subscription] = []
+        @usableFromInline var cancelTasks: [Task<Void, Never>] = []
+        /// Ask the upstream for this many values.
+        @usableFromInline var request: (any Subscription, Subscribers.Demand)?
+        /// Start a task for this value, with this id.
+        @usableFromInline var start: (id: Int, value: Input)?
+        @usableFromInline var complete: (Downstream, Subscribers.Completion<Failure>)?
+        /// Deliver this result: the caller became the deliverer.
+        @usableFromInline var deliver: (Downstream, Output)?
+        @inlinable init() {}
+    }
+
+    /// The upstream subscribed: `nil` to cancel it; else the demand to ask of it at once.
+    @inlinable
+    mutating func attach(_ subscription: any Subscription) -> Subscribers.Demand? {
+        guard !ended, upstream.attach(subscription) else { return nil }
+        return mode == .latest ? .unlimited : Subscribers.Demand.none
+    }
+
+    /// The downstream asked for `demand`, or returned it from a delivery.
+    @inlinable
+    mutating func add(_ demand: Subscribers.Demand, into action: inout Action) {
+        guard !ended else { return }
+        delivery.demand += demand
+        drain(into: &action)
+    }
+
+    /// Admits the results that may go now, asks the upstream for the values that may start,
+    /// then finishes if nothing is left to do.
+    @inlinable
+    mutating func drain(into action: inout Action) {
+        while delivery.demand > 0, let result = takeNext() { admit(result, into: &action) }
+        if mode != .latest, !upstreamFinished, let subscription = upstream.current {
+            let busy = awaitingUpstream + running.count + finishedOutOfOrder.count + waiting.count
+            var room = limit - busy
+            if let demand = delivery.demand.max { room = Swift.min(room, demand - busy) }
+            if room > 0 {
+                awaitingUpstream += room
+                action.request = (subscription, .max(room))
+            }
+        }
+        if upstreamFinished, running.isEmpty, finishedOutOfOrder.isEmpty, waiting.isEmpty {
+            end(with: .finished, into: &action)
+        }
+    }
+
+    @inlinable
+    mutating func takeNext() -> Output? {
+        guard mode == .ordered else { return waiting.popFirst() }
+        guard let result = finishedOutOfOrder.removeValue(forKey: nextToDeliver) else { return nil }
+        nextToDeliver += 1
+        return result
+    }
+
+    @inlinable
+    mutating func admit(_ result: Output, into action: inout Action) {
+        if case .deliver = delivery.admit(result), let downstream { action.deliver = (downstream, result) }
+    }
+
+    /// The upstream sent `value`: a task starts for it (`latest` cancels the running one).
+    @inlinable
+    mutating func receive(_ value: Input) -> Action {
+        var action = Action()
+        guard !ended else { return action }
+        if mode == .latest {
+            action.cancelTasks = running.values.compactMap { $0 }
+            running.removeAll()
+            waiting = FIFO()
+        } else if awaitingUpstream > 0 {
+            awaitingUpstream -= 1
+        }
+        running[nextID] = .some(nil)
+        action.start = (nextID, value)
+        nextID += 1
+        return action
+    }
+
+    /// The task `id` exists: keep its handle to cancel it, or return it to cancel now.
+    @inlinable
+    mutating func register(_ task: Task<Void, Never>, id: Int) -> Task<Void, Never>? {
+        if running[id] != nil {
+            running[id] = task
+            return nil
+        }
+        return ended ? task : nil  // finished already, or cancelled while it was being made
+    }
+
+    /// The task `id` finished with `result`.
+    @inlinable
+    mutating func finished(_ id: Int, with result: Result<Output, Failure>) -> Action {
+        var action = Action()
+        guard !ended, running.removeValue(forKey: id) != nil else { return action }  // superseded or ended
+        switch result {
+        case .success(let output):
+            if mode == .ordered { finishedOutOfOrder[id] = output } else { waiting.append(output) }
+            drain(into: &action)
+        case .failure(let failure):
+            end(with: .failure(failure), into: &action)
+        }
+        return action
+    }
+
+    /// The upstream completed.
+    @inlinable
+    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
+        var action = Action()
+        guard !ended else { return action }
+        _ = upstream.end()
+        switch completion {
+        case .finished:
+            upstreamFinished = true
+            drain(into: &action)
+        case .failure:
+            end(with: completion, into: &action)
+        }
+        return action
+    }
+
+    /// The deliverer is back with `more` demand from the downstream.
+    @inlinable
+    mutating func delivered(more: Subscribers.Demand) -> (Action, SerialDelivery<Output, Failure>.Next) {
+        var action = Action()
+        guard downstream != nil else { return (action, .idle) }  // cancelled meanwhile
+        add(more, into: &action)
+        let next = delivery.next(adding: .none)
+        if case .completion = next { downstream = nil }
+        return (action, next)
+    }
+
+    /// The completion goes out now, or after the results the deliverer still holds; the
+    /// upstream and every task are cancelled.
+    @inlinable
+    mutating func end(with completion: Subscribers.Completion<Failure>, into action: inout Action) {
+        ended = true
+        if let upstream = upstream.end()?.upstream { action.cancels.append(upstream) }
+        action.cancelTasks += running.values.compactMap { $0 }
+        action.request = nil
+        running.removeAll()
+        finishedOutOfOrder.removeAll()
+        waiting = FIFO()
+        if delivery.finish(completion), let downstream {
+            self.downstream = nil
+            action.complete = (downstream, completion)
+        }
+    }
+
+    /// The downstream cancelled: what to cancel, and the downstream to release.
+    @inlinable
+    mutating func cancel() -> (Action, Downstream?) {
+        var action = Action()
+        ended = true
+        if let upstream = upstream.end()?.upstream { action.cancels.append(upstream) }
+        action.cancelTasks = running.values.compactMap { $0 }
+        running.removeAll()
+        finishedOutOfOrder.removeAll()
+        waiting = FIFO()
+        delivery.reset()
+        defer { downstream = nil }
+        return (action, downstream)
+    }
+}

@@ -1,0 +1,144 @@
+/// The subscription of `asyncMap`, `asyncMapUnordered` and `asyncMapLatest`: the subscriber
+/// of the upstream, the subscription of the downstream, and the owner of one task per value.
+/// Its rules are ``AsyncMapState``'s; every transition happens under one lock, and every call
+/// out (to the downstream, the upstream, a task) after unlocking.
+@usableFromInline
+final class AsyncMapSubscription<Input: Sendable, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input: Sendable {
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Transform = @Sendable (Input) async throws(Failure) -> Output
+
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let state: Locked<AsyncMapState<Input, Downstream>>
+    @usableFromInline let transform: Transform
+    @usableFromInline let requestEntry: SpecializedEntry<AsyncMapSubscription, Subscribers.Demand>
+
+    @inlinable
+    init(downstream: Downstream, mode: AsyncMapState<Input, Downstream>.Mode, limit: Int, transform: @escaping Transform) {
+        state = Locked(AsyncMapState(downstream: downstream, mode: mode, limit: limit))
+        self.transform = transform
+        requestEntry = SpecializedEntry { $0.handleRequest($1) }
+    }
+
+    // MARK: The upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let (demand, downstream) = state.withLock { ($0.attach(subscription), $0.downstream) }
+        guard let demand, let downstream else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+        if demand > .none { subscription.request(demand) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        perform(state.withLock { $0.receive(input) })
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        perform(state.withLock { $0.upstreamCompleted(completion) })
+    }
+
+    // MARK: The tasks
+
+    /// Starts the task for value `id` and registers it, so that a cancel can reach it.
+    @inlinable
+    func start(_ id: Int, _ value: Input) {
+        let body = AsyncMapTaskBody { await self.run(id, value) }
+        let task = Task { await body.run() }
+        if let cancelled = state.withLock({ $0.register(task, id: id) }) { cancelled.cancel() }
+    }
+
+    /// The task of value `id`: the transform, then its result.
+    @inlinable
+    func run(_ id: Int, _ value: Input) async {
+        do throws(Failure) {
+            finished(id, with: .success(try await transform(value)))
+        } catch {
+            finished(id, with: .failure(error))
+        }
+    }
+
+    @inlinable
+    func finished(_ id: Int, with result: Result<Output, Failure>) {
+        perform(state.withLock { $0.finished(id, with: result) })
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+
+    @inlinable
+    func handleRequest(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        perform(state.withLock { state in
+            var action = AsyncMapState<Input, Downstream>.Action()
+            state.add(demand, into: &action)
+            return action
+        })
+    }
+
+    @inlinable
+    func cancel() {
+        let (action, downstream) = state.withLock { $0.cancel() }
+        withExtendedLifetime(downstream) {}  // released here, after unlocking
+        perform(action)
+    }
+
+    /// Carries out an action; if it made this thread the deliverer, delivers until nothing is
+    /// left (results admitted meanwhile by other tasks, then a completion kept for it).
+    @inlinable
+    func perform(_ action: AsyncMapState<Input, Downstream>.Action) {
+        carryOut(action)
+        if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
+        guard let (downstream, first) = action.deliver else { return }
+        var more = downstream.receive(first)
+        while true {
+            // The deliverer's own actions never deliver or complete: the signal below does.
+            let (next, signal) = state.withLock { $0.delivered(more: more) }
+            carryOut(next)
+            switch signal {
+            case .value(let result):
+                more = downstream.receive(result)
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+                return
+            case .idle:
+                return
+            }
+        }
+    }
+
+    @inlinable
+    func carryOut(_ action: AsyncMapState<Input, Downstream>.Action) {
+        for upstream in action.cancels { upstream.cancel() }
+        for task in action.cancelTasks { task.cancel() }
+        if let (upstream, demand) = action.request { upstream.request(demand) }
+        if let (id, value) = action.start { start(id, value) }
+    }
+
+    @usableFromInline var description: String { "AsyncMap" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
+
+/// The body of one value's task, boxed so that the task's closure captures no generic type.
+///
+/// `@unchecked Sendable` because the body captures the subscription, a generic class over a
+/// subscriber that need not be `Sendable` (and Swift 6 also rejects the capture of its
+/// metatype). Safe because the body touches the subscription only through
+/// ``AsyncMapSubscription/run(_:_:)``, which reads its immutable `Sendable` transform and
+/// reports through ``AsyncMapSubscription/finished(_:with:)``, whose state is behind its lock
+/// and which calls the downstream one signal at a time through its ``SerialDelivery``, on the
+/// thread the task finishes on, as any publisher may (a `sink` made on an actor hops to it
+/// itself). The body runs once, in its task.
+@usableFromInline
+struct AsyncMapTaskBody: @unchecked Sendable {
+    @usableFromInline let run: () async -> Void
+    @inlinable init(_ run: @escaping () async -> Void) { self.run = run }
+}

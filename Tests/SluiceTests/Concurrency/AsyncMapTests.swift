@@ -1,0 +1,206 @@
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+private struct Boom: Error, Equatable {}
+
+/// One gate per value, and a record of which runs started and which saw cancellation.
+private final class Runs: Sendable {
+    let gates: [Gate]
+    private let log = Locked<(started: [Int], cancelled: [Int], finished: Int)>(([], [], 0))
+
+    init(_ count: Int) { gates = (0..<count).map { _ in Gate() } }
+
+    var started: [Int] { log.withLock { $0.started } }
+    var cancelled: [Int] { log.withLock { $0.cancelled } }
+
+    /// The transform: waits for the value's gate (or a cancel), then returns value × 10.
+    func run(_ value: Int) async -> Int {
+        log.withLock { $0.started.append(value) }
+        await gates[value].waitUnlessCancelled()
+        log.withLock { log in
+            if Task.isCancelled { log.cancelled.append(value) }
+            log.finished += 1
+        }
+        return value * 10
+    }
+
+    func waitUntilStarted(_ count: Int) async {
+        while log.withLock({ $0.started.count }) < count { await Task.yield() }
+    }
+
+    func waitUntilFinished(_ count: Int) async {
+        while log.withLock({ $0.finished }) < count { await Task.yield() }
+    }
+
+    func waitUntilCancelled(_ count: Int) async {
+        while log.withLock({ $0.cancelled.count }) < count { await Task.yield() }
+    }
+}
+
+@Suite("asyncMap, asyncMapUnordered and asyncMapLatest: an async closure per element", .timeLimit(.minutes(1)))
+struct AsyncMapTests {
+    @Test("ordered: runs up to maxConcurrent at once and publishes in the upstream's order, whatever order they finish in")
+    func ordered() async {
+        let runs = Runs(3)
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        (0..<3).publisher.asyncMap(maxConcurrent: 2) { await runs.run($0) }.subscribe(recorder)
+        await runs.waitUntilStarted(2)
+        #expect(runs.started.sorted() == [0, 1], "two at once, the third not yet asked for")
+        runs.gates[1].open()
+        await runs.waitUntilFinished(1)
+        #expect(recorder.values.isEmpty, "1 waits for 0")
+        #expect(runs.started.count == 2, "a result waiting for an earlier one holds its slot")
+        runs.gates[0].open()
+        await recorder.waitForValues(count: 2)
+        #expect(recorder.values == [0, 10])
+        runs.gates[2].open()
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == [0, 10, 20] && recorder.violations.isEmpty)
+    }
+
+    @Test("unordered: publishes each result as its run finishes")
+    func unordered() async {
+        let runs = Runs(2)
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        (0..<2).publisher.asyncMapUnordered(maxConcurrent: 2) { await runs.run($0) }.subscribe(recorder)
+        await runs.waitUntilStarted(2)
+        runs.gates[1].open()
+        await recorder.waitForValues(count: 1)
+        #expect(recorder.values == [10])
+        runs.gates[0].open()
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == [10, 0] && recorder.violations.isEmpty)
+    }
+
+    @Test("asks the upstream only for what could run and be delivered: within maxConcurrent and the downstream's demand")
+    func demand() async {
+        let upstream = ControllablePublisher<Int, Never>()
+        let runs = Runs(4)
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
+        upstream.asyncMap(maxConcurrent: 3) { await runs.run($0) }.subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        #expect(subscription.requests == [.max(1)], "one result asked for: one value")
+        #expect(subscription.send(0) == .none)
+        recorder.request(.max(5))
+        #expect(subscription.requests == [.max(1), .max(2)], "at most three running")
+        _ = subscription.send(1)
+        _ = subscription.send(2)
+        runs.gates[0].open()
+        await recorder.waitForValues(count: 1)
+        await subscription.waitForCalls { $0.count == 3 }
+        #expect(subscription.requests == [.max(1), .max(2), .max(1)], "a slot freed by a delivered result is refilled")
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("results wait for demand, then go out; the stream finishes after the last")
+    func resultsWaitForDemand() async {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
+        (0..<2).publisher.asyncMapUnordered(maxConcurrent: 2) { $0 }.subscribe(recorder)
+        await recorder.waitForValues(count: 1)
+        #expect(recorder.completion == nil)
+        recorder.request(.max(1))
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values.sorted() == [0, 1] && recorder.violations.isEmpty)
+    }
+
+    @Test("cancel cancels the upstream and every running task, and delivers nothing after")
+    func cancellation() async {
+        let upstream = ControllablePublisher<Int, Never>()
+        let runs = Runs(2)
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.asyncMap(maxConcurrent: 2) { await runs.run($0) }.subscribe(recorder)
+        _ = upstream.subscriptions[0].send(0)
+        _ = upstream.subscriptions[0].send(1)
+        await runs.waitUntilStarted(2)
+        recorder.cancel()
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        await runs.waitUntilCancelled(2)
+        #expect(runs.cancelled.sorted() == [0, 1])
+        #expect(recorder.values.isEmpty && recorder.completion == nil)
+    }
+
+    @Test("a failing run fails the stream, cancelling the upstream and the other runs")
+    func transformFailure() async {
+        let upstream = ControllablePublisher<Int, Boom>()
+        let runs = Runs(2)
+        let recorder = RecordingSubscriber<Int, Boom>()
+        defer { recorder.cancel() }
+        upstream.asyncMap(maxConcurrent: 2) { (value: Int) async throws(Boom) -> Int in
+            if value == 1 { throw Boom() }
+            return await runs.run(value)
+        }.subscribe(recorder)
+        _ = upstream.subscriptions[0].send(0)
+        await runs.waitUntilStarted(1)
+        _ = upstream.subscriptions[0].send(1)
+        #expect(await recorder.waitForCompletion() == .failure(Boom()))
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        await runs.waitUntilCancelled(1)
+        #expect(recorder.values.isEmpty && recorder.violations.isEmpty)
+    }
+
+    @Test("an upstream failure fails the stream at once, cancelling the runs")
+    func upstreamFailure() async {
+        let upstream = ControllablePublisher<Int, Boom>()
+        let runs = Runs(1)
+        let recorder = RecordingSubscriber<Int, Boom>()
+        defer { recorder.cancel() }
+        upstream.asyncMap { await runs.run($0) }.subscribe(recorder)
+        _ = upstream.subscriptions[0].send(0)
+        await runs.waitUntilStarted(1)
+        upstream.subscriptions[0].send(completion: .failure(Boom()))
+        #expect(recorder.completion == .failure(Boom()))
+        await runs.waitUntilCancelled(1)
+    }
+
+    @Test("latest: a new element cancels the previous run, whose result is dropped; the upstream is asked for everything")
+    func latest() async {
+        let upstream = ControllablePublisher<Int, Never>()
+        let runs = Runs(2)
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        upstream.asyncMapLatest { await runs.run($0) }.subscribe(recorder)
+        #expect(upstream.subscriptions[0].requests == [.unlimited])
+        _ = upstream.subscriptions[0].send(0)
+        await runs.waitUntilStarted(1)
+        _ = upstream.subscriptions[0].send(1)
+        await runs.waitUntilCancelled(1)
+        #expect(runs.cancelled == [0])
+        upstream.subscriptions[0].send(completion: .finished)
+        #expect(recorder.completion == nil, "the latest run is still going")
+        runs.gates[1].open()
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == [10] && recorder.violations.isEmpty)
+    }
+
+    @Test("many elements through many runs: every result once, in order")
+    func manyInOrder() async {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        defer { recorder.cancel() }
+        (0..<2_000).publisher.asyncMap(maxConcurrent: 8) { $0 * 2 }.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == (0..<2_000).map { $0 * 2 } && recorder.violations.isEmpty)
+    }
+
+    @Test("describes itself")
+    func description() {
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
+        Just(1).asyncMap { $0 }.subscribe(recorder)
+        #expect(recorder.subscription.map { "\($0)" } == "AsyncMap")
+    }
+
+    @Test("maxConcurrent below 1 traps, naming the rule")
+    func zeroConcurrencyTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).asyncMap(maxConcurrent: 0) { $0 }
+        }.map { result in
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("asyncMap takes a positive maxConcurrent") && message.contains("(rule 2)"))
+        }
+    }
+}
