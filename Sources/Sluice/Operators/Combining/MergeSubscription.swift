@@ -36,9 +36,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func cancel() {
-        let (upstreams, downstream) = state.withLock { $0.cancel() }
-        withExtendedLifetime(downstream) {}  // released here, after unlocking
-        for upstream in upstreams { upstream.cancel() }
+        state.cancel()
     }
 
     // MARK: The upstreams' signals, through their sides

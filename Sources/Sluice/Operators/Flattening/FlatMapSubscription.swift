@@ -70,9 +70,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func cancel() {
-        let (subscriptions, downstream) = state.withLock { $0.cancel() }
-        withExtendedLifetime(downstream) {}  // released here, after unlocking
-        for subscription in subscriptions { subscription.cancel() }
+        state.cancel()
     }
 
     @usableFromInline var description: String { "FlatMap" }

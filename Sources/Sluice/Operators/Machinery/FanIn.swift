@@ -14,12 +14,13 @@ struct FanInAction<Downstream: Subscriber> {
     @inlinable init() {}
 }
 
-/// The state of a fan-in operator: the downstream, the ``SerialDelivery`` that takes values
-/// from many threads to it one at a time, and the operator's own rule for spending new demand
-/// (``refill(into:)``). Requests and the deliverer's return are the same for every such
-/// operator, and written once below.
+/// The state of an operator whose downstream gets values from several upstreams, on any
+/// threads, one at a time: the downstream, the ``SerialDelivery`` in between, and how the
+/// deliverer's return is handled. Ending and cancelling are the same for all of them, and
+/// written once below; `merge` and `flatMap` also share their demand rule (``FanInState``),
+/// `switchToLatest` has its own.
 @usableFromInline
-protocol FanInState {
+protocol SerialFanIn {
     associatedtype Downstream: Subscriber
 
     /// Released on cancel and after the completion goes out.
@@ -27,15 +28,51 @@ protocol FanInState {
     var delivery: SerialDelivery<Downstream.Input, Downstream.Failure> { get set }
     /// Cancelled, or the completion decided: no value is admitted any more.
     var ended: Bool { get set }
+
+    /// Lets go of every upstream subscription and every kept value; returns the
+    /// subscriptions, for the caller to cancel after unlocking.
+    mutating func takeSubscriptions() -> [any Subscription]
+
+    /// The deliverer is back with `more` demand from the downstream: what to do, and what it
+    /// delivers next.
+    mutating func delivered(more: Subscribers.Demand)
+        -> (FanInAction<Downstream>, SerialDelivery<Downstream.Input, Downstream.Failure>.Next)
+}
+
+extension SerialFanIn {
+    /// The completion goes out now, or after the values the deliverer still holds; every
+    /// upstream still subscribed is cancelled, and kept values are dropped.
+    @inlinable
+    mutating func end(with completion: Subscribers.Completion<Downstream.Failure>, into action: inout FanInAction<Downstream>) {
+        ended = true
+        action.cancels = takeSubscriptions()
+        if delivery.finish(completion), let downstream {
+            self.downstream = nil
+            action.complete = (downstream, completion)
+        }
+    }
+
+    /// The downstream cancelled: returns the subscriptions to cancel and the downstream to
+    /// release, both after unlocking.
+    @inlinable
+    mutating func cancel() -> ([any Subscription], Downstream?) {
+        ended = true
+        delivery.reset()
+        defer { downstream = nil }
+        return (takeSubscriptions(), downstream)
+    }
+}
+
+/// The demand rule `merge` and `flatMap` share, Combine's: while the downstream's demand is
+/// limited each upstream has one value requested at a time, and a value without demand is kept
+/// until there is (``keep(_:from:)``, ``refill(into:)``).
+@usableFromInline
+protocol FanInState: SerialFanIn {
     /// The downstream's demand became unlimited, and every upstream was asked for as much.
     var unlimited: Bool { get }
 
     /// Keeps a value that upstream `index` sent without downstream demand, until there is.
     mutating func keep(_ value: Downstream.Input, from index: Int)
-
-    /// Lets go of every upstream subscription and every kept value; returns the
-    /// subscriptions, for the caller to cancel after unlocking.
-    mutating func takeSubscriptions() -> [any Subscription]
 
     /// Spends the delivery's demand on the values waiting for it (asking their upstreams for
     /// more), and finishes the stream if nothing is left to wait for.
@@ -70,28 +107,6 @@ extension FanInState {
         return action
     }
 
-    /// The completion goes out now, or after the values the deliverer still holds; every
-    /// upstream still subscribed is cancelled, and kept values are dropped.
-    @inlinable
-    mutating func end(with completion: Subscribers.Completion<Downstream.Failure>, into action: inout FanInAction<Downstream>) {
-        ended = true
-        action.cancels = takeSubscriptions()
-        if delivery.finish(completion), let downstream {
-            self.downstream = nil
-            action.complete = (downstream, completion)
-        }
-    }
-
-    /// The downstream cancelled: returns the subscriptions to cancel and the downstream to
-    /// release, both after unlocking.
-    @inlinable
-    mutating func cancel() -> ([any Subscription], Downstream?) {
-        ended = true
-        delivery.reset()
-        defer { downstream = nil }
-        return (takeSubscriptions(), downstream)
-    }
-
     /// The deliverer is back with `more` demand from the downstream: what to do, and what it
     /// delivers next.
     @inlinable
@@ -108,7 +123,7 @@ extension FanInState {
     }
 }
 
-extension Locked where State: FanInState {
+extension Locked where State: SerialFanIn {
     /// Carries out `action` after unlocking: cancels, then the completion, then requests; if it
     /// made this thread the deliverer, delivers until nothing is left (values admitted
     /// meanwhile by other threads, then a completion kept for it). Requests made while
@@ -119,21 +134,32 @@ extension Locked where State: FanInState {
         for upstream in action.cancels { upstream.cancel() }
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
         for (upstream, demand) in action.requests { upstream.request(demand) }
-        guard let (downstream, first) = action.deliver else { return }
-        var more = downstream.receive(first)
-        while true {
-            let (next, value) = withLock { $0.delivered(more: more) }
-            for (upstream, demand) in next.requests { upstream.request(demand) }
-            switch value {
-            case .value(let value):
-                more = downstream.receive(value)
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                return
-            case .idle:
-                return
-            }
+        if let (downstream, first) = action.deliver { drain(.value(first), to: downstream) }
+    }
+
+    /// The downstream cancelled: cancels every upstream still subscribed, and releases the
+    /// downstream, after unlocking.
+    @inlinable
+    func cancel() {
+        let (subscriptions, downstream) = withLock { $0.cancel() }
+        withExtendedLifetime(downstream) {}  // released here, after unlocking
+        for subscription in subscriptions { subscription.cancel() }
+    }
+
+    /// The deliverer's loop: delivers `next`, and what the state hands back after it, until
+    /// nothing is left.
+    @inlinable
+    func drain(
+        _ next: SerialDelivery<State.Downstream.Input, State.Downstream.Failure>.Next, to downstream: State.Downstream
+    ) {
+        var next = next
+        while case .value(let value) = next {
+            let more = downstream.receive(value)
+            let action: FanInAction<State.Downstream>
+            (action, next) = withLock { $0.delivered(more: more) }
+            for (upstream, demand) in action.requests { upstream.request(demand) }
         }
+        if case .completion(let completion) = next { downstream.receive(completion: completion) }
     }
 }
 
