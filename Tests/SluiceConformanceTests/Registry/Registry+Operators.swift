@@ -18,9 +18,10 @@ extension Registry {
 
     /// Operators checked only over the upstreams that do not fail: over a failing one they
     /// change the values (`retry` replays them, `replaceError` adds its element, and a merge's
-    /// failure overtakes a value still waiting for demand, as Combine's does).
+    /// or a flatMap's failure overtakes a value still waiting for demand, as Combine's does).
     static let nonFailingUpstreamsOnly: Set<String> = [
         "retry(1)", "replaceError(with:)", "merge(with: Empty())", "MergeMany(upstream)",
+        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))",
     ]
 
     /// Operators whose own subscription traps on `request(.none)`, as Combine's do, whatever
@@ -34,6 +35,7 @@ extension Registry {
         "merge(with: Empty())", "MergeMany(upstream)",
         // Their own subscription.
         "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)",
+        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "Just(upstream).switchToLatest()",
     ]
 
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
@@ -77,6 +79,16 @@ extension Registry {
         // A trigger that never fires, and one that fires at once: the upstream's values.
         ("prefix(untilOutputFrom: Empty())", { $0.prefix(untilOutputFrom: Empty<Int, Never>()) }),
         ("drop(untilOutputFrom: Just)", { $0.drop(untilOutputFrom: Just(0).setFailureType(to: TestFailure.self)) }),
+        // Each value as an inner publisher of one value, as many at once as the upstream
+        // sends, and one at a time: the upstream's values, through the inners' demand and
+        // serialisation.
+        ("flatMap { Just($0) }", { $0.flatMap { Just($0).setFailureType(to: TestFailure.self) } }),
+        ("flatMap(maxPublishers: .max(1))", { $0.flatMap(maxPublishers: .max(1)) { Just($0).setFailureType(to: TestFailure.self) } }),
+        // The upstream as the one inner of a switch: its values and ending, through the
+        // switch's demand carry-over and serialisation. (Each value as an inner of its own,
+        // `map { Just($0) }.switchToLatest()`, loses values under limited demand, as Combine's
+        // does: a Just waiting for demand is cancelled by the next.)
+        ("Just(upstream).switchToLatest()", { Just($0).switchToLatest() }),
     ]
 
     /// What an operator makes of its upstream's values and ending.
