@@ -34,3 +34,45 @@ enum CombiningBridge {
         for await pair in combineLatest((0..<n / 2).async, (0..<n / 2).async) { Benchmark.blackHole(pair.0 &+ pair.1) }
     }
 }
+
+/// `asyncMap` over 100,000 elements with a trivial async transform, with 1 and 8 tasks at
+/// once, next to a `TaskGroup` that runs the same transform with as many child tasks at once
+/// and hands the results on in order.
+extension CombiningBridge {
+    @Sendable static func work(_ value: Int) async -> Int { value &* 3 }
+
+    static func asyncMapSink(_ concurrency: Int) -> Harness.Contender {
+        Harness.Contender.async(Harness.sluice) { n in
+            for await value in (0..<n).publisher.asyncMap(maxConcurrent: concurrency, work).values {
+                Benchmark.blackHole(value)
+            }
+        }
+    }
+
+    static func taskGroup(_ concurrency: Int) -> Harness.Contender {
+        Harness.Contender.async("TaskGroup, \(concurrency) child tasks at once") { n in
+            await withTaskGroup(of: (Int, Int).self) { group in
+                var next = 0
+                var done = [Int: Int]()
+                var deliver = 0
+                while next < min(concurrency, n) {
+                    let index = next
+                    group.addTask { (index, await work(index)) }
+                    next += 1
+                }
+                while let (index, value) = await group.next() {
+                    done[index] = value
+                    while let ready = done.removeValue(forKey: deliver) {
+                        Benchmark.blackHole(ready)
+                        deliver += 1
+                    }
+                    if next < n {
+                        let index = next
+                        group.addTask { (index, await work(index)) }
+                        next += 1
+                    }
+                }
+            }
+        }
+    }
+}

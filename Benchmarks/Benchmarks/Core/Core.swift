@@ -74,6 +74,14 @@ let benchmarks: @Sendable () -> Void = {
     Harness.register("combineLatest of two PassthroughSubjects → sink (time per send)", [
         SluiceCombining.combineLatestSink,
     ])
+    Harness.register("(0..<N).publisher.flatMap { Just($0) } → sink", [
+        SluiceCombining.flatMapJustSink,
+        OpenCombineCombining.flatMapJustSink,
+    ])
+    Harness.register("PassthroughSubject.share() → 4 sinks (time per send)", [
+        SluiceCombining.shareFourSinks,
+        OpenCombineCombining.shareFourSinks,
+    ])
     Harness.register("PassthroughSubject.send → 4 sinks (time per send)", [
         SluiceCore.subjectFourSinks,
         OpenCombineCore.subjectFourSinks,

@@ -29,3 +29,20 @@ enum SluiceCombining {
         cancellable.cancel()
     }
 }
+
+/// Flattening and sharing.
+extension SluiceCombining {
+    /// One inner publisher per element: the inner's subscription is the allocation.
+    static let flatMapJustSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher.flatMap { Just($0) }.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    static let shareFourSinks = Harness.Contender.sync(Harness.sluice) { n in
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let cancellables = (0..<4).map { _ in shared.sink { Benchmark.blackHole($0) } }
+        for i in 0..<n { subject.send(i) }
+        for cancellable in cancellables { cancellable.cancel() }
+    }
+}

@@ -18,10 +18,11 @@ extension Registry {
 
     /// Operators checked only over the upstreams that do not fail: over a failing one they
     /// change the values (`retry` replays them, `replaceError` adds its element, and a merge's
-    /// failure overtakes a value still waiting for demand, as Combine's does, and so does a
-    /// zip's, over values still waiting for their partner).
+    /// failure overtakes a value still waiting for demand, as Combine's does, and so do a
+    /// flatMap's and a zip's, over values still waiting for demand or for their partner).
     static let nonFailingUpstreamsOnly: Set<String> = [
-        "retry(1)", "replaceError(with:)", "merge(with: Empty())", "MergeMany(upstream)", "zip(0..<1000)",
+        "retry(1)", "replaceError(with:)", "merge(with: Empty())", "MergeMany(upstream)",
+        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "zip(0..<1000)",
     ]
 
     /// Operators whose own subscription traps on `request(.none)`, as Combine's do, whatever
@@ -35,6 +36,7 @@ extension Registry {
         "merge(with: Empty())", "MergeMany(upstream)",
         // Their own subscription.
         "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)", "zip(0..<1000)", "combineLatest(Just)",
+        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "Just(upstream).switchToLatest()",
     ]
 
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
@@ -82,6 +84,16 @@ extension Registry {
         // that comes first: the upstream's values, through the join's demand and serialisation.
         ("zip(0..<1000)", { $0.zip((0..<1000).publisher.setFailureType(to: TestFailure.self)) { value, _ in value } }),
         ("combineLatest(Just)", { Just(0).setFailureType(to: TestFailure.self).combineLatest($0) { $1 } }),
+        // Each value as an inner publisher of one value, as many at once as the upstream
+        // sends, and one at a time: the upstream's values, through the inners' demand and
+        // serialisation.
+        ("flatMap { Just($0) }", { $0.flatMap { Just($0).setFailureType(to: TestFailure.self) } }),
+        ("flatMap(maxPublishers: .max(1))", { $0.flatMap(maxPublishers: .max(1)) { Just($0).setFailureType(to: TestFailure.self) } }),
+        // The upstream as the one inner of a switch: its values and ending, through the
+        // switch's demand carry-over and serialisation. (Each value as an inner of its own,
+        // `map { Just($0) }.switchToLatest()`, loses values under limited demand, as Combine's
+        // does: a Just waiting for demand is cancelled by the next.)
+        ("Just(upstream).switchToLatest()", { Just($0).switchToLatest() }),
     ]
 
     /// Operators that share one subscription of their upstream among their subscribers,

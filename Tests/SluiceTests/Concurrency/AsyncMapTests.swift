@@ -75,24 +75,26 @@ struct AsyncMapTests {
         #expect(recorder.values == [10, 0] && recorder.violations.isEmpty)
     }
 
-    @Test("asks the upstream only for what could run and be delivered: within maxConcurrent and the downstream's demand")
+    @Test("keeps maxConcurrent elements in hand from the first demand: requested, running or waiting for demand; one more per result delivered")
     func demand() async {
         let upstream = ControllablePublisher<Int, Never>()
         let runs = Runs(4)
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         defer { recorder.cancel() }
         upstream.asyncMap(maxConcurrent: 3) { await runs.run($0) }.subscribe(recorder)
         let subscription = upstream.subscriptions[0]
-        #expect(subscription.requests == [.max(1)], "one result asked for: one value")
+        #expect(subscription.requests.isEmpty, "nothing starts before the downstream asks")
+        recorder.request(.max(1))
+        #expect(subscription.requests == [.max(3)], "the tasks run ahead of a downstream asking for one")
         #expect(subscription.send(0) == .none)
-        recorder.request(.max(5))
-        #expect(subscription.requests == [.max(1), .max(2)], "at most three running")
         _ = subscription.send(1)
         _ = subscription.send(2)
+        recorder.request(.max(5))
+        #expect(subscription.requests == [.max(3)], "three in hand already")
         runs.gates[0].open()
         await recorder.waitForValues(count: 1)
-        await subscription.waitForCalls { $0.count == 3 }
-        #expect(subscription.requests == [.max(1), .max(2), .max(1)], "a slot freed by a delivered result is refilled")
+        await subscription.waitForCalls { $0.count == 2 }
+        #expect(subscription.requests == [.max(3), .max(1)], "a slot freed by a delivered result is refilled")
         #expect(recorder.violations.isEmpty)
     }
 

@@ -3,9 +3,11 @@ extension Publishers {
     /// own, with at most `maxConcurrent` running at once, and publishes the results in the
     /// upstream's order (`ordered`) or as they finish.
     ///
-    /// It asks its upstream for an element only when a task could start for it and the
-    /// downstream has asked for its result: elements requested, tasks running and results
-    /// waiting together stay within `maxConcurrent` and the downstream's outstanding demand.
+    /// Once the downstream has asked for anything, it keeps `maxConcurrent` elements in hand:
+    /// requested from the upstream, running, or done and waiting for the downstream's demand;
+    /// it asks the upstream for one more each time a result is delivered. So the tasks run
+    /// ahead of a downstream that asks for one at a time (`for await` over `values`), and no
+    /// more than `maxConcurrent` results ever wait.
     /// Cancelling the subscription cancels the upstream and every running task (the closure
     /// sees `Task.isCancelled`; a result it returns anyway is dropped). The stream finishes
     /// once the upstream has finished and every result has been delivered; a failure of the

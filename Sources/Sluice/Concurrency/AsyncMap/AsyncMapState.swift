@@ -4,12 +4,12 @@
 /// upstream order (`ordered`), as the tasks finish (`unordered`), or, for `latest`, only if no
 /// newer value has come meanwhile (a newer value cancels the running task).
 ///
-/// Demand: in the ordered and unordered modes the upstream is asked for a value only when a
-/// task could start for it and its result could be delivered: values requested, tasks running
-/// and results waiting together stay within both `limit` and the downstream's outstanding
-/// demand. So nothing runs ahead of the downstream, and no result is buffered beyond what it
-/// asked for. `latest` asks its upstream for `.unlimited` (as `switchToLatest` does) and keeps
-/// at most one result waiting for demand.
+/// Demand: in the ordered and unordered modes, once the downstream has asked for anything,
+/// values requested, tasks running and results waiting for demand together stay at `limit`:
+/// the upstream is asked for one more each time a result is delivered. So the tasks run ahead
+/// of a downstream that asks for one at a time (`values`), and at most `limit` results ever
+/// wait. `latest` asks its upstream for `.unlimited` (as `switchToLatest` does) and keeps at
+/// most one result waiting for demand.
 ///
 /// Results go through a ``SerialDelivery``, so that the downstream gets one signal at a time
 /// from whichever task finishes. The stream finishes once the upstream has finished and every
@@ -41,6 +41,8 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
     @usableFromInline var nextToDeliver = 0
     /// Unordered and latest: results waiting for demand, in the order they finished.
     @usableFromInline var waiting = FIFO<Output>()
+    /// The downstream has asked for something: the tasks may start.
+    @usableFromInline var demanded = false
     /// Cancelled, or the completion decided.
     @usableFromInline var ended = false
 
@@ -78,6 +80,7 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
     mutating func add(_ demand: Subscribers.Demand, into action: inout Action) {
         guard !ended else { return }
         delivery.demand += demand
+        if demand > 0 { demanded = true }
         drain(into: &action)
     }
 
@@ -86,10 +89,8 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
     @inlinable
     mutating func drain(into action: inout Action) {
         while delivery.demand > 0, let result = takeNext() { admit(result, into: &action) }
-        if mode != .latest, !upstreamFinished, let subscription = upstream.current {
-            let busy = awaitingUpstream + running.count + finishedOutOfOrder.count + waiting.count
-            var room = limit - busy
-            if let demand = delivery.demand.max { room = Swift.min(room, demand - busy) }
+        if mode != .latest, demanded, !upstreamFinished, let subscription = upstream.current {
+            let room = limit - (awaitingUpstream + running.count + finishedOutOfOrder.count + waiting.count)
             if room > 0 {
                 awaitingUpstream += room
                 action.request = (subscription, .max(room))

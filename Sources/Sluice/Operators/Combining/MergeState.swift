@@ -14,7 +14,7 @@
 ///   └──cancel──▶ cancelled (nothing more is delivered)
 /// ```
 @usableFromInline
-struct MergeState<Downstream: Subscriber> {
+struct MergeState<Downstream: Subscriber>: FanInState {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -38,40 +38,7 @@ struct MergeState<Downstream: Subscriber> {
     }
 
     /// What the caller does after unlocking.
-    @usableFromInline
-    struct Action {
-        /// Deliver this value: the caller became the deliverer.
-        @usableFromInline var deliver: (Downstream, Output)?
-        /// Deliver this completion: nothing is being delivered.
-        @usableFromInline var complete: (Downstream, Subscribers.Completion<Failure>)?
-        /// Upstreams to ask for more, and how much.
-        @usableFromInline var requests = Requests()
-        /// Upstreams to cancel.
-        @usableFromInline var cancels: [any Subscription] = []
-
-        @inlinable init() {}
-    }
-
-    /// Requests to make after unlocking: usually one (the upstream whose waiting value was
-    /// delivered), held inline so that a request of one element allocates nothing.
-    @usableFromInline
-    struct Requests {
-        @usableFromInline var first: (any Subscription, Subscribers.Demand)?
-        @usableFromInline var rest: [(any Subscription, Subscribers.Demand)] = []
-        @inlinable init() {}
-
-        @inlinable
-        mutating func append(_ request: (any Subscription, Subscribers.Demand)) {
-            if first == nil { first = request } else { rest.append(request) }
-        }
-
-        @inlinable
-        func make() {
-            guard let (upstream, demand) = first else { return }
-            upstream.request(demand)
-            for (upstream, demand) in rest { upstream.request(demand) }
-        }
-    }
+    @usableFromInline typealias Action = FanInAction<Downstream>
 
     /// Upstream `index` subscribed. Returns the demand to request, or `nil` to cancel it.
     @inlinable
@@ -81,61 +48,26 @@ struct MergeState<Downstream: Subscriber> {
         return unlimited ? .unlimited : .max(1)
     }
 
-    /// Upstream `index` sent `value`. Returns what to do, and the demand to return upstream.
+    /// A value that upstream `index` sent without demand waits in its slot.
     @inlinable
-    mutating func receive(_ value: Output, at index: Int) -> (Action, Subscribers.Demand) {
-        var action = Action()
-        guard !ended, let downstream else { return (action, .none) }
-        switch delivery.admit(value) {
-        case .refused:
-            slots[index] = value
-            return (action, .none)
-        case .queued:
-            break
-        case .deliver:
-            action.deliver = (downstream, value)
-        }
-        return (action, unlimited ? .none : .max(1))
+    mutating func keep(_ value: Output, from index: Int) {
+        slots[index] = value
     }
 
-    /// The downstream asked for `demand`.
-    @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> Action {
-        var action = Action()
-        guard !ended else { return action }
-        delivery.demand += demand
-        if demand == .unlimited, !unlimited {
-            unlimited = true
-            for upstream in upstreams { if let upstream { action.requests.append((upstream, .unlimited)) } }
-        }
-        refill(into: &action)
-        return action
-    }
-
-    /// The deliverer is back with `more` demand from the downstream.
-    @inlinable
-    mutating func delivered(more: Subscribers.Demand) -> (Action, SerialDelivery<Output, Failure>.Next) {
-        var action = Action()
-        guard downstream != nil else { return (action, .idle) }  // cancelled meanwhile
-        delivery.demand += more
-        refill(into: &action)
-        let next = delivery.next(adding: .none)
-        if case .completion = next { downstream = nil }
-        return (action, next)
-    }
-
-    /// Moves waiting slot values into the delivery while there is demand (asking each such
-    /// upstream for the next), then finishes if every upstream has and nothing waits.
+    /// Spends new demand: the first time it is unlimited, asks every upstream for
+    /// `.unlimited`; then moves waiting slot values into the delivery while there is demand
+    /// (asking each such upstream for the next), and finishes if every upstream has and
+    /// nothing waits.
     @inlinable
     mutating func refill(into action: inout Action) {
+        if delivery.demand == .unlimited, !unlimited {
+            unlimited = true
+            action.requests += upstreams.compactMap { $0.map { ($0, .unlimited) } }
+        }
         for index in slots.indices where delivery.demand > 0 {
             guard let value = slots[index] else { continue }
             slots[index] = nil
-            switch delivery.admit(value) {
-            case .deliver: action.deliver = downstream.map { ($0, value) }
-            case .queued: break
-            case .refused: slots[index] = value
-            }
+            if !action.offer(value, to: &delivery, downstream: downstream) { slots[index] = value }
             if !unlimited, let upstream = upstreams[index] { action.requests.append((upstream, .max(1))) }
         }
         finishIfDone(into: &action)
@@ -167,33 +99,17 @@ struct MergeState<Downstream: Subscriber> {
             finishIfDone(into: &action)
         case .failure:
             upstreams[index] = nil
-            action.cancels = upstreams.compactMap { $0 }
             end(with: completion, into: &action)
         }
         return action
     }
 
-    /// The completion goes out now, or after the values the deliverer still holds.
+    /// Lets go of every upstream and every waiting value; returns the upstreams still subscribed.
     @inlinable
-    mutating func end(with completion: Subscribers.Completion<Failure>, into action: inout Action) {
-        ended = true
+    mutating func takeSubscriptions() -> [any Subscription] {
+        let subscriptions = upstreams.compactMap { $0 }
         upstreams = upstreams.map { _ in nil }
         slots = slots.map { _ in nil }
-        if delivery.finish(completion), let downstream {
-            self.downstream = nil
-            action.complete = (downstream, completion)
-        }
-    }
-
-    /// The downstream cancelled: returns the upstreams to cancel and the downstream to release.
-    @inlinable
-    mutating func cancel() -> ([any Subscription], Downstream?) {
-        ended = true
-        let cancels = upstreams.compactMap { $0 }
-        upstreams = upstreams.map { _ in nil }
-        slots = slots.map { _ in nil }
-        delivery.reset()
-        defer { downstream = nil }
-        return (cancels, downstream)
+        return subscriptions
     }
 }

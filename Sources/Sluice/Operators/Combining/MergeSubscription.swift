@@ -24,7 +24,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     static func start(_ downstream: Downstream, subscribing upstreams: [(Side) -> Void]) {
         let merge = MergeSubscription(downstream: downstream, count: upstreams.count)
         downstream.receive(subscription: merge)
-        for (index, subscribe) in upstreams.enumerated() { subscribe(Side(merge: merge, index: index)) }
+        for (index, subscribe) in upstreams.enumerated() { subscribe(Side(parent: merge, index: index)) }
         if upstreams.isEmpty { merge.perform(merge.state.withLock { $0.finishWithNoUpstream() }) }
     }
 
@@ -41,9 +41,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func cancel() {
-        let (upstreams, downstream) = state.withLock { $0.cancel() }
-        withExtendedLifetime(downstream) {}  // released here, after unlocking
-        for upstream in upstreams { upstream.cancel() }
+        state.cancel()
     }
 
     // MARK: The upstreams' signals, through their sides
@@ -69,28 +67,10 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         perform(state.withLock { $0.complete(completion, at: index) })
     }
 
-    /// Carries out an action; if it made this thread the deliverer, delivers until nothing is
-    /// left (values admitted meanwhile by other threads, then a completion kept for it).
+    /// Carries out an action after unlocking; see ``Locked/perform(_:)``.
     @inlinable
     func perform(_ action: MergeState<Downstream>.Action) {
-        for upstream in action.cancels { upstream.cancel() }
-        if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
-        action.requests.make()
-        guard let (downstream, first) = action.deliver else { return }
-        var more = downstream.receive(first)
-        while true {
-            let (next, value) = state.withLock { $0.delivered(more: more) }
-            next.requests.make()
-            switch value {
-            case .value(let value):
-                more = downstream.receive(value)
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                return
-            case .idle:
-                return
-            }
-        }
+        state.perform(action)
     }
 
     @usableFromInline var description: String { "Merge" }
@@ -98,21 +78,10 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @usableFromInline var playgroundDescription: Any { description }
 
     /// The subscriber of one upstream: it tells the merge which upstream spoke.
-    @usableFromInline
-    struct Side: Subscriber, CustomStringConvertible {
-        @usableFromInline typealias Input = Output
-        @usableFromInline let merge: MergeSubscription
-        @usableFromInline let index: Int
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline typealias Side = IndexedSubscriber<MergeSubscription>
+}
 
-        @inlinable init(merge: MergeSubscription, index: Int) {
-            self.merge = merge
-            self.index = index
-        }
-
-        @inlinable func receive(subscription: any Subscription) { merge.receive(subscription: subscription, at: index) }
-        @inlinable func receive(_ input: Output) -> Subscribers.Demand { merge.receive(input, at: index) }
-        @inlinable func receive(completion: Subscribers.Completion<Failure>) { merge.receive(completion: completion, at: index) }
-        @usableFromInline var description: String { "Merge" }
-    }
+extension MergeSubscription: IndexedSubscriberParent {
+    @usableFromInline typealias IndexedInput = Output
+    @usableFromInline typealias IndexedFailure = Failure
 }

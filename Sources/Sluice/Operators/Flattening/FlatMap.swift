@@ -1,0 +1,104 @@
+extension Publishers {
+    /// A publisher that turns each element of its upstream into a publisher and republishes the
+    /// elements of all of them as they arrive.
+    ///
+    /// Demand, as in Combine: the upstream is asked for `maxPublishers` elements when it
+    /// subscribes, and for one more each time an inner publisher finishes (never more while
+    /// `maxPublishers` is `.unlimited`). Each inner publisher is asked for one element at a time
+    /// while the downstream's demand is limited, and for `.unlimited` from the downstream's
+    /// first unlimited request on. An element that arrives with no demand waits, in order of
+    /// arrival, until the downstream asks; its publisher is asked for the next once it has gone
+    /// out.
+    ///
+    /// Threads: inner publishers may send on any thread; their elements reach the downstream one
+    /// at a time, none lost or repeated, on the thread of whichever publisher (or request)
+    /// delivers.
+    ///
+    /// Completion: it finishes once the upstream and every inner publisher have finished and no
+    /// element waits. The first failure, of the upstream or of an inner publisher, cancels all
+    /// the others, drops the elements still waiting for demand and fails the stream. (Combine
+    /// leaves the upstream subscribed, ignoring it, when an inner publisher fails; this one
+    /// cancels it, so that an upstream that never ends is let go.) Cancelling cancels the
+    /// upstream and every inner publisher.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+    where NewPublisher.Failure == Upstream.Failure {
+        public typealias Output = NewPublisher.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose elements are transformed into publishers.
+        public let upstream: Upstream
+
+        /// How many inner publishers may be subscribed at once (the upstream's initial demand).
+        public let maxPublishers: Subscribers.Demand
+
+        /// Makes a publisher of each element of the upstream.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        /// Creates a publisher that flattens the publishers `transform` makes of `upstream`'s
+        /// elements, with at most `maxPublishers` of them subscribed at once (`.none` asks the
+        /// upstream for nothing).
+        @inlinable
+        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        /// Gives `subscriber` its subscription, then subscribes to the upstream.
+        @inlinable @inline(__always)
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
+                downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+            subscriber.receive(subscription: subscription)
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+extension Publisher {
+    /// Transforms each element into a publisher of the same failure type and republishes the
+    /// elements of every such publisher, with at most `maxPublishers` of them subscribed at once.
+    ///
+    /// See ``Publishers/FlatMap`` for demand, threads and completion: an inner publisher
+    /// finishing does not finish the stream; any failure fails it.
+    ///
+    /// ```swift
+    /// let results = queries.flatMap(maxPublishers: .max(2)) { query in search(query) }
+    /// ```
+    @inlinable
+    public func flatMap<T, P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where T == P.Output, P.Failure == Failure {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms each element into a publisher that never fails and republishes their
+    /// elements; the inner publishers take this publisher's failure type. See
+    /// ``Publishers/FlatMap``.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms each element into a publisher and republishes their elements; this publisher,
+    /// which never fails, takes the inner publishers' failure type. See ``Publishers/FlatMap``.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        Publishers.FlatMap(upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms each element into a publisher and republishes their elements; neither side
+    /// fails. See ``Publishers/FlatMap``.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}

@@ -1,0 +1,151 @@
+/// The state of one `flatMap` subscription (``FlatMapSubscription``), under its lock.
+///
+/// Demand follows Combine's flatMap. The upstream is asked for `maxPublishers` elements at
+/// subscription, and for one more whenever an inner publisher finishes (unless that is
+/// `.unlimited`). Each inner is asked for one value at a time while the downstream's demand is
+/// limited, and for `.unlimited` once it is not. A value that arrives with no downstream demand
+/// waits in `waiting` (in order of arrival, with the index of its inner, which sent it against
+/// its one outstanding demand); when it goes out, its inner is asked for the next. Values with
+/// demand go through a ``SerialDelivery``, so that the downstream gets one signal at a time
+/// from whichever thread sends.
+///
+/// Each inner has an index and a ``SubscriptionSlot`` in `inners`, from the upstream value that
+/// made it until it finishes; a signal from an index no longer there is ignored.
+///
+/// ```
+/// active ──upstream finished, no inner left, nothing waiting──▶ finishing (queue, then .finished)
+///   │  └──the upstream or an inner failed──▶ finishing (queue, then the failure; everything
+///   │                                       else cancelled, waiting values dropped)
+///   └──cancel──▶ cancelled (nothing more is delivered)
+/// ```
+@usableFromInline
+struct FlatMapState<Downstream: Subscriber>: FanInState {
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Action = FanInAction<Downstream>
+
+    /// Released on cancel and after the completion goes out.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var delivery = SerialDelivery<Output, Failure>()
+    @usableFromInline var upstream = SubscriptionSlot.awaiting
+    @usableFromInline var upstreamFinished = false
+    @usableFromInline let maxPublishers: Subscribers.Demand
+    /// The inners not yet finished, by index.
+    @usableFromInline var inners: [Int: SubscriptionSlot] = [:]
+    @usableFromInline var nextIndex = 0
+    /// Values that arrived without downstream demand, oldest first.
+    @usableFromInline var waiting = FIFO<(index: Int, value: Output)>()
+    /// The downstream's demand became unlimited: every inner has been asked for `.unlimited`.
+    @usableFromInline var unlimited = false
+    /// Cancelled, or the completion decided: no value is admitted any more.
+    @usableFromInline var ended = false
+
+    @inlinable
+    init(downstream: Downstream, maxPublishers: Subscribers.Demand) {
+        self.downstream = downstream
+        self.maxPublishers = maxPublishers
+    }
+
+    // MARK: The upstream
+
+    /// The upstream subscribed. Returns the demand to request (none for `maxPublishers` of
+    /// `.none`), or `nil` to cancel it.
+    @inlinable
+    mutating func attachUpstream(_ subscription: any Subscription) -> Subscribers.Demand? {
+        guard !ended, upstream.attach(subscription) else { return nil }
+        return maxPublishers
+    }
+
+    /// The upstream sent a value: returns the index of the inner to subscribe for it, or `nil`
+    /// once the stream has ended (the value is ignored).
+    @inlinable
+    mutating func reserveInner() -> Int? {
+        guard !ended else { return nil }
+        defer { nextIndex += 1 }
+        inners[nextIndex] = .awaiting
+        return nextIndex
+    }
+
+    @inlinable
+    mutating func completeUpstream(_ completion: Subscribers.Completion<Failure>) -> Action {
+        var action = Action()
+        guard !ended else { return action }
+        _ = upstream.end()
+        switch completion {
+        case .finished:
+            upstreamFinished = true
+            finishIfDone(into: &action)
+        case .failure:
+            end(with: completion, into: &action)
+        }
+        return action
+    }
+
+    // MARK: The inners
+
+    /// Inner `index` subscribed. Returns the demand to request, or `nil` to cancel it.
+    @inlinable
+    mutating func attachInner(_ subscription: any Subscription, at index: Int) -> Subscribers.Demand? {
+        guard !ended, var slot = inners[index], slot.attach(subscription) else { return nil }
+        inners[index] = slot
+        return unlimited ? .unlimited : .max(1)
+    }
+
+    /// A value that inner `index` sent without demand waits its turn.
+    @inlinable
+    mutating func keep(_ value: Output, from index: Int) {
+        waiting.append((index, value))
+    }
+
+    /// Inner `index` completed: a finish lets the upstream send one more; a failure ends it all.
+    @inlinable
+    mutating func completeInner(_ completion: Subscribers.Completion<Failure>, at index: Int) -> Action {
+        var action = Action()
+        guard !ended, inners.removeValue(forKey: index) != nil else { return action }
+        switch completion {
+        case .finished:
+            finishIfDone(into: &action)
+            if !ended, maxPublishers != .unlimited, let upstream = upstream.current {
+                action.requests.append((upstream, .max(1)))
+            }
+        case .failure:
+            end(with: completion, into: &action)
+        }
+        return action
+    }
+
+    /// Spends new demand: the first time it is unlimited, asks every inner for `.unlimited`;
+    /// then moves waiting values into the delivery while there is demand (asking each one's
+    /// inner for the next), and finishes if that emptied the last of them.
+    @inlinable
+    mutating func refill(into action: inout Action) {
+        if delivery.demand == .unlimited, !unlimited {
+            unlimited = true
+            for slot in inners.values {
+                if let inner = slot.current { action.requests.append((inner, .unlimited)) }
+            }
+        }
+        while delivery.demand > 0, let (index, value) = waiting.popFirst() {
+            // Not refused: there is demand, and no completion yet.
+            _ = action.offer(value, to: &delivery, downstream: downstream)
+            if !unlimited, let inner = inners[index]?.current { action.requests.append((inner, .max(1))) }
+        }
+        finishIfDone(into: &action)
+    }
+
+    @inlinable
+    mutating func finishIfDone(into action: inout Action) {
+        guard !ended, upstreamFinished, inners.isEmpty, waiting.isEmpty else { return }
+        end(with: .finished, into: &action)
+    }
+
+    /// Ends the upstream and every inner, dropping waiting values; returns what was subscribed.
+    @inlinable
+    mutating func takeSubscriptions() -> [any Subscription] {
+        var subscriptions = inners.values.compactMap { $0.current }
+        if let upstream = upstream.end()?.upstream { subscriptions.append(upstream) }
+        inners = [:]
+        waiting = FIFO()
+        return subscriptions
+    }
+}

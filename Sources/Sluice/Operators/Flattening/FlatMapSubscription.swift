@@ -1,0 +1,90 @@
+/// The subscription `flatMap` gives its downstream: the subscriber of the upstream and,
+/// through one ``IndexedSubscriber`` per inner publisher, of each inner. Its rules are ``FlatMapState``'s;
+/// every transition happens under one lock, and every call out (to the downstream, to the
+/// upstream or an inner, to `transform`) after unlocking.
+@usableFromInline
+final class FlatMapSubscription<Input, Child: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let state: Locked<FlatMapState<Downstream>>
+    @usableFromInline let requestEntry: SpecializedEntry<FlatMapSubscription, Subscribers.Demand>
+    @usableFromInline let transform: (Input) -> Child
+
+    @inlinable
+    init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child) {
+        state = Locked(FlatMapState(downstream: downstream, maxPublishers: maxPublishers))
+        requestEntry = SpecializedEntry { $0.handleRequest($1) }
+        self.transform = transform
+    }
+
+    // MARK: The upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard let demand = state.withLock({ $0.attachUpstream(subscription) }) else { return subscription.cancel() }
+        if demand > .none { subscription.request(demand) }
+    }
+
+    /// Makes the element's publisher and subscribes to it; the demand for the next element
+    /// comes from `maxPublishers` and from inners finishing, never from here.
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard let index = state.withLock({ $0.reserveInner() }) else { return .none }
+        transform(input).subscribe(IndexedSubscriber(parent: self, index: index))
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        state.perform(state.withLock { $0.completeUpstream(completion) })
+    }
+
+    // MARK: The inners, through their sides
+
+    @inlinable
+    func receive(subscription: any Subscription, at index: Int) {
+        guard let demand = state.withLock({ $0.attachInner(subscription, at: index) }) else { return subscription.cancel() }
+        subscription.request(demand)
+    }
+
+    @inlinable
+    func receive(_ value: Downstream.Input, at index: Int) -> Subscribers.Demand {
+        let (action, demand) = state.withLock { $0.receive(value, at: index) }
+        state.perform(action)
+        return demand
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+        state.perform(state.withLock { $0.completeInner(completion, at: index) })
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+
+    @inlinable
+    func handleRequest(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        state.perform(state.withLock { $0.request(demand) })
+    }
+
+    @inlinable
+    func cancel() {
+        state.cancel()
+    }
+
+    @usableFromInline var description: String { "FlatMap" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+
+}
+
+extension FlatMapSubscription: IndexedSubscriberParent {
+    @usableFromInline typealias IndexedInput = Downstream.Input
+    @usableFromInline typealias IndexedFailure = Failure
+}

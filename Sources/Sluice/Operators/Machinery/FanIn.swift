@@ -1,0 +1,210 @@
+/// What an operator that gathers values from several upstreams (`merge`, `flatMap`) does after
+/// unlocking, as decided by its state under the lock (rule 6).
+@usableFromInline
+struct FanInAction<Downstream: Subscriber> {
+    /// Deliver this value: the caller became the deliverer of the state's ``SerialDelivery``.
+    @usableFromInline var deliver: (Downstream, Downstream.Input)?
+    /// Deliver this completion: nothing is being delivered.
+    @usableFromInline var complete: (Downstream, Subscribers.Completion<Downstream.Failure>)?
+    /// Upstreams to ask for more, and how much.
+    @usableFromInline var requests = UpstreamRequests()
+    /// Upstreams to cancel.
+    @usableFromInline var cancels: [any Subscription] = []
+
+    @inlinable init() {}
+}
+
+/// Requests to make after unlocking: usually one (the upstream whose waiting value was
+/// delivered), held inline so that a request of one element through `values` allocates
+/// nothing.
+@usableFromInline
+struct UpstreamRequests {
+    @usableFromInline var first: (any Subscription, Subscribers.Demand)?
+    @usableFromInline var rest: [(any Subscription, Subscribers.Demand)] = []
+    @inlinable init() {}
+
+    @inlinable
+    mutating func append(_ request: (any Subscription, Subscribers.Demand)) {
+        if first == nil { first = request } else { rest.append(request) }
+    }
+
+    @inlinable
+    static func += (requests: inout UpstreamRequests, more: [(any Subscription, Subscribers.Demand)]) {
+        for request in more { requests.append(request) }
+    }
+
+    /// Makes the requests, in order.
+    @inlinable
+    func make() {
+        guard let (upstream, demand) = first else { return }
+        upstream.request(demand)
+        for (upstream, demand) in rest { upstream.request(demand) }
+    }
+}
+
+/// The state of an operator whose downstream gets values from several upstreams, on any
+/// threads, one at a time: the downstream, the ``SerialDelivery`` in between, and how the
+/// deliverer's return is handled. Ending and cancelling are the same for all of them, and
+/// written once below; `merge` and `flatMap` also share their demand rule (``FanInState``),
+/// `switchToLatest` has its own.
+@usableFromInline
+protocol SerialFanIn {
+    associatedtype Downstream: Subscriber
+
+    /// Released on cancel and after the completion goes out.
+    var downstream: Downstream? { get set }
+    var delivery: SerialDelivery<Downstream.Input, Downstream.Failure> { get set }
+    /// Cancelled, or the completion decided: no value is admitted any more.
+    var ended: Bool { get set }
+
+    /// Lets go of every upstream subscription and every kept value; returns the
+    /// subscriptions, for the caller to cancel after unlocking.
+    mutating func takeSubscriptions() -> [any Subscription]
+
+    /// The deliverer is back with `more` demand from the downstream: what to do, and what it
+    /// delivers next.
+    mutating func delivered(more: Subscribers.Demand)
+        -> (FanInAction<Downstream>, SerialDelivery<Downstream.Input, Downstream.Failure>.Next)
+}
+
+extension SerialFanIn {
+    /// The completion goes out now, or after the values the deliverer still holds; every
+    /// upstream still subscribed is cancelled, and kept values are dropped.
+    @inlinable
+    mutating func end(with completion: Subscribers.Completion<Downstream.Failure>, into action: inout FanInAction<Downstream>) {
+        ended = true
+        action.cancels = takeSubscriptions()
+        if delivery.finish(completion), let downstream {
+            self.downstream = nil
+            action.complete = (downstream, completion)
+        }
+    }
+
+    /// The downstream cancelled: returns the subscriptions to cancel and the downstream to
+    /// release, both after unlocking.
+    @inlinable
+    mutating func cancel() -> ([any Subscription], Downstream?) {
+        ended = true
+        delivery.reset()
+        defer { downstream = nil }
+        return (takeSubscriptions(), downstream)
+    }
+}
+
+/// The demand rule `merge` and `flatMap` share, Combine's: while the downstream's demand is
+/// limited each upstream has one value requested at a time, and a value without demand is kept
+/// until there is (``keep(_:from:)``, ``refill(into:)``).
+@usableFromInline
+protocol FanInState: SerialFanIn {
+    /// The downstream's demand became unlimited, and every upstream was asked for as much.
+    var unlimited: Bool { get }
+
+    /// Keeps a value that upstream `index` sent without downstream demand, until there is.
+    mutating func keep(_ value: Downstream.Input, from index: Int)
+
+    /// Spends the delivery's demand on the values waiting for it (asking their upstreams for
+    /// more), and finishes the stream if nothing is left to wait for.
+    mutating func refill(into action: inout FanInAction<Downstream>)
+}
+
+extension FanInState {
+    /// Upstream `index` sent `value`: returns what to do, and the demand to return to it.
+    ///
+    /// Combine's rule for merge and flatMap: while the downstream's demand is limited, each
+    /// upstream has one value requested at a time. A value taken against demand is answered
+    /// with `.max(1)`; one that finds no demand is kept, its upstream asked for nothing until
+    /// it goes out.
+    @inlinable
+    mutating func receive(_ value: Downstream.Input, at index: Int) -> (FanInAction<Downstream>, Subscribers.Demand) {
+        var action = FanInAction<Downstream>()
+        guard !ended, let downstream else { return (action, .none) }
+        guard action.offer(value, to: &delivery, downstream: downstream) else {
+            keep(value, from: index)
+            return (action, .none)
+        }
+        return (action, unlimited ? .none : .max(1))
+    }
+
+    /// The downstream asked for `demand`.
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) -> FanInAction<Downstream> {
+        var action = FanInAction<Downstream>()
+        guard !ended else { return action }
+        delivery.demand += demand
+        refill(into: &action)
+        return action
+    }
+
+    /// The deliverer is back with `more` demand from the downstream: what to do, and what it
+    /// delivers next.
+    @inlinable
+    mutating func delivered(more: Subscribers.Demand)
+        -> (FanInAction<Downstream>, SerialDelivery<Downstream.Input, Downstream.Failure>.Next)
+    {
+        var action = FanInAction<Downstream>()
+        guard downstream != nil else { return (action, .idle) }  // cancelled meanwhile
+        delivery.demand += more
+        refill(into: &action)
+        let next = delivery.next(adding: .none)
+        if case .completion = next { downstream = nil }
+        return (action, next)
+    }
+}
+
+extension Locked where State: SerialFanIn {
+    /// Carries out `action` after unlocking: cancels, then the completion, then requests; if it
+    /// made this thread the deliverer, delivers until nothing is left (values admitted
+    /// meanwhile by other threads, then a completion kept for it). Requests made while
+    /// delivering find the delivery busy, so an upstream that sends inside `request` queues its
+    /// value instead of recursing into the downstream: the stack stays flat (rule 5).
+    @inlinable
+    func perform(_ action: FanInAction<State.Downstream>) {
+        for upstream in action.cancels { upstream.cancel() }
+        if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
+        action.requests.make()
+        if let (downstream, first) = action.deliver { drain(.value(first), to: downstream) }
+    }
+
+    /// The downstream cancelled: cancels every upstream still subscribed, and releases the
+    /// downstream, after unlocking.
+    @inlinable
+    func cancel() {
+        let (subscriptions, downstream) = withLock { $0.cancel() }
+        withExtendedLifetime(downstream) {}  // released here, after unlocking
+        for subscription in subscriptions { subscription.cancel() }
+    }
+
+    /// The deliverer's loop: delivers `next`, and what the state hands back after it, until
+    /// nothing is left.
+    @inlinable
+    func drain(
+        _ next: SerialDelivery<State.Downstream.Input, State.Downstream.Failure>.Next, to downstream: State.Downstream
+    ) {
+        var next = next
+        while case .value(let value) = next {
+            let more = downstream.receive(value)
+            let action: FanInAction<State.Downstream>
+            (action, next) = withLock { $0.delivered(more: more) }
+            action.requests.make()
+        }
+        if case .completion(let completion) = next { downstream.receive(completion: completion) }
+    }
+}
+
+extension FanInAction {
+    /// Offers `value` to `delivery`: if that makes the caller the deliverer, this action
+    /// delivers it. Returns `false` if it was refused for want of demand (the caller keeps it).
+    @inlinable
+    mutating func offer(
+        _ value: Downstream.Input, to delivery: inout SerialDelivery<Downstream.Input, Downstream.Failure>,
+        downstream: Downstream?
+    ) -> Bool {
+        switch delivery.admit(value) {
+        case .refused: return false
+        case .queued: return true
+        case .deliver:
+            deliver = downstream.map { ($0, value) }
+            return true
+        }
+    }
+}

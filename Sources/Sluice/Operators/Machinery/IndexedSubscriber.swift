@@ -1,0 +1,34 @@
+/// An operator subscribed to several publishers (merge's upstreams, flatMap's and
+/// switchToLatest's inners) through one ``IndexedSubscriber`` each, told which one spoke.
+@usableFromInline
+protocol IndexedSubscriberParent: AnyObject, CustomStringConvertible {
+    /// The elements and failure of the publishers it subscribes to with an index (named apart
+    /// from `Subscriber`'s, since flatMap is also its upstream's subscriber).
+    associatedtype IndexedInput
+    associatedtype IndexedFailure: Error
+
+    func receive(subscription: any Subscription, at index: Int)
+    func receive(_ input: IndexedInput, at index: Int) -> Subscribers.Demand
+    func receive(completion: Subscribers.Completion<IndexedFailure>, at index: Int)
+}
+
+/// The subscriber of one of a parent operator's publishers: it passes every signal on with
+/// its index, and describes itself as the parent does ("Merge", "FlatMap", …).
+@usableFromInline
+struct IndexedSubscriber<Parent: IndexedSubscriberParent>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Parent.IndexedInput
+    @usableFromInline typealias Failure = Parent.IndexedFailure
+    @usableFromInline let parent: Parent
+    @usableFromInline let index: Int
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable init(parent: Parent, index: Int) {
+        self.parent = parent
+        self.index = index
+    }
+
+    @inlinable func receive(subscription: any Subscription) { parent.receive(subscription: subscription, at: index) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, at: index) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, at: index) }
+    @usableFromInline var description: String { parent.description }
+}
