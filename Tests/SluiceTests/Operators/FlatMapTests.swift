@@ -6,8 +6,10 @@ private struct Boom: Error, Equatable {}
 
 @Suite("flatMap: Publishers.FlatMap and its four overloads")
 struct FlatMapTests {
-    /// An upstream of inner publishers that the test drives, and a flatMap of it.
-    fileprivate struct Fixture {
+    /// An upstream of inner publishers that the test drives, and a flatMap of it. Going out of
+    /// scope, it cancels its recorder and detaches its controllable publishers, whose
+    /// subscriptions would otherwise keep the flatMap (and each other) alive.
+    fileprivate final class Fixture {
         let upstream = ControllablePublisher<Int, Boom>()
         let inners = (0..<3).map { _ in ControllablePublisher<Int, Boom>() }
         let recorder: RecordingSubscriber<Int, Boom>
@@ -16,6 +18,12 @@ struct FlatMapTests {
             recorder = RecordingSubscriber(initialDemand: initialDemand)
             let inners = self.inners
             upstream.flatMap(maxPublishers: maxPublishers) { inners[$0] }.subscribe(recorder)
+        }
+
+        deinit {
+            recorder.cancel()
+            upstream.detachAll()
+            for inner in inners { inner.detachAll() }
         }
 
         var outer: ControllableSubscription<Int, Boom> { upstream.subscriptions[0] }
@@ -244,7 +252,10 @@ struct FlatMapTests {
     func descriptions() {
         let inner = ControllablePublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
-        defer { recorder.cancel() }
+        defer {
+            recorder.cancel()
+            inner.detachAll()
+        }
         Just(0).flatMap { _ in inner }.subscribe(recorder)
         let subscription = recorder.subscription
         #expect(subscription.map { String(describing: $0) } == "FlatMap")
