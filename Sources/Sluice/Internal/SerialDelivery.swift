@@ -98,3 +98,27 @@ package struct SerialDelivery<Output, Failure: Error> {
 }
 
 extension SerialDelivery: Sendable where Output: Sendable {}
+
+extension Locked {
+    /// The deliverer's loop, for an owner whose state (behind this lock) holds a
+    /// ``SerialDelivery``: delivers `next` to `downstream`, hands the demand it returns to
+    /// `delivered` under the lock (which answers with an action and what to deliver next),
+    /// runs `carryOut` on that action after unlocking, and goes on until nothing is left.
+    /// Every multi-upstream operator (merge, flatMap, switchToLatest, zip, combineLatest,
+    /// asyncMap) delivers through it.
+    @inlinable
+    package func deliver<Downstream: Subscriber, Action>(
+        _ next: SerialDelivery<Downstream.Input, Downstream.Failure>.Next, to downstream: Downstream,
+        delivered: (inout State, Subscribers.Demand) -> (Action, SerialDelivery<Downstream.Input, Downstream.Failure>.Next),
+        carryOut: (Action) -> Void
+    ) {
+        var next = next
+        while case .value(let value) = next {
+            let more = downstream.receive(value)
+            let action: Action
+            (action, next) = withLock { delivered(&$0, more) }
+            carryOut(action)
+        }
+        if case .completion(let completion) = next { downstream.receive(completion: completion) }
+    }
+}

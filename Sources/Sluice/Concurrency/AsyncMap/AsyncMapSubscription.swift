@@ -48,8 +48,8 @@ where Downstream.Input: Sendable {
     /// Starts the task for value `id` and registers it, so that a cancel can reach it.
     @inlinable
     func start(_ id: Int, _ value: Input) {
-        let body = AsyncMapTaskBody { await self.run(id, value) }
-        let task = Task { await body.run() }
+        let body = UncheckedSendableBody<Void> { await self.run(id, value) }
+        let task = Task { await body.run(()) }
         if let cancelled = state.withLock({ $0.register(task, id: id) }) { cancelled.cancel() }
     }
 
@@ -97,21 +97,8 @@ where Downstream.Input: Sendable {
         carryOut(action)
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
         guard let (downstream, first) = action.deliver else { return }
-        var more = downstream.receive(first)
-        while true {
-            // The deliverer's own actions never deliver or complete: the signal below does.
-            let (next, signal) = state.withLock { $0.delivered(more: more) }
-            carryOut(next)
-            switch signal {
-            case .value(let result):
-                more = downstream.receive(result)
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                return
-            case .idle:
-                return
-            }
-        }
+        // The deliverer's own actions never deliver or complete: the loop's signals do.
+        state.deliver(.value(first), to: downstream, delivered: { $0.delivered(more: $1) }, carryOut: carryOut)
     }
 
     @inlinable
@@ -125,20 +112,4 @@ where Downstream.Input: Sendable {
     @usableFromInline var description: String { "AsyncMap" }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline var playgroundDescription: Any { description }
-}
-
-/// The body of one value's task, boxed so that the task's closure captures no generic type.
-///
-/// `@unchecked Sendable` because the body captures the subscription, a generic class over a
-/// subscriber that need not be `Sendable` (and Swift 6 also rejects the capture of its
-/// metatype). Safe because the body touches the subscription only through
-/// ``AsyncMapSubscription/run(_:_:)``, which reads its immutable `Sendable` transform and
-/// reports through ``AsyncMapSubscription/finished(_:with:)``, whose state is behind its lock
-/// and which calls the downstream one signal at a time through its ``SerialDelivery``, on the
-/// thread the task finishes on, as any publisher may (a `sink` made on an actor hops to it
-/// itself). The body runs once, in its task.
-@usableFromInline
-struct AsyncMapTaskBody: @unchecked Sendable {
-    @usableFromInline let run: () async -> Void
-    @inlinable init(_ run: @escaping () async -> Void) { self.run = run }
 }

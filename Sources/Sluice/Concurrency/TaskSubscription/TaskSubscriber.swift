@@ -102,17 +102,6 @@ protocol TaskSubscriberReleasing: AnyObject, Sendable {
 }
 
 /// The operation a ``TaskSubscription``'s task runs, built in (client-specialised) generic
-/// code around a ``TaskSubscriber``.
-///
-/// Safe because the operation captures only Sendable values and the ``TaskSubscriber``, and it
-/// runs once, in the subscription's one task. Without the box Swift 6 rejects the capture of
-/// the generic subscriber's metatype in the task's closure (`SendableMetatypes`); erasing
-/// through a protocol instead would stop specialisation.
+/// code around a ``TaskSubscriber``; see ``UncheckedSendableBody`` for why it is safe.
 @usableFromInline
-struct UncheckedSendableOperation: @unchecked Sendable {
-    @usableFromInline
-    let run: (TaskSubscription) async -> Void
-
-    @usableFromInline
-    init(_ run: @escaping (TaskSubscription) async -> Void) { self.run = run }
-}
+typealias UncheckedSendableOperation = UncheckedSendableBody<TaskSubscription>

@@ -82,21 +82,11 @@ where Row.Output == Downstream.Input {
         carryOut(action, for: index, returning: &returned)
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
         guard let (downstream, first) = action.deliver else { return returned }
-        var more = downstream.receive(first)
-        while true {
-            // The deliverer's own actions never deliver or complete: the signal below does.
-            let (next, signal) = state.withLock { $0.delivered(more: more) }
+        // The deliverer's own actions never deliver or complete: the loop's signals do.
+        state.deliver(.value(first), to: downstream, delivered: { $0.delivered(more: $1) }) { next in
             carryOut(next, for: index, returning: &returned)
-            switch signal {
-            case .value(let tuple):
-                more = downstream.receive(tuple)
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                return returned
-            case .idle:
-                return returned
-            }
         }
+        return returned
     }
 
     /// The cancels and requests of an action.

@@ -174,20 +174,13 @@ extension Locked where State: SerialFanIn {
         for subscription in subscriptions { subscription.cancel() }
     }
 
-    /// The deliverer's loop: delivers `next`, and what the state hands back after it, until
-    /// nothing is left.
+    /// The deliverer's loop (``Locked/deliver(_:to:delivered:carryOut:)``) with the fan-in's
+    /// state: what it hands back after each value is requests.
     @inlinable
     func drain(
         _ next: SerialDelivery<State.Downstream.Input, State.Downstream.Failure>.Next, to downstream: State.Downstream
     ) {
-        var next = next
-        while case .value(let value) = next {
-            let more = downstream.receive(value)
-            let action: FanInAction<State.Downstream>
-            (action, next) = withLock { $0.delivered(more: more) }
-            action.requests.make()
-        }
-        if case .completion(let completion) = next { downstream.receive(completion: completion) }
+        deliver(next, to: downstream, delivered: { $0.delivered(more: $1) }, carryOut: { $0.requests.make() })
     }
 }
 
