@@ -5,7 +5,8 @@
 /// unspecialised method: every generic type it touches (its state, tuples of its actions) is
 /// looked up in the runtime's metadata caches on each call. A subscription that is asked for
 /// one element at a time through an existential (`values`, `sink(isolation:)`) pays that per
-/// element. The subscription makes its entry in its initialiser, which the client specialises
+/// element. `Publishers.Sequence`'s emitter, `Just`'s settling, and the multi-upstream
+/// operators' `request(_:)` go through one. The subscription makes its entry in its initialiser, which the client specialises
 /// (the publisher's `receive(subscriber:)` is inlinable), so the closure's body is the
 /// specialised method; the witness only calls it. The closure captures nothing (it takes the
 /// subscription as its argument), so it allocates nothing and holds no reference.

@@ -13,9 +13,9 @@
 /// acts, so a `cancel` racing a `request` either prevents both signals or none.
 ///
 /// `request(_:)` and `cancel()` are reached through `any Subscription`, whose witnesses run
-/// generic code with type-metadata look-ups; so both go through ``settle``, a closure made in
-/// the initialiser, which is inlined into the client's specialised `receive(subscriber:)`
-/// (as `SequenceSubscription`'s emitter is).
+/// generic code with type-metadata look-ups; so both go through ``settle``, a
+/// ``SpecializedEntry`` made in the initialiser, which is inlined into the client's
+/// specialised `receive(subscriber:)`.
 
 @usableFromInline
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
@@ -33,13 +33,13 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     /// Takes the pending subscriber and value once; delivers them (`true`, a request) or
     /// drops them after the lock (`false`, a cancel). Specialised in the client; takes the
     /// subscription as an argument, so it holds no reference to it.
-    @usableFromInline let settle: (SingleValueSubscription, _ deliver: Bool) -> Void
+    @usableFromInline let settle: SpecializedEntry<SingleValueSubscription, Bool>
 
     @inlinable
     init(value: Downstream.Input, downstream: Downstream, name: String) {
         state = Locked(.pending(downstream, value))
         self.name = name
-        settle = { subscription, deliver in
+        settle = SpecializedEntry { subscription, deliver in
             // The subscriber and the value are released after the lock (their deinit may call out).
             guard let (downstream, value) = subscription.take(), deliver else { return }
             _ = downstream.receive(value)

@@ -60,9 +60,8 @@ where Downstream.Input == Elements.Element {
 
     /// Calls ``emit(_:)``; made in the client's specialised context (see
     /// `Publishers.Sequence.receive(subscriber:)`) so that the loop runs specialised although
-    /// `request(_:)` is called through `any Subscription` (unspecialised generic code looks
-    /// up type metadata on every call).
-    @usableFromInline let emitter: (SequenceSubscription, Subscribers.Demand) -> Void
+    /// `request(_:)` is called through `any Subscription` (see ``SpecializedEntry``).
+    @usableFromInline let emitter: SpecializedEntry<SequenceSubscription, Subscribers.Demand>
 
     @usableFromInline
     init(
@@ -72,7 +71,7 @@ where Downstream.Input == Elements.Element {
         emission = .allocate(capacity: 1)
         emission.initialize(to: Emission(downstream: downstream, iterator: iterator, next: first))
         self.sequence = sequence
-        self.emitter = emitter
+        self.emitter = SpecializedEntry(emitter)
     }
 
     deinit {
