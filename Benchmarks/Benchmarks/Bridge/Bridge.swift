@@ -39,11 +39,11 @@ let benchmarks: @Sendable () -> Void = {
         CombiningBridge.asyncCombineLatest,
     ])
     Harness.register("asyncMap(maxConcurrent: 1) over (0..<N).publisher, for await over its values", [
-        CombiningBridge.asyncMapSink(1),
+        CombiningBridge.asyncMapValues(1),
         CombiningBridge.taskGroup(1),
     ])
     Harness.register("asyncMap(maxConcurrent: 8) over (0..<N).publisher, for await over its values", [
-        CombiningBridge.asyncMapSink(8),
+        CombiningBridge.asyncMapValues(8),
         CombiningBridge.taskGroup(8),
     ])
     Harness.register("await Future(…).value, one future per element", [

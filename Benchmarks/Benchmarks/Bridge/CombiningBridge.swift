@@ -41,7 +41,7 @@ enum CombiningBridge {
 extension CombiningBridge {
     @Sendable static func work(_ value: Int) async -> Int { value &* 3 }
 
-    static func asyncMapSink(_ concurrency: Int) -> Harness.Contender {
+    static func asyncMapValues(_ concurrency: Int) -> Harness.Contender {
         Harness.Contender.async(Harness.sluice) { n in
             for await value in (0..<n).publisher.asyncMap(maxConcurrent: concurrency, work).values {
                 Benchmark.blackHole(value)
