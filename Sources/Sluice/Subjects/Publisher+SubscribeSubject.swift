@@ -13,6 +13,7 @@ extension Publisher {
     /// let output = subject.sink { print($0) }
     /// let input = [1, 2, 3].publisher.subscribe(subject)   // prints 1, 2, 3
     /// ```
+    @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {
         let subscriber = SubjectSubscriber(subject)
@@ -27,24 +28,33 @@ extension Publisher {
 /// ```
 /// awaiting ──receive(subscription:)──▶ subscribed ──completion / cancel──▶ terminated
 /// ```
+///
+/// Inlinable, so that a client's `publisher.subscribe(subject)` (and so `multicast`, `share`)
+/// delivers each value to its subject through specialised code.
+@usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    typealias Input = Downstream.Output
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Input = Downstream.Output
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    private struct State {
+    @usableFromInline
+    struct State {
         /// Weak: the subject keeps its upstream subscriptions (this object) alive.
-        weak var subject: Downstream?
-        var upstream = SubscriptionSlot.awaiting
+        @usableFromInline weak var subject: Downstream?
+        @usableFromInline var upstream = SubscriptionSlot.awaiting
+
+        @inlinable init(subject: Downstream) { self.subject = subject }
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(_ subject: Downstream) {
         state = Locked(State(subject: subject))
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         let subject = state.withLock { state -> Downstream?? in
             guard state.upstream.attach(subscription) else { return nil }
@@ -57,12 +67,14 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         subject?.send(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let subject = state.withLock { $0.upstream.current == nil ? nil : $0.subject }
         subject?.send(input)
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let subject = state.withLock { state -> Downstream? in
             guard state.upstream.end() != nil else { return nil }
@@ -72,11 +84,13 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         subject?.send(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         state.withLock { $0.upstream.current }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
         let ended = state.withLock { state -> SubscriptionSlot.Ended? in
             state.subject = nil
@@ -86,14 +100,14 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     }
 
     /// `"Subject"`, as Combine prints it.
-    var description: String { "Subject" }
+    @usableFromInline var description: String { "Subject" }
 
     /// The subject and the upstream subscription.
-    var customMirror: Mirror {
+    @usableFromInline var customMirror: Mirror {
         let (subject, upstream) = state.withLock { ($0.subject as Any, $0.upstream.current as Any) }
         return Mirror(self, children: ["downstreamSubject": subject, "upstreamSubscription": upstream])
     }
 
     /// The same as ``description``.
-    var playgroundDescription: Any { description }
+    @usableFromInline var playgroundDescription: Any { description }
 }

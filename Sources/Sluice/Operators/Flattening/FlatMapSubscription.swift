@@ -12,11 +12,16 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline let state: Locked<FlatMapState<Downstream>>
     @usableFromInline let requestEntry: SpecializedEntry<FlatMapSubscription, Subscribers.Demand>
     @usableFromInline let transform: (Input) -> Child
+    /// Subscribes inner `index` to the publisher `transform` makes of an element.
+    @usableFromInline let subscribeInner: SpecializedEntry<FlatMapSubscription, (Input, Int)>
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child) {
         state = Locked(FlatMapState(downstream: downstream, maxPublishers: maxPublishers))
         requestEntry = SpecializedEntry { $0.handleRequest($1) }
+        subscribeInner = SpecializedEntry { flatMap, element in
+            flatMap.transform(element.0).subscribe(IndexedSubscriber(parent: flatMap, index: element.1))
+        }
         self.transform = transform
     }
 
@@ -33,7 +38,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard let index = state.withLock({ $0.reserveInner() }) else { return .none }
-        transform(input).subscribe(IndexedSubscriber(parent: self, index: index))
+        subscribeInner(self, (input, index))
         return .none
     }
 

@@ -38,7 +38,7 @@ extension Publishers {
 
         /// Connects the upstream, and cancels the connection at once if every subscriber has
         /// cancelled meanwhile.
-        @usableFromInline
+        @inlinable
         func connect() {
             let connection = upstream.connect()
             state.withLock { $0.connected(connection) }?.cancel()

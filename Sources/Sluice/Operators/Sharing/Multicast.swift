@@ -46,6 +46,7 @@ extension Publishers {
         /// subscribes the subject to the upstream twice, and a hot upstream's values then
         /// reach the subject (and every subscriber) twice. After the subject has completed,
         /// connecting again subscribes the upstream, but the subject sends nothing more.
+        @inlinable
         public func connect() -> any Cancellable {
             upstream.subscribe(subject.get(createSubject))
         }
