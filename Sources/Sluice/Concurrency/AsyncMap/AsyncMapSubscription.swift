@@ -48,7 +48,7 @@ where Downstream.Input: Sendable {
     /// Starts the task for value `id` and registers it, so that a cancel can reach it.
     @inlinable
     func start(_ id: Int, _ value: Input) {
-        let body = UncheckedSendableBody<Void> { await self.run(id, value) }
+        let body = UncheckedSendableBody<Void> { _ in await self.run(id, value) }
         let task = Task { await body.run(()) }
         if let cancelled = state.withLock({ $0.register(task, id: id) }) { cancelled.cancel() }
     }
