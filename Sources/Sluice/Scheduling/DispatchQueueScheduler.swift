@@ -1,0 +1,131 @@
+import Dispatch
+
+/// `DispatchQueue` as a scheduler, as Combine declares it: `receive(on: DispatchQueue.main)`,
+/// `debounce(for: .milliseconds(300), scheduler: queue)`.
+///
+/// Actions run asynchronously on the queue (never inline, even on the queue itself); on a
+/// serial queue they run in the order scheduled, on a concurrent queue possibly at once. The
+/// operators in this package never rely on a queue being serial: `receive(on:)` keeps its own
+/// order. Timed actions use the queue's `asyncAfter`, repeating ones a `DispatchSourceTimer`
+/// targeting the queue, whose handler never overlaps itself.
+extension DispatchQueue: Scheduler {
+    /// A point in time on the `DispatchTime` clock (uptime, which stops while the machine sleeps).
+    public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
+        /// The interval between two instants, in nanoseconds.
+        public typealias Stride = NanosecondStride
+
+        /// The instant, as Dispatch measures it.
+        public var dispatchTime: DispatchTime
+
+        /// The instant `time`.
+        public init(_ time: DispatchTime) { dispatchTime = time }
+
+        public func distance(to other: Self) -> Stride {
+            let (start, end) = (dispatchTime.uptimeNanoseconds, other.dispatchTime.uptimeNanoseconds)
+            return end >= start
+                ? .nanoseconds(Int(clamping: end - start)) : .nanoseconds(-Int(clamping: start - end))
+        }
+
+        public func advanced(by n: Stride) -> Self {
+            let start = dispatchTime.uptimeNanoseconds
+            let moved = n.magnitude >= 0
+                ? start.addingReportingOverflow(UInt64(n.magnitude)) : start.subtractingReportingOverflow(UInt64(n.magnitude.magnitude))
+            let nanoseconds = moved.overflow ? (n.magnitude >= 0 ? UInt64.max : 1) : Swift.max(moved.partialValue, 1)
+            return Self(DispatchTime(uptimeNanoseconds: nanoseconds))
+        }
+
+        public init(from decoder: any Decoder) throws {
+            dispatchTime = DispatchTime(uptimeNanoseconds: try decoder.singleValueContainer().decode(UInt64.self))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(dispatchTime.uptimeNanoseconds)
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.dispatchTime == rhs.dispatchTime }
+        public func hash(into hasher: inout Hasher) { hasher.combine(dispatchTime.uptimeNanoseconds) }
+    }
+
+    /// How the queue runs a scheduled action: the work item's quality of service and flags, and
+    /// a group it joins while it waits and runs.
+    public struct SchedulerOptions {
+        /// The work item's quality of service.
+        public var qos: DispatchQoS
+        /// The work item's flags.
+        public var flags: DispatchWorkItemFlags
+        /// A group the work item joins, if any.
+        public var group: DispatchGroup?
+
+        /// Options for a work item; the defaults are those of `DispatchQueue.async`.
+        public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], group: DispatchGroup? = nil) {
+            self.qos = qos
+            self.flags = flags
+            self.group = group
+        }
+    }
+
+    /// Zero: Dispatch may still coalesce timers, but is asked not to.
+    public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+    /// The current uptime.
+    public var now: SchedulerTimeType { SchedulerTimeType(.now()) }
+
+    /// Runs `action` asynchronously on the queue.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+        let options = options ?? SchedulerOptions()
+        async(group: options.group, qos: options.qos, flags: options.flags, execute: action)
+    }
+
+    /// Runs `action` on the queue once `date` has passed.
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) {
+        let options = options ?? SchedulerOptions()
+        if let group = options.group {
+            // `asyncAfter` takes no group: join it now, leave it when the action has run.
+            group.enter()
+            asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags) {
+                action()
+                group.leave()
+            }
+        } else {
+            asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags, execute: action)
+        }
+    }
+
+    /// Runs `action` on the queue at `date` and every `interval` after, from a timer source,
+    /// until the returned cancellable is cancelled or released.
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        let options = options ?? SchedulerOptions()
+        let timer = DispatchSource.makeTimerSource(queue: self)
+        timer.setEventHandler(qos: options.qos, flags: options.flags, handler: action)
+        timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval, leeway: tolerance.timeInterval)
+        timer.resume()
+        return AnyCancellable { timer.cancel() }
+    }
+}
+
+extension NanosecondStride {
+    /// The interval as Dispatch writes it.
+    public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
+
+    /// The interval `timeInterval` (`.never` is the longest interval).
+    public init(_ timeInterval: DispatchTimeInterval) {
+        switch timeInterval {
+        case .seconds(let s): self = .seconds(s)
+        case .milliseconds(let ms): self = .milliseconds(ms)
+        case .microseconds(let us): self = .microseconds(us)
+        case .nanoseconds(let ns): self = .nanoseconds(ns)
+        case .never: self = .nanoseconds(.max)
+        @unknown default: self = .nanoseconds(.max)
+        }
+    }
+
+    /// An interval of `seconds` seconds, as Combine's `Stride(_: TimeInterval)`.
+    public init(_ seconds: Double) { self = .seconds(seconds) }
+}

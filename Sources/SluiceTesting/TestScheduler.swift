@@ -1,0 +1,211 @@
+import Dispatch
+@_spi(Internals) import Sluice
+
+/// A scheduler on virtual time: nothing runs until the test moves the clock.
+///
+/// Every action waits in a queue ordered by the time it is due; ``advance(by:)`` moves ``now``
+/// forward, running each action that falls due on the way, at its due time, and actions due at
+/// the same instant in the order they were scheduled. An action scheduled "now" (with
+/// `schedule(_:)`) runs at the next advance, even `advance()` by zero, which is how a test sees
+/// a `receive(on:)` hop happen. A repeating action runs at each interval it passes over, until
+/// cancelled. Actions run on the thread that advances the clock, one at a time; an action may
+/// schedule more, and those run in the same advance if they fall due within it.
+///
+/// It is generic over its time type, so it can stand in for a real scheduler where code is
+/// written against that scheduler's time (see ``VirtualTimeScheduler`` and ``DispatchQueue``'s
+/// ``Sluice/Scheduler/SchedulerTimeType``):
+///
+/// ```swift
+/// let scheduler = VirtualTimeScheduler()
+/// let subject = PassthroughSubject<Int, Never>()
+/// let recorder = RecordingSubscriber<Int, Never>()
+/// subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(recorder)
+/// subject.send(1)
+/// scheduler.advance(by: .milliseconds(999))  // nothing yet
+/// scheduler.advance(by: .milliseconds(1))    // recorder.values == [1]
+/// ```
+public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
+    private let state: Locked<TestSchedulerQueue<SchedulerTimeType>>
+
+    /// A scheduler whose clock reads `now` until the test advances it.
+    public init(now: SchedulerTimeType) {
+        state = Locked(TestSchedulerQueue(now: now))
+    }
+
+    /// The virtual time: where the last advance left it.
+    public var now: SchedulerTimeType { state.withLock { $0.now } }
+
+    /// Zero: virtual time runs each action exactly when it is due.
+    public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+    /// How many actions wait to run (a repeating one counts once).
+    public var scheduledCount: Int { state.withLock { $0.jobs.count } }
+
+    /// Queues `action` to run at the current instant, at the next advance.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+        state.withLock { _ = $0.add(at: $0.now, interval: nil, action) }
+    }
+
+    /// Queues `action` to run when the clock reaches `date` (at the next advance if it has already).
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void
+    ) {
+        state.withLock { _ = $0.add(at: date, interval: nil, action) }
+    }
+
+    /// Queues `action` to run at `date` and then every `interval`, until the returned
+    /// cancellable is cancelled or released. `interval` must be positive, or an advance
+    /// would never end.
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        precondition(interval > .zero, "TestScheduler: a repeating action needs a positive interval")
+        let id = state.withLock { $0.add(at: date, interval: interval, action) }
+        return AnyCancellable { [weak self] in
+            // The action is released here, after the lock.
+            _ = self?.state.withLock { $0.remove(id: id) }
+        }
+    }
+
+    /// Moves the clock forward by `stride` (zero by default), running every action that falls
+    /// due on the way, each at its due time.
+    public func advance(by stride: SchedulerTimeType.Stride = .zero) {
+        advance(to: state.withLock { $0.now.advanced(by: stride) })
+    }
+
+    /// Moves the clock to `instant` (it never goes back), running every action that falls due
+    /// on the way, each at its due time.
+    public func advance(to instant: SchedulerTimeType) {
+        while let action = state.withLock({ $0.takeDue(upTo: instant) }) {
+            action()
+        }
+    }
+
+    /// Runs every scheduled action, moving the clock to each one's due time, until none is
+    /// left. A repeating action that is never cancelled keeps it running forever.
+    public func run() {
+        while let action = state.withLock({ $0.takeNext() }) {
+            action()
+        }
+    }
+}
+
+/// A ``TestScheduler`` whose time counts nanoseconds from zero and which takes no options.
+public typealias VirtualTimeScheduler = TestScheduler<ImmediateScheduler.SchedulerTimeType, Never>
+
+extension TestScheduler where SchedulerTimeType == ImmediateScheduler.SchedulerTimeType {
+    /// A scheduler whose clock starts at zero.
+    public convenience init() { self.init(now: SchedulerTimeType(nanoseconds: 0)) }
+}
+
+extension TestScheduler where SchedulerTimeType == DispatchQueue.SchedulerTimeType {
+    /// A scheduler with `DispatchQueue`'s time type, to stand in for a queue in code written
+    /// against it; its clock starts at uptime 1 ns (`DispatchTime(uptimeNanoseconds: 0)` is
+    /// "now" to Dispatch).
+    public convenience init() { self.init(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))) }
+}
+
+/// The queue behind a ``TestScheduler``: a binary min-heap of jobs ordered by due time, then by
+/// the order they were scheduled in. Kept under the scheduler's lock.
+struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stride: Sendable {
+    struct Job: Sendable {
+        var due: Time
+        var order: UInt64
+        let id: UInt64
+        let interval: Time.Stride?
+        let action: @Sendable () -> Void
+
+        func precedes(_ other: Job) -> Bool { due < other.due || (due == other.due && order < other.order) }
+    }
+
+    var now: Time
+    var jobs: [Job] = []
+    var nextOrder: UInt64 = 0
+
+    init(now: Time) { self.now = now }
+
+    @discardableResult
+    mutating func add(at due: Time, interval: Time.Stride?, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+        let order = nextOrder
+        nextOrder += 1
+        push(Job(due: due, order: order, id: order, interval: interval, action: action))
+        return order
+    }
+
+    mutating func remove(id: UInt64) -> Job? {
+        guard let index = jobs.firstIndex(where: { $0.id == id }) else { return nil }
+        let job = jobs[index]
+        jobs.swapAt(index, jobs.count - 1)
+        jobs.removeLast()
+        if index < jobs.count {
+            siftDown(from: index)
+            siftUp(from: index)
+        }
+        return job
+    }
+
+    /// The first job due at or before `limit`, with the clock moved to its due time (or, when
+    /// none is due, the clock moved to `limit`).
+    mutating func takeDue(upTo limit: Time) -> (@Sendable () -> Void)? {
+        guard let first = jobs.first, first.due <= limit else {
+            if now < limit { now = limit }
+            return nil
+        }
+        return take()
+    }
+
+    mutating func takeNext() -> (@Sendable () -> Void)? {
+        jobs.isEmpty ? nil : take()
+    }
+
+    /// Pops the first job, moves the clock to it, and queues a repeating job's next run.
+    private mutating func take() -> @Sendable () -> Void {
+        var job = popFirst()
+        if now < job.due { now = job.due }
+        if let interval = job.interval {
+            job.due = job.due.advanced(by: interval)
+            job.order = nextOrder
+            nextOrder += 1
+            push(job)
+        }
+        return job.action
+    }
+
+    private mutating func push(_ job: Job) {
+        jobs.append(job)
+        siftUp(from: jobs.count - 1)
+    }
+
+    private mutating func popFirst() -> Job {
+        jobs.swapAt(0, jobs.count - 1)
+        let job = jobs.removeLast()
+        if !jobs.isEmpty { siftDown(from: 0) }
+        return job
+    }
+
+    private mutating func siftUp(from index: Int) {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard jobs[child].precedes(jobs[parent]) else { return }
+            jobs.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(from index: Int) {
+        var parent = index
+        while true {
+            var first = parent
+            let left = 2 * parent + 1
+            if left < jobs.count && jobs[left].precedes(jobs[first]) { first = left }
+            if left + 1 < jobs.count && jobs[left + 1].precedes(jobs[first]) { first = left + 1 }
+            if first == parent { return }
+            jobs.swapAt(parent, first)
+            parent = first
+        }
+    }
+}
