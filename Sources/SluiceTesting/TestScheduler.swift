@@ -96,17 +96,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 /// A ``TestScheduler`` whose time counts nanoseconds from zero and which takes no options.
 public typealias VirtualTimeScheduler = TestScheduler<ImmediateScheduler.SchedulerTimeType, Never>
 
-extension TestScheduler where SchedulerTimeType == ImmediateScheduler.SchedulerTimeType {
+extension TestScheduler where SchedulerTimeType == ImmediateScheduler.SchedulerTimeType, SchedulerOptions == Never {
     /// A scheduler whose clock starts at zero.
     public convenience init() { self.init(now: SchedulerTimeType(nanoseconds: 0)) }
 }
 
-extension TestScheduler where SchedulerTimeType == DispatchQueue.SchedulerTimeType {
-    /// A scheduler with `DispatchQueue`'s time type, to stand in for a queue in code written
-    /// against it; its clock starts at uptime 1 ns (`DispatchTime(uptimeNanoseconds: 0)` is
-    /// "now" to Dispatch).
-    public convenience init() { self.init(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))) }
-}
 
 /// The queue behind a ``TestScheduler``: a binary min-heap of jobs ordered by due time, then by
 /// the order they were scheduled in. Kept under the scheduler's lock.
@@ -207,5 +201,21 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
             jobs.swapAt(parent, first)
             parent = first
         }
+    }
+}
+
+extension DispatchQueue {
+    /// A ``TestScheduler`` with `DispatchQueue`'s time and options, to stand in for a queue in
+    /// code written against it (`let queue: some Scheduler<DispatchQueue.SchedulerTimeType>`);
+    /// its clock starts at uptime 1 ns (`DispatchTime(uptimeNanoseconds: 0)` means "now" to
+    /// Dispatch).
+    public static var test: TestScheduler<SchedulerTimeType, SchedulerOptions> {
+        TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    }
+
+    /// An ``ImmediateTestScheduler`` with `DispatchQueue`'s time and options; its clock starts at
+    /// uptime 1 ns.
+    public static var immediate: ImmediateTestScheduler<SchedulerTimeType, SchedulerOptions> {
+        ImmediateTestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
     }
 }
