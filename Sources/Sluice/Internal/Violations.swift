@@ -20,7 +20,8 @@ enum Violation {
     /// subject gets from `subscribe(_:)`), `Create`, the task-driven publishers, the
     /// reducing operators (`reduce`, `collect`, `first`, …), and `replaceError`,
     /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap` and
-    /// `switchToLatest` (`retry`, `append` and `prepend`
+    /// `switchToLatest`, and `subscribe(on:)`, whose request reaches the upstream later, on
+    /// the scheduler (`receive(on:)`, `retry`, `append` and `prepend`
     /// pass the request on to their upstream, as Combine's do). `Publishers.Sequence` and
     /// `Record` accept it and add nothing, as Combine's do; `Subscriptions.empty` ignores
     /// every request.

@@ -37,6 +37,8 @@ extension Registry {
         // Their own subscription.
         "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)", "zip(0..<1000)", "combineLatest(Just)",
         "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "Just(upstream).switchToLatest()",
+        // Its request reaches the upstream later, on the scheduler: it checks the demand itself.
+        "subscribe(on: ImmediateScheduler)",
     ]
 
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of

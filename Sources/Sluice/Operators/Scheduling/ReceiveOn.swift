@@ -1,0 +1,55 @@
+extension Publisher {
+    /// Delivers the upstream's signals to the downstream on `scheduler`.
+    ///
+    /// Everything the downstream receives — its subscription, each value and the completion —
+    /// arrives in an action run by `scheduler`, in the order the upstream sent it, one signal at
+    /// a time even on a concurrent queue. Requests and cancels go straight to the upstream, on
+    /// the caller's thread (use ``subscribe(on:options:)`` to move those). Demand is kept end to
+    /// end: the upstream is asked for exactly what the downstream asks for, so a limited demand
+    /// stays limited across the hop.
+    ///
+    /// To update main-actor state, receive on the main actor's scheduler; the closure then runs
+    /// there, and without a hop when the value is already on the main actor:
+    ///
+    /// ```swift
+    /// model.$query
+    ///     .debounce(for: .milliseconds(300), scheduler: DispatchQueue.global())
+    ///     .receive(on: .mainActor)
+    ///     .sink { self.results = search($0) }
+    /// ```
+    @inlinable
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delivers its upstream's signals on a scheduler: see
+    /// ``Publisher/receive(on:options:)``.
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose signals are moved.
+        public let upstream: Upstream
+
+        /// The scheduler the downstream receives its signals on.
+        public let scheduler: Context
+
+        /// The options each scheduled delivery is made with.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delivers `upstream`'s signals on `scheduler`.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable @inline(__always)
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}

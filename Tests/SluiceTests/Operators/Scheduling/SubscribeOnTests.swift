@@ -1,0 +1,85 @@
+import Dispatch
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+@Suite("subscribe(on:)")
+struct SubscribeOnTests {
+    @Test("the upstream is subscribed, asked and cancelled only when the scheduler runs; values pass straight through")
+    func upstreamCallsWaitForTheScheduler() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.subscribe(on: scheduler).subscribe(recorder)
+        #expect(upstream.subscriptions.isEmpty)
+        scheduler.advance()
+        let subscription = upstream.subscriptions[0]
+        #expect(recorder.events == [.subscription])
+        #expect(subscription.requests == [.max(2)], "the request made inside receive(subscription:) ran next on the scheduler")
+        _ = subscription.send(1)
+        #expect(recorder.values == [1], "values are not moved")
+        recorder.request(.max(1))
+        recorder.request(.max(4))
+        #expect(subscription.requests == [.max(2)])
+        scheduler.advance()
+        #expect(subscription.requests == [.max(2), .max(5)], "requests made between two runs go up together")
+        recorder.cancel()
+        _ = subscription.send(2)
+        #expect(recorder.values == [1], "a cancel stops the values at once")
+        #expect(subscription.cancelCount == 0)
+        scheduler.advance()
+        #expect(subscription.cancelCount == 1)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("a cancel before the scheduler subscribed: the upstream's subscription is cancelled as it arrives, the downstream hears nothing")
+    func cancelBeforeSubscribing() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let cancellable = upstream.subscribe(on: scheduler).sink { _ in Issue.record("no value expected") }
+        cancellable.cancel()
+        scheduler.advance()
+        #expect(upstream.subscriptions.count == 1)
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        #expect(upstream.subscriptions[0].requests == [])
+    }
+
+    @Test("the completion passes through and releases the downstream")
+    func completionReleasesTheDownstream() {
+        let scheduler = VirtualTimeScheduler()
+        var recorder: RecordingSubscriber<Int, Never>? = RecordingSubscriber()
+        weak let released = recorder
+        (1...3).publisher.subscribe(on: scheduler).subscribe(recorder!)
+        scheduler.advance()
+        #expect(recorder!.values == [1, 2, 3] && recorder!.completion == .finished)
+        recorder = nil
+        #expect(released == nil)
+    }
+
+    @Test("a synchronous publisher produces its values on the queue")
+    func producesOnTheQueue() async {
+        let queue = DispatchQueue(label: "subscribe-on")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 3)
+        let onQueue = Locked<[Bool]>([])
+        let recorder = RecordingSubscriber<Int, Never>()
+        recorder.onValue { _ in
+            onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 3) }
+            return .none
+        }
+        (1...100).publisher.subscribe(on: queue).subscribe(recorder)
+        _ = await recorder.waitForCompletion()
+        #expect(recorder.values == Array(1...100))
+        #expect(onQueue.withLock { $0 }.allSatisfy { $0 })
+    }
+
+    @Test("describes itself as Combine's does")
+    func description() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        Just(1).subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+        #expect(recorder.values == [1])
+        #expect(String(describing: recorder.subscription!) == "SubscribeOn")
+    }
+}
