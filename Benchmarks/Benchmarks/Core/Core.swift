@@ -86,4 +86,8 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.subjectFourSinks,
         OpenCombineCore.subjectFourSinks,
     ])
+    Harness.register("(0..<N).publisher.receive(on: serial DispatchQueue) → sink", [
+        SluiceScheduling.receiveOnQueueSink,
+        OpenCombineScheduling.receiveOnQueueSink,
+    ])
 }
