@@ -1,0 +1,58 @@
+/// The storage of one `@Published` property, shared by every copy of its wrapper (the one in the
+/// object, the ones `Mirror` hands out, each `$property` publisher): the value, the subject that
+/// publishes it, the object's `objectWillChange` once someone has read it, and the subscriptions
+/// `assign(to:)` attached, cancelled with the property.
+@usableFromInline
+final class PublishedBox<Value> {
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: Value
+        @usableFromInline var objectWillChange: ObservableObjectPublisher?
+        @usableFromInline var assignments: [AnyCancellable] = []
+    }
+
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let subject: CurrentValueSubject<Value, Never>
+
+    @usableFromInline
+    init(_ value: Value) {
+        state = Locked(State(value: value))
+        subject = CurrentValueSubject(value)
+    }
+
+    @inlinable var value: Value { state.withLock { $0.value } }
+
+    /// `objectWillChange` first, then the subscribers (who still read the old value), then the store.
+    @inlinable
+    func set(_ newValue: Value) {
+        state.withLock { $0.objectWillChange }?.send()
+        subject.send(newValue)
+        state.withLock { $0.value = newValue }
+    }
+
+    /// Keeps an `assign(to:)` subscription until the property goes.
+    func keep(_ assignment: AnyCancellable) {
+        state.withLock { $0.assignments.append(assignment) }
+    }
+}
+
+/// What `ObservableObject`'s default `objectWillChange` finds in an object through `Mirror`:
+/// a `@Published` property's storage, to hand the object's publisher to.
+protocol PublishedField {
+    /// The object's publisher, if one was handed to this property.
+    var objectWillChange: ObservableObjectPublisher? { get }
+    /// Hands `publisher` to this property unless it has one; returns the one it keeps.
+    func install(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher
+}
+
+extension Published: PublishedField {
+    var objectWillChange: ObservableObjectPublisher? { box.state.withLock { $0.objectWillChange } }
+
+    func install(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
+        box.state.withLock { state in
+            if let installed = state.objectWillChange { return installed }
+            state.objectWillChange = publisher
+            return publisher
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+private final class Contact: ObservableObject {
+    @Published var name: String
+    @Published var age: Int
+    init(name: String, age: Int) {
+        self.name = name
+        self.age = age
+    }
+}
+
+private final class Employee: ObservableObject {
+    @Published var title = "engineer"
+    let contact = Contact(name: "Ann", age: 30)
+}
+
+private class Base: ObservableObject {
+    @Published var base = 0
+}
+
+private final class Derived: Base {
+    @Published var derived = 0
+}
+
+private final class Plain: ObservableObject {
+    var count = 0
+}
+
+private final class Manual: ObservableObject {
+    let objectWillChange = ObservableObjectPublisher()
+    @Published var value = 0
+}
+
+private final class Fed: ObservableObject {
+    @Published var latest = 0
+    init(from upstream: some Publisher<Int, Never>) { upstream.assign(to: &$latest) }
+}
+
+@Suite("@Published and ObservableObject")
+struct PublishedTests {
+    @Test("$property sends the current value, then each new value before it is stored")
+    func projectedPublisher() {
+        let contact = Contact(name: "John", age: 24)
+        let seen = Locked<[String]>([])
+        let cancellable = contact.$age.sink { [contact] new in
+            seen.withLock { $0.append("\(new) (property: \(contact.age))") }
+        }
+        contact.age = 25
+        contact.age += 1
+        #expect(seen.withLock { $0 } == ["24 (property: 24)", "25 (property: 24)", "26 (property: 25)"])
+        #expect(contact.age == 26)
+        cancellable.cancel()
+        contact.age = 99
+        #expect(seen.withLock { $0 }.count == 3)
+    }
+
+    @Test("objectWillChange fires before any @Published property changes, and is the same publisher at every read")
+    func objectWillChangeFiresFirst() {
+        let contact = Contact(name: "John", age: 24)
+        #expect(contact.objectWillChange === contact.objectWillChange)
+        let seen = Locked<[String]>([])
+        let cancellable = contact.objectWillChange.sink { [contact] in
+            seen.withLock { $0.append("will change: \(contact.name) \(contact.age)") }
+        }
+        contact.age = 25
+        contact.name = "Jo"
+        #expect(seen.withLock { $0 } == ["will change: John 24", "will change: John 25"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("a subclass's and its superclass's @Published properties share the one publisher")
+    func inheritance() {
+        let object = Derived()
+        let count = Locked(0)
+        let cancellable = object.objectWillChange.sink { count.withLock { $0 += 1 } }
+        object.base = 1
+        object.derived = 1
+        #expect(count.withLock { $0 } == 2)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("a nested object's properties are its own: they do not fire the outer object's publisher")
+    func nestedObjects() {
+        let employee = Employee()
+        let count = Locked(0)
+        let cancellable = employee.objectWillChange.sink { count.withLock { $0 += 1 } }
+        employee.contact.age = 31
+        #expect(count.withLock { $0 } == 0)
+        employee.title = "lead"
+        #expect(count.withLock { $0 } == 1)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("an object without @Published properties gets a new, silent publisher at each read")
+    func noPublishedProperties() {
+        let plain = Plain()
+        #expect(plain.objectWillChange !== plain.objectWillChange)
+        plain.count = 1
+    }
+
+    @Test("an object that declares its own objectWillChange keeps it: @Published does not fire it")
+    func declaredPublisher() {
+        let manual = Manual()
+        let count = Locked(0)
+        let cancellable = manual.objectWillChange.sink { count.withLock { $0 += 1 } }
+        manual.value = 1
+        #expect(count.withLock { $0 } == 0)
+        manual.objectWillChange.send()
+        #expect(count.withLock { $0 } == 1)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test("a subscriber with limited demand gets the current value, then only what it asks for")
+    func limitedDemand() {
+        let contact = Contact(name: "John", age: 1)
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        contact.$age.subscribe(recorder)
+        contact.age = 2
+        recorder.request(.max(1))
+        contact.age = 3
+        #expect(recorder.values == [1, 3])
+        recorder.cancel()
+    }
+
+    @Test("assign(to: &$property) feeds the property and fires objectWillChange, and ends with the object")
+    func assignToPublished() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        var object: Fed? = Fed(from: upstream)
+        weak let released = object
+        let count = Locked(0)
+        let cancellable = object!.objectWillChange.sink { count.withLock { $0 += 1 } }
+        let subscription = upstream.subscriptions[0]
+        #expect(subscription.requests == [.unlimited])
+        _ = subscription.send(5)
+        #expect(object!.latest == 5)
+        #expect(count.withLock { $0 } == 1)
+        cancellable.cancel()
+        object = nil
+        #expect(released == nil, "the pipeline holds the object only weakly")
+        #expect(subscription.cancelCount == 1, "the subscription ends with the property")
+    }
+
+    @Test("a pipeline that feeds an object's own property makes no cycle")
+    func assignFromOwnPublisher() {
+        var object: Contact? = Contact(name: "x", age: 1)
+        weak let released = object
+        object!.$age.map { $0 + 1 }.prefix(3).assign(to: &object!.$age)
+        #expect(object!.age == 4)
+        object = nil
+        #expect(released == nil)
+    }
+}
