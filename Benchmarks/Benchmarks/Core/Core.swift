@@ -90,4 +90,12 @@ let benchmarks: @Sendable () -> Void = {
         SluiceScheduling.receiveOnQueueSink,
         OpenCombineScheduling.receiveOnQueueSink,
     ])
+    Harness.register("@Published set → sink of $value", [
+        SluicePublished.publishedSetSink,
+        OpenCombinePublished.publishedSetSink,
+    ])
+    Harness.register("@Published set → sink of objectWillChange", [
+        SluicePublished.objectWillChangeSink,
+        OpenCombinePublished.objectWillChangeSink,
+    ])
 }
