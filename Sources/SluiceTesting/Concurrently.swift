@@ -125,8 +125,8 @@ private func yieldThread() {
 }
 
 #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-/// Starts a detached POSIX thread running `main`.
-private func startThread(_ main: @escaping @Sendable () -> Void) {
+/// Starts a detached POSIX thread running `main` (the racing threads, the loopback server's).
+func startThread(_ main: @escaping @Sendable () -> Void) {
     final class Main {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -154,7 +154,7 @@ private func startThread(_ main: @escaping @Sendable () -> Void) {
 }
 #else
 /// Starts `main` on a serial queue of its own, which Dispatch runs on an overcommitting thread.
-private func startThread(_ main: @escaping @Sendable () -> Void) {
+func startThread(_ main: @escaping @Sendable () -> Void) {
     DispatchQueue(label: "sluice.testing.racing-thread").async(execute: main)
 }
 #endif

@@ -4,7 +4,7 @@
 /// starts with "Sluice API violation" and names the rule it enforces, so a crash log says
 /// what went wrong; exit tests match on these messages.
 @usableFromInline
-enum Violation {
+package enum Violation {
     /// Rule 2: demand is a count, never negative.
     @usableFromInline @inline(never)
     static func negativeDemand(_ value: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
@@ -26,7 +26,7 @@ enum Violation {
     /// `Record` accept it and add nothing, as Combine's do; `Subscriptions.empty` ignores
     /// every request.
     @usableFromInline @inline(never)
-    static func zeroDemandRequested(file: StaticString = #fileID, line: UInt = #line) -> Never {
+    package static func zeroDemandRequested(file: StaticString = #fileID, line: UInt = #line) -> Never {
         fatalError("Sluice API violation: request(.max(0)) (also written .none) — demand requested must be greater than zero (rule 2)",
                    file: file, line: line)
     }

@@ -1,0 +1,86 @@
+import Foundation
+@_spi(Internals) import Sluice
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The subscription of a `URLSession.DataTaskPublisher`: it starts the task at the first demand
+/// and delivers the task's result once, unless cancelled first.
+///
+/// ```
+/// waiting ──request──▶ running (task) ──completion handler──▶ ended (value + .finished, or failure)
+///    └──────────────┴──cancel (cancels the task)──────────────▶ ended
+/// ```
+final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
+    private enum State {
+        case waiting(URLRequest, URLSession, Downstream)
+        case running(URLSessionDataTask, Downstream)
+        case ended
+    }
+
+    let combineIdentifier = CombineIdentifier()
+    private let state: Locked<State>
+
+    init(request: URLRequest, session: URLSession, downstream: Downstream) {
+        state = Locked(.waiting(request, session, downstream))
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        guard case .waiting(let request, let session, let downstream) = state.withLock({ $0 }) else { return }
+        let completion = DataTaskCompletion { self.finish($0, $1, $2) }
+        let task = session.dataTask(with: request) { data, response, error in completion.run(data, response, error) }
+        let started = state.withLock { state -> Bool in
+            // A cancel, or a request on another thread, may have come meanwhile.
+            guard case .waiting = state else { return false }
+            state = .running(task, downstream)
+            return true
+        }
+        if started { task.resume() }
+    }
+
+    /// The task's completion handler, on the session's delegate queue.
+    private func finish(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+        let downstream = state.withLock { state -> Downstream? in
+            guard case .running(_, let downstream) = state else { return nil }
+            state = .ended
+            return downstream
+        }
+        guard let downstream else { return }
+        if let error {
+            downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
+        } else if let response {
+            _ = downstream.receive((data ?? Data(), response))
+            downstream.receive(completion: .finished)
+        } else {
+            downstream.receive(completion: .failure(URLError(.badServerResponse)))
+        }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            defer { state = .ended }
+            if case .running(let task, _) = state { return task }
+            return nil
+        }
+        task?.cancel()
+    }
+
+    var description: String { "DataTaskPublisher" }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var playgroundDescription: Any { description }
+}
+
+/// The data task's completion handler, calling back into its subscription.
+///
+/// Safe to mark `@unchecked Sendable` (URLSession needs a `@Sendable` handler, and Swift rejects
+/// one that calls a generic subscription directly, as it would capture the downstream's
+/// metatype): it holds one closure, made by ``DataTaskSubscription``, which URLSession calls
+/// once, and which only calls the subscription's `finish`: its state is behind its lock, and it
+/// calls the downstream once, on the session's queue, as Combine's contract lets any publisher do.
+private struct DataTaskCompletion: @unchecked Sendable {
+    let run: (Data?, URLResponse?, (any Error)?) -> Void
+    init(_ run: @escaping (Data?, URLResponse?, (any Error)?) -> Void) { self.run = run }
+}

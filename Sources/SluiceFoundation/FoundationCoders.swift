@@ -1,0 +1,5 @@
+import Foundation
+import Sluice
+
+extension JSONDecoder: TopLevelDecoder {}
+extension JSONEncoder: TopLevelEncoder {}

@@ -1,0 +1,119 @@
+import Foundation
+import Sluice
+import SluiceFoundation
+import SluiceTesting
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+private struct Forecast: Codable, Equatable {
+    let city: String
+    let celsius: Int
+}
+
+/// `URLSession.DataTaskPublisher` against a real HTTP server on the loopback interface.
+@Suite("URLSession.dataTaskPublisher", .timeLimit(.minutes(1)))
+struct DataTaskPublisherTests {
+    let server: LoopbackHTTPServer
+    let session: URLSession
+
+    init() throws {
+        server = try LoopbackHTTPServer(routes: [
+            "/forecast": .respond(.init(status: 200, contentType: "application/json", body: #"{"city":"Oslo","celsius":4}"#)),
+            "/broken": .respond(.init(status: 200, contentType: "application/json", body: "not json")),
+            "/fails": .respond(.init(status: 500, body: "boom")),
+            "/hangs": .neverAnswer,
+        ])
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 60
+        session = URLSession(configuration: configuration)
+    }
+
+    typealias Recorder = RecordingSubscriber<(data: Data, response: URLResponse), URLError>
+
+    private func url(_ path: String) -> URL { URL(string: server.url(for: path))! }
+
+    @Test("the task starts at the first demand, then sends the data and response and finishes")
+    func success() async {
+        defer { server.stop() }
+        let recorder = Recorder(initialDemand: .none)
+        session.dataTaskPublisher(for: url("/forecast")).subscribe(recorder)
+        #expect(server.requestCount == 0, "no request before demand")
+        recorder.request(.max(1))
+        let completion = await recorder.waitForCompletion()
+        #expect(completion == .finished)
+        #expect(recorder.values.count == 1)
+        let (data, response) = recorder.values[0]
+        #expect(String(decoding: data, as: UTF8.self) == #"{"city":"Oslo","celsius":4}"#)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("a 404 and a 500 are responses, not failures")
+    func errorStatuses() async {
+        defer { server.stop() }
+        for (path, status) in [("/missing", 404), ("/fails", 500)] {
+            let recorder = Recorder()
+            session.dataTaskPublisher(for: URLRequest(url: url(path))).subscribe(recorder)
+            #expect(await recorder.waitForCompletion() == .finished)
+            #expect((recorder.values.first?.response as? HTTPURLResponse)?.statusCode == status)
+        }
+    }
+
+    @Test("decoded with JSONDecoder: a body that does not decode fails the stream with the decoding error")
+    func decoding() async throws {
+        defer { server.stop() }
+        let good = RecordingSubscriber<Forecast, any Error>()
+        session.dataTaskPublisher(for: url("/forecast")).map(\.data).mapError { $0 as any Error }
+            .decode(type: Forecast.self, decoder: JSONDecoder()).subscribe(good)
+        _ = await good.waitForCompletion()
+        #expect(good.values == [Forecast(city: "Oslo", celsius: 4)])
+        let bad = RecordingSubscriber<Forecast, any Error>()
+        session.dataTaskPublisher(for: url("/broken")).map(\.data).mapError { $0 as any Error }
+            .decode(type: Forecast.self, decoder: JSONDecoder()).subscribe(bad)
+        guard case .failure(let error) = await bad.waitForCompletion() else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error is DecodingError)
+        #expect(bad.values.isEmpty)
+    }
+
+    @Test("a transport error fails the stream with the URLError")
+    func transportError() async {
+        server.stop()
+        let recorder = Recorder()
+        session.dataTaskPublisher(for: url("/forecast")).subscribe(recorder)
+        guard case .failure(let error) = await recorder.waitForCompletion() else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.code == .cannotConnectToHost || error.code == .networkConnectionLost || error.code == .timedOut)
+    }
+
+    @Test("cancelling the subscription cancels the request: the server sees the connection closed, nothing is sent")
+    func cancelCancelsTheRequest() async {
+        defer { server.stop() }
+        let recorder = Recorder()
+        session.dataTaskPublisher(for: url("/hangs")).subscribe(recorder)
+        await server.waitForRequests(count: 1)
+        recorder.cancel()
+        await server.waitForClosedUnanswered(count: 1)
+        #expect(server.closedUnanswered == 1)
+        #expect(recorder.values.isEmpty && recorder.completion == nil && recorder.violations.isEmpty)
+    }
+
+    @Test("many requests at once each get their own response")
+    func concurrentRequests() async {
+        defer { server.stop() }
+        let recorders = (0..<32).map { _ in Recorder() }
+        for recorder in recorders { session.dataTaskPublisher(for: url("/forecast")).subscribe(recorder) }
+        for recorder in recorders {
+            let completion = await recorder.waitForCompletion()
+            #expect(completion == .finished, "\(String(describing: completion))")
+        }
+        #expect(recorders.allSatisfy { $0.values.count == 1 })
+        #expect(server.requestCount == 32)
+    }
+}
