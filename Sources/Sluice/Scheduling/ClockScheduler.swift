@@ -27,6 +27,10 @@
 /// non-trapping test for "running on this actor" for other actors, so their actions always
 /// hop, even when scheduled from the actor itself.
 ///
+/// A queue that keeps filling is run in turns: after a long run of actions, the runner hands
+/// the rest to a new task, so other work on the actor (or the executor) gets in between; the
+/// order of the actions is unchanged.
+///
 /// **Time.** A timed action waits in a task of its own, sleeping on the clock until its date
 /// (with the tolerance asked for), then joins the queue: it never runs before its date. The
 /// repeating form's cancellable cancels that task; a run already queued when it is cancelled
@@ -37,10 +41,13 @@
 public struct ClockScheduler<C: Clock>: Scheduler, Sendable where C.Duration == Duration {
     /// The clock the scheduler tells time and waits by.
     public let clock: C
-    @usableFromInline let queue: ClockSchedulerQueue
+    /// The queue its actions wait in (shared by copies, and by every main-actor scheduler).
+    @usableFromInline package let queue: ClockSchedulerQueue
 
+    /// A scheduler on `clock` whose actions wait in `queue` (tests make main-actor schedulers
+    /// with a queue of their own, which no other test can keep busy).
     @usableFromInline
-    init(clock: C, queue: ClockSchedulerQueue) {
+    package init(clock: C, queue: ClockSchedulerQueue) {
         self.clock = clock
         self.queue = queue
     }

@@ -11,12 +11,13 @@
 /// inline) owns the FIFO and runs its actions one at a time until it finds it empty, which it
 /// notes under the same lock: so no action is ever left behind, none runs twice, none overlaps
 /// another, and they run in the order they were appended. An action scheduled from inside a
-/// running one is appended, and runs after it (no nesting).
+/// running one is appended, and runs after it (no nesting). A runner that has spent its
+/// ``budget`` hands the FIFO, still owned, to a new drain task.
 ///
 /// Inline running needs a non-trapping test for "isolated to this actor now": only the main
 /// actor has one (``isOnMainActorExecutor()``). Any other actor's actions always hop.
 @usableFromInline
-final class ClockSchedulerQueue: Sendable {
+package final class ClockSchedulerQueue: Sendable {
     @usableFromInline typealias Action = @Sendable () -> Void
 
     @usableFromInline
@@ -31,10 +32,10 @@ final class ClockSchedulerQueue: Sendable {
     /// Where actions run: isolated to this actor, or (nil) on the global concurrent executor.
     @usableFromInline let actor: (any Actor)?
     /// `actor` is the main actor, which code can be seen to run on already.
-    @usableFromInline let isMainActor: Bool
+    @usableFromInline package let isMainActor: Bool
 
     @usableFromInline
-    init(actor: (any Actor)?) {
+    package init(actor: (any Actor)?) {
         self.actor = actor
         isMainActor = actor.map { $0 === MainActor.shared } ?? false
     }
@@ -73,7 +74,7 @@ final class ClockSchedulerQueue: Sendable {
         }
         guard idle else { return false }
         action()
-        runQueued()
+        runQueued(budget: Self.budget - 1)
         return true
     }
 
@@ -85,17 +86,32 @@ final class ClockSchedulerQueue: Sendable {
     /// Runs the queued actions isolated to `actor` (nil: on the global executor), then gives
     /// up the FIFO.
     func drain(on actor: isolated (any Actor)?) {
-        runQueued()
+        runQueued(budget: Self.budget)
     }
 
+    /// Actions one runner runs before it hands the rest to a new drain task, so that a queue
+    /// that keeps filling does not hold its actor (or a thread of the global executor) forever:
+    /// other work on the actor gets a turn, and the FIFO's order is kept.
+    package static var budget: Int { 1024 }
+
     /// Runs the actions in the FIFO one at a time, in order, until it is empty, and then marks
-    /// the queue idle under the same lock. The caller owns the FIFO (`draining` is set).
-    func runQueued() {
-        while let action = state.withLock({ state -> Action? in
-            if let action = state.actions.popFirst() { return action }
-            state.draining = false
-            return nil
-        }) {
+    /// the queue idle under the same lock; or, once `budget` actions have run with more left,
+    /// starts a drain task to go on (the queue stays owned). The caller owns the FIFO.
+    func runQueued(budget: Int) {
+        var budget = budget
+        while true {
+            let next = state.withLock { state -> (action: Action?, yield: Bool) in
+                if state.actions.isEmpty {
+                    state.draining = false
+                    return (nil, false)
+                }
+                return budget == 0 ? (nil, true) : (state.actions.popFirst(), false)
+            }
+            guard let action = next.action else {
+                if next.yield { startDrain(priority: nil) }
+                return
+            }
+            budget -= 1
             action()
         }
     }

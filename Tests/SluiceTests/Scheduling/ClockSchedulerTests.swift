@@ -61,6 +61,19 @@ struct ClockSchedulerTests {
         #expect(log.values == [1, 2, 3])
     }
 
+    @Test("an action scheduled from inside a running one runs after it, not nested")
+    func nestedScheduleQueuesBehind() async {
+        let scheduler = ClockScheduler(clock: TestClock())
+        let log = IsolationLog<String>()
+        scheduler.schedule {
+            log.record("a start", isolated: true)
+            scheduler.schedule { log.record("b", isolated: true) }
+            log.record("a end", isolated: true)
+        }
+        await log.wait(for: 3)
+        #expect(log.values == ["a start", "a end", "b"])
+    }
+
     @Test("a repeating action runs at each interval the clock passes, until cancelled")
     func repeatingUntilCancelled() async {
         let clock = TestClock()

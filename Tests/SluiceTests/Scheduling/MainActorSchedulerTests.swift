@@ -1,12 +1,21 @@
 import Testing
 @_spi(Internals) import Sluice
 
+extension ClockScheduler<ContinuousClock> {
+    /// A main-actor scheduler with a queue of its own, which no other test can keep busy: the
+    /// tests that an action runs inline need the queue idle (the shared one is used by every
+    /// test that runs at the same time).
+    static func privateMainActor() -> Self {
+        ClockScheduler(clock: ContinuousClock(), queue: ClockSchedulerQueue(actor: MainActor.shared))
+    }
+}
+
 @Suite("ClockScheduler on an actor: .mainActor and .actor(_:)", .timeLimit(.minutes(2)))
 struct MainActorSchedulerTests {
     @MainActor @Test("an action scheduled on the main actor while it is idle runs at once, inside schedule")
     func inlineWhenIdle() {
         let log = IsolationLog<Int>()
-        ClockScheduler.mainActor.schedule { log.record(1, isolated: MainQueue.isCurrent) }
+        ClockScheduler.privateMainActor().schedule { log.record(1, isolated: MainQueue.isCurrent) }
         #expect(log.values == [1])
         #expect(log.allIsolated)
     }
@@ -14,7 +23,7 @@ struct MainActorSchedulerTests {
     @MainActor @Test("an action scheduled from inside a running one runs after it, not nested, in order")
     func nestedScheduleQueuesBehind() {
         let log = IsolationLog<String>()
-        let scheduler = ClockScheduler.mainActor
+        let scheduler = ClockScheduler.privateMainActor()
         scheduler.schedule {
             log.record("a start", isolated: MainQueue.isCurrent)
             scheduler.schedule {
@@ -26,6 +35,22 @@ struct MainActorSchedulerTests {
         }
         // Still inside the one inline run: everything queued meanwhile ran before schedule returned.
         #expect(log.values == ["a start", "a end", "b start", "b end", "c"])
+        #expect(log.allIsolated)
+    }
+
+    @MainActor @Test("a runner that has run a budget of actions in a row lets the main actor go, and the rest follow in order")
+    func budgetYieldsTheMainActor() async {
+        let log = IsolationLog<Int>()
+        let scheduler = ClockScheduler.privateMainActor()
+        let count = 2 * ClockSchedulerQueue.budget
+        scheduler.schedule {
+            log.record(0, isolated: MainQueue.isCurrent)
+            for i in 1...count { scheduler.schedule { log.record(i, isolated: MainQueue.isCurrent) } }
+        }
+        // The inline run stopped at its budget and handed the rest to a drain task.
+        #expect(log.values.count == ClockSchedulerQueue.budget)
+        await log.wait(for: count + 1)
+        #expect(log.values == Array(0...count))
         #expect(log.allIsolated)
     }
 
@@ -71,11 +96,17 @@ struct MainActorSchedulerTests {
         #expect(log.allIsolated)
     }
 
-    @MainActor @Test(".mainActor and .actor(MainActor.shared) are main-actor schedulers")
+    @Test(".mainActor, .actor(MainActor.shared) and any clock's main-actor scheduler share the one main-actor queue")
     func mainActorIdentity() {
-        #expect(ClockScheduler.mainActor.actor === MainActor.shared)
-        #expect(ClockScheduler.actor(MainActor.shared).actor === MainActor.shared)
+        let main = ClockScheduler.mainActor
+        #expect(main.actor === MainActor.shared)
+        #expect(main.queue.isMainActor)
+        #expect(ClockScheduler.actor(MainActor.shared).queue === main.queue)
+        #expect(ClockScheduler(clock: SuspendingClock(), actor: MainActor.shared).queue === main.queue)
         #expect(ClockScheduler(clock: ContinuousClock()).actor == nil)
+        let actor = QueueActor()
+        #expect(ClockScheduler.actor(actor).actor === actor)
+        #expect(ClockScheduler.actor(actor).queue !== ClockScheduler.actor(actor).queue)
     }
 
     @Test("a custom actor's actions run isolated to it, in order, and hop even when scheduled from it")
