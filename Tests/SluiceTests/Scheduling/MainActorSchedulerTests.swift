@@ -109,6 +109,16 @@ struct MainActorSchedulerTests {
         #expect(ClockScheduler.actor(actor).queue !== ClockScheduler.actor(actor).queue)
     }
 
+    @MainActor @Test(".mainActor and .actor(_:) are written with a leading dot where a generic scheduler is expected")
+    func leadingDotSyntax() {
+        func actorOf<S: Scheduler>(_ scheduler: S) -> (any Actor)? { (scheduler as? ClockScheduler<ContinuousClock>)?.actor }
+        func isClockScheduler(_ scheduler: some Scheduler) -> Bool { scheduler is ClockScheduler<ContinuousClock> }
+        let actor = QueueActor()
+        #expect(actorOf(.mainActor) === MainActor.shared)
+        #expect(actorOf(.actor(actor)) === actor)
+        #expect(isClockScheduler(.mainActor))
+    }
+
     @Test("a custom actor's actions run isolated to it, in order, and hop even when scheduled from it")
     func customActor() async {
         let actor = QueueActor()
