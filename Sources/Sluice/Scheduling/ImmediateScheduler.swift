@@ -17,7 +17,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         /// The instant `nanoseconds` after the origin.
         @inlinable public init(nanoseconds: Int) { self.nanoseconds = nanoseconds }
 
-        @inlinable public func distance(to other: Self) -> Stride { .nanoseconds(other.nanoseconds.addingSaturating(-nanoseconds)) }
+        @inlinable public func distance(to other: Self) -> Stride { .nanoseconds(other.nanoseconds.subtractingSaturating(nanoseconds)) }
         @inlinable public func advanced(by n: Stride) -> Self { Self(nanoseconds: nanoseconds.addingSaturating(n.magnitude)) }
     }
 

@@ -37,7 +37,7 @@ public struct NanosecondStride: SchedulerTimeIntervalConvertible, Comparable, Si
     @inlinable public static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
 
     @inlinable public static func + (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude.addingSaturating(rhs.magnitude)) }
-    @inlinable public static func - (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude.addingSaturating(-rhs.magnitude)) }
+    @inlinable public static func - (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude.subtractingSaturating(rhs.magnitude)) }
     @inlinable public static func * (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude.multipliedSaturating(by: rhs.magnitude)) }
     @inlinable public static func += (lhs: inout Self, rhs: Self) { lhs = lhs + rhs }
     @inlinable public static func -= (lhs: inout Self, rhs: Self) { lhs = lhs - rhs }
@@ -55,6 +55,13 @@ extension Int {
     func addingSaturating(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// `self - other`, clamped to `Int.min...Int.max` (`-other` would overflow for `Int.min`).
+    @inlinable
+    func subtractingSaturating(_ other: Int) -> Int {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
     }
 
     /// `self * other`, clamped to `Int.min...Int.max`.
