@@ -10,7 +10,7 @@ import Dispatch
 /// before `schedule` returns, unless the scheduler is already running an action (an action
 /// that schedules another, or another thread scheduling meanwhile): then it runs right after
 /// the current one, in the order scheduled, on the thread running them, so actions never
-/// overlap and never nest. A repeating action runs once, as on ``Sluice/ImmediateScheduler``:
+/// overlap and never nest. A repeating action runs once, as on Sluice's `ImmediateScheduler`:
 /// an immediate scheduler cannot wait for the next interval.
 ///
 /// ```swift

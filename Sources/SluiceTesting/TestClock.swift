@@ -1,7 +1,7 @@
 @_spi(Internals) import Sluice
 
 /// A `Clock` whose time moves only when the test moves it: for testing code that sleeps on a
-/// clock, such as a ``Sluice/ClockScheduler``, without waiting.
+/// clock, such as Sluice's `ClockScheduler`, without waiting.
 ///
 /// ``now`` starts at zero. A task that sleeps on it until a later instant is suspended until a
 /// call to ``advance(by:)`` or ``advance(to:)`` reaches that instant; the advance resumes every

@@ -12,8 +12,8 @@ import Dispatch
 /// schedule more, and those run in the same advance if they fall due within it.
 ///
 /// It is generic over its time type, so it can stand in for a real scheduler where code is
-/// written against that scheduler's time (see ``VirtualTimeScheduler`` and ``DispatchQueue``'s
-/// ``Sluice/Scheduler/SchedulerTimeType``):
+/// written against that scheduler's time (see ``VirtualTimeScheduler``, and `DispatchQueue.test`
+/// for code written against `DispatchQueue.SchedulerTimeType`):
 ///
 /// ```swift
 /// let scheduler = VirtualTimeScheduler()
