@@ -63,6 +63,10 @@ let benchmarks: @Sendable () -> Void = {
     Harness.register("(0..<N).publisher → sink(isolation: MainActor.shared)", [
         SluiceBridge.isolatedSinkOnMainActor,
     ])
+    Harness.register("(0..<N).publisher.receive(on: the main actor) → sink, made on the main actor", [
+        SchedulingBridge.receiveOnMainActorSink,
+        SchedulingBridge.openCombineReceiveOnMainQueue,
+    ])
     Harness.register("Producer → values, producer and consumer in different tasks", [
         SluiceBridge.producer,
         SluiceBridge.producerPrefetch,

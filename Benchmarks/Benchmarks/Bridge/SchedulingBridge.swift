@@ -1,0 +1,40 @@
+import Benchmark
+import BenchmarkSupport
+import Dispatch
+import OpenCombine
+import OpenCombineDispatch
+import Sluice
+
+/// Landing on the main actor: `receive(on: .mainActor)` into a sink made there, next to
+/// `sink(isolation: MainActor.shared)` (SluiceBridge) and OpenCombine's `receive(on:
+/// DispatchQueue.main)`. Both libraries' `publisher` are in scope here, so each workload names its
+/// sequence publisher's module.
+enum SchedulingBridge {
+    /// The signals are made on the main actor, so the scheduler runs them there without a hop.
+    static let receiveOnMainActorSink = Harness.Contender.async(Harness.sluice) { n in
+        await sluiceReceiveOnMainActor(n)
+    }
+
+    @MainActor
+    static func sluiceReceiveOnMainActor(_ n: Int) async {
+        let (finished, finish) = AsyncStream<Void>.makeStream()
+        let cancellable = Sluice.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<n).receive(on: .mainActor).sink(
+            receiveCompletion: { _ in finish.finish() }, receiveValue: { Benchmark.blackHole($0) })
+        for await _ in finished {}
+        cancellable.cancel()
+    }
+
+    static let openCombineReceiveOnMainQueue = Harness.Contender.async("OpenCombine") { n in
+        await openCombineReceiveOnMainQueue(n)
+    }
+
+    @MainActor
+    static func openCombineReceiveOnMainQueue(_ n: Int) async {
+        let (finished, finish) = AsyncStream<Void>.makeStream()
+        let cancellable = OpenCombine.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<n)
+            .receive(on: DispatchQueue.main.ocombine)
+            .sink(receiveCompletion: { _ in finish.finish() }, receiveValue: { Benchmark.blackHole($0) })
+        for await _ in finished {}
+        cancellable.cancel()
+    }
+}
