@@ -13,10 +13,12 @@ let package = Package(
         .target(name: "Sluice"),
         .target(name: "SluiceTesting", dependencies: ["Sluice"]),
         .target(name: "SluiceFoundation", dependencies: ["Sluice"]),
+        .executableTarget(name: "SluiceExamples", dependencies: ["Sluice", "SluiceFoundation", "SluiceTesting"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceConformanceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceFoundationTests", dependencies: ["Sluice", "SluiceTesting", "SluiceFoundation"]),
+        .testTarget(name: "SluiceExamplesTests", dependencies: ["SluiceExamples", "Sluice"]),
     ],
     swiftLanguageModes: [.v6]
 )
