@@ -14,7 +14,7 @@ private struct Forecast: Codable, Equatable {
 
 /// `URLSession.DataTaskPublisher` against a real HTTP server on the loopback interface.
 @Suite("URLSession.dataTaskPublisher", .timeLimit(.minutes(1)))
-struct DataTaskPublisherTests {
+final class DataTaskPublisherTests {
     let server: LoopbackHTTPServer
     let session: URLSession
 
@@ -28,6 +28,12 @@ struct DataTaskPublisherTests {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 60
         session = URLSession(configuration: configuration)
+    }
+
+    /// The session lets go of its connections (and libcurl's handles) with the test.
+    deinit {
+        session.invalidateAndCancel()
+        server.stop()
     }
 
     typealias Recorder = RecordingSubscriber<(data: Data, response: URLResponse), URLError>

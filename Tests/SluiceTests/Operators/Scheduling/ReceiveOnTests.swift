@@ -12,6 +12,7 @@ struct ReceiveOnTests {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Boom>()
         let recorder = RecordingSubscriber<Int, Boom>()
+        defer { recorder.cancel() }
         subject.receive(on: scheduler).subscribe(recorder)
         #expect(recorder.events.isEmpty)
         scheduler.advance()
@@ -31,6 +32,7 @@ struct ReceiveOnTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .none)
+        defer { recorder.cancel() }
         upstream.receive(on: scheduler).subscribe(recorder)
         scheduler.advance()
         let subscription = upstream.subscriptions[0]
@@ -50,6 +52,7 @@ struct ReceiveOnTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        defer { recorder.cancel() }
         upstream.receive(on: scheduler).subscribe(recorder)
         scheduler.advance()
         let subscription = upstream.subscriptions[0]
@@ -100,8 +103,9 @@ struct ReceiveOnTests {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
-        recorder.onValue { value in
-            if value == 2 { recorder.cancel() }
+        defer { recorder.cancel() }
+        recorder.onValue { [weak recorder] value in
+            if value == 2 { recorder?.cancel() }
             return .none
         }
         subject.receive(on: scheduler).subscribe(recorder)
@@ -117,6 +121,7 @@ struct ReceiveOnTests {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         subject.receive(on: scheduler).subscribe(recorder)
         scheduler.advance()
         for value in 0..<3000 { subject.send(value) }
@@ -136,6 +141,7 @@ struct ReceiveOnTests {
         let subject = PassthroughSubject<Int, Never>()
         let offQueue = Locked(0)
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         recorder.onValue { _ in
             if DispatchQueue.getSpecific(key: key) != 7 { offQueue.withLock { $0 += 1 } }
             return .none
@@ -160,6 +166,7 @@ struct ReceiveOnTests {
     @Test("describes itself as Combine's does")
     func description() {
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         Just(1).receive(on: ImmediateScheduler.shared).subscribe(recorder)
         #expect(recorder.values == [1])
         #expect(String(describing: recorder.subscription!) == "ReceiveOn")

@@ -11,6 +11,7 @@ struct SubscribeOnTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { recorder.cancel() }
         upstream.subscribe(on: scheduler).subscribe(recorder)
         #expect(upstream.subscriptions.isEmpty)
         scheduler.advance()
@@ -65,6 +66,7 @@ struct SubscribeOnTests {
         queue.setSpecific(key: key, value: 3)
         let onQueue = Locked<[Bool]>([])
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         recorder.onValue { _ in
             onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 3) }
             return .none
@@ -78,6 +80,7 @@ struct SubscribeOnTests {
     @Test("describes itself as Combine's does")
     func description() {
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         Just(1).subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
         #expect(recorder.values == [1])
         #expect(String(describing: recorder.subscription!) == "SubscribeOn")
