@@ -1,0 +1,368 @@
+/// What the scheduled operators (`delay`, `debounce`, `throttle`, `timeout`) share: one
+/// subscription class, ``TimedSubscription``, which runs an operator's state machine (a
+/// ``TimedLogic``: `DelayState`, `DebounceState`, `ThrottleState`, `TimeoutState`) under one
+/// lock and does what it decides after unlocking (rule 6): schedule work, cancel the upstream,
+/// deliver.
+///
+/// Scheduling allocates nothing per value: the subscription makes two `@Sendable` closures
+/// once (through ``ScheduledEntry``), the *signal* action and the *timer* action, and hands
+/// the scheduler one of them each time; when one runs, the state machine finds in its own state
+/// what is due (``TimedLogic/fire(_:now:)``). Both are dropped when the subscription
+/// terminates, so a run that comes after a cancel or the completion finds nothing to do.
+///
+/// Delivery goes through a ``SerialDelivery``, so signals never overlap (rule 3) even when the
+/// scheduler runs actions at once on several threads (a concurrent `DispatchQueue`) or the
+/// upstream sends on another thread than the scheduler's. Demand follows Combine: `delay` and
+/// `timeout` pass it to the upstream (the demand the downstream returns from `receive(_:)`
+/// goes there too); `debounce` and `throttle` ask their upstream for `.unlimited` and deliver
+/// only within the downstream's demand, dropping what it has not asked for.
+
+/// One of the two actions a ``TimedSubscription`` hands its scheduler.
+@usableFromInline
+enum TimedAction {
+    /// The action that delivers a signal: a delayed one, a hop, a throttled emission.
+    case signal
+    /// The action of the deadline (`debounce`'s due time, `timeout`'s interval).
+    case timer
+}
+
+/// What a ``TimedLogic`` asks of the scheduler after an event; the subscription schedules it
+/// after unlocking.
+@usableFromInline
+struct TimedPlan<Time> {
+    /// Run the signal action as soon as the scheduler can (`schedule(options:_:)`).
+    @usableFromInline var hop = false
+    /// Run the signal action at this time.
+    @usableFromInline var signalAt: Time?
+    /// Run the timer action at this time.
+    @usableFromInline var timerAt: Time?
+
+    @inlinable init(hop: Bool = false, signalAt: Time? = nil, timerAt: Time? = nil) {
+        self.hop = hop
+        self.signalAt = signalAt
+        self.timerAt = timerAt
+    }
+}
+
+/// What a run of a scheduled action delivers, decided by the ``TimedLogic``.
+@usableFromInline
+struct TimedFiring<Output, Failure: Error, Time> {
+    /// A value for the downstream (dropped if it has no demand).
+    @usableFromInline var value: Output?
+    /// The completion, after `value`.
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// `timeout` gave up: cancel the upstream and end with `customError()` (`.finished` without
+    /// it), called after unlocking.
+    @usableFromInline var timedOut = false
+    @usableFromInline var customError: (() -> Failure)?
+    /// More to schedule.
+    @usableFromInline var plan = TimedPlan<Time>()
+
+    @inlinable init() {}
+}
+
+/// A signal waiting in a scheduled operator's queue (`delay`, `timeout`).
+@usableFromInline
+enum TimedSignal<Output, Failure: Error> {
+    case value(Output)
+    case completion(Subscribers.Completion<Failure>)
+
+    /// The signal as what a run delivers.
+    @inlinable
+    func firing<Time>() -> TimedFiring<Output, Failure, Time> {
+        var firing = TimedFiring<Output, Failure, Time>()
+        switch self {
+        case .value(let value): firing.value = value
+        case .completion(let completion): firing.completion = completion
+        }
+        return firing
+    }
+}
+
+/// The state machine of one scheduled operator, kept under its subscription's lock. Each event
+/// gets the scheduler's time, read before locking; it answers with what to schedule or deliver.
+/// The subscription gates the events (no upstream signal after the completion or a cancel, no
+/// run after the subscription terminated).
+@usableFromInline
+protocol TimedLogic<Output, Failure, Time> {
+    associatedtype Output
+    associatedtype Failure: Error
+    associatedtype Time: Strideable
+
+    /// `true`: asks the upstream for `.unlimited` and delivers within the downstream's demand
+    /// (`debounce`, `throttle`); `false`: passes demand upstream (`delay`, `timeout`).
+    static var dropsValues: Bool { get }
+
+    /// Combine's name for the subscription (`description`).
+    var name: String { get }
+
+    /// The upstream's subscription arrived (the downstream has had its own).
+    mutating func subscribed(now: Time) -> TimedPlan<Time>
+    /// The downstream requested more.
+    mutating func requested(now: Time) -> TimedPlan<Time>
+    /// A value from the upstream; `demand` is the downstream's outstanding demand (for
+    /// operators that drop values).
+    mutating func receive(_ value: Output, now: Time, demand: Subscribers.Demand) -> TimedPlan<Time>
+    /// The upstream's completion.
+    mutating func receive(completion: Subscribers.Completion<Failure>, now: Time) -> TimedPlan<Time>
+    /// One of the subscription's actions runs.
+    mutating func fire(_ action: TimedAction, now: Time) -> TimedFiring<Output, Failure, Time>
+    /// The subscription is cancelled: drop what is held.
+    mutating func reset()
+}
+
+extension TimedLogic {
+    @inlinable mutating func subscribed(now: Time) -> TimedPlan<Time> { TimedPlan() }
+    @inlinable mutating func requested(now: Time) -> TimedPlan<Time> { TimedPlan() }
+}
+
+/// A deadline with at most one scheduled run at a time (`debounce`'s due time, `timeout`'s
+/// interval): moving the deadline later schedules nothing; the run, when it comes early,
+/// schedules one more run for the new deadline. So a steady stream of values schedules one
+/// action per deadline that passes, not one per value.
+///
+/// ```
+/// off ──set(t)──▶ armed(for: t, due: t) ──set(t')──▶ armed(for: t, due: t')
+///                    │ fired: due == for: expired      │ fired: due > for: armed(for: t', due: t')
+/// ```
+@usableFromInline
+struct Deadline<Time: Comparable> {
+    /// When it expires; `nil` when off.
+    @usableFromInline var due: Time?
+    /// The time the one scheduled run is for, if one is scheduled.
+    @usableFromInline var scheduledFor: Time?
+
+    @inlinable init() {}
+
+    /// What a run of the timer found.
+    @usableFromInline
+    enum Run {
+        /// The deadline passed.
+        case expired
+        /// It had moved: schedule the timer again, for this time.
+        case rescheduled(Time)
+        /// It was switched off.
+        case off
+    }
+
+    /// Sets the deadline to `time`; returns the time to schedule the timer for, if no run is
+    /// scheduled yet.
+    @inlinable
+    mutating func set(_ time: Time) -> Time? {
+        due = time
+        guard scheduledFor == nil else { return nil }
+        scheduledFor = time
+        return time
+    }
+
+    /// Switches the deadline off: the scheduled run, if any, will find nothing.
+    @inlinable mutating func clear() { due = nil }
+
+    /// The scheduled run has come.
+    @inlinable
+    mutating func fired() -> Run {
+        let scheduled = scheduledFor
+        scheduledFor = nil
+        guard let due, let scheduled else { return .off }
+        if scheduled < due {
+            scheduledFor = due
+            return .rescheduled(due)
+        }
+        self.due = nil
+        return .expired
+    }
+}
+
+/// The state of a ``TimedSubscription``, under its lock.
+@usableFromInline
+struct TimedState<Downstream: Subscriber, Logic: TimedLogic>
+where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure {
+    @usableFromInline typealias Delivery = SerialDelivery<Downstream.Input, Downstream.Failure>
+
+    /// `nil` once terminated: cancelled, or the completion handed over.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var upstream = SubscriptionSlot.awaiting
+    @usableFromInline var delivery = Delivery()
+    @usableFromInline var logic: Logic
+    /// The two actions handed to the scheduler, made once; dropped on termination.
+    @usableFromInline var actions: Actions?
+
+    /// The signal action and the timer action.
+    @usableFromInline typealias Actions = (signal: @Sendable () -> Void, timer: @Sendable () -> Void)
+
+    @inlinable
+    init(downstream: Downstream, logic: Logic) {
+        self.downstream = downstream
+        self.logic = logic
+        // A pass-through operator's upstream keeps the demand.
+        if !Logic.dropsValues { delivery.demand = .unlimited }
+    }
+
+    /// Lets go of the downstream and the actions (ending their cycle through this state).
+    @inlinable
+    mutating func terminate() {
+        downstream = nil
+        actions = nil
+    }
+}
+
+/// The subscription of `delay`, `debounce`, `throttle` and `timeout` (see the top of this file).
+@usableFromInline
+final class TimedSubscription<Downstream: Subscriber, Context: Scheduler, Logic: TimedLogic>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Logic.Time == Context.SchedulerTimeType {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Time = Context.SchedulerTimeType
+    @usableFromInline typealias Delivery = SerialDelivery<Input, Failure>
+    @usableFromInline typealias Actions = TimedState<Downstream, Logic>.Actions
+    /// What to schedule, and the actions to schedule it with (`nil` once terminated).
+    @usableFromInline typealias Decision = (plan: TimedPlan<Time>, actions: Actions?)
+
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let state: Locked<TimedState<Downstream, Logic>>
+    @usableFromInline let scheduler: Context
+    @usableFromInline let tolerance: Time.Stride
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let description: String
+
+    @inlinable
+    init(downstream: Downstream, logic: Logic, scheduler: Context, tolerance: Time.Stride?, options: Context.SchedulerOptions?) {
+        description = logic.name
+        state = Locked(TimedState(downstream: downstream, logic: logic))
+        self.scheduler = scheduler
+        self.tolerance = tolerance ?? scheduler.minimumTolerance
+        self.options = options
+        let signal = ScheduledEntry { self.fire(.signal) }.action
+        let timer = ScheduledEntry { self.fire(.timer) }.action
+        state.withLock { $0.actions = (signal, timer) }
+    }
+
+    // MARK: The upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let downstream = state.withLock { state -> Downstream? in
+            guard state.upstream.attach(subscription) else { return nil }
+            return state.downstream
+        }
+        guard let downstream else { return subscription.cancel() }
+        // The downstream first: a timer that fires at once (an immediate scheduler) must not
+        // reach it before its subscription.
+        downstream.receive(subscription: self)
+        let now = scheduler.now
+        carryOut(state.withLock { state in
+            state.upstream.current == nil ? nil : (state.logic.subscribed(now: now), state.actions)
+        })
+        if Logic.dropsValues { subscription.request(.unlimited) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let now = scheduler.now
+        carryOut(state.withLock { state in
+            state.upstream.current == nil ? nil : (state.logic.receive(input, now: now, demand: state.delivery.demand), state.actions)
+        })
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let now = scheduler.now
+        carryOut(state.withLock { state in
+            guard state.upstream.end()?.upstream != nil else { return nil }
+            return (state.logic.receive(completion: completion, now: now), state.actions)
+        })
+    }
+
+    // MARK: The scheduler
+
+    /// Hands the scheduler what `plan` asks, after unlocking.
+    @inlinable
+    func carryOut(_ decision: Decision?) {
+        guard let (plan, actions) = decision, let actions else { return }
+        if plan.hop { scheduler.schedule(options: options, actions.signal) }
+        if let date = plan.signalAt { scheduler.schedule(after: date, tolerance: tolerance, options: options, actions.signal) }
+        if let date = plan.timerAt { scheduler.schedule(after: date, tolerance: tolerance, options: options, actions.timer) }
+    }
+
+    /// A scheduled action runs: delivers what the logic finds due.
+    @inlinable
+    func fire(_ action: TimedAction) {
+        let now = scheduler.now
+        let decision = state.withLock { state -> (TimedFiring<Input, Failure, Time>, Actions?, (any Subscription)?)? in
+            guard state.downstream != nil, !state.delivery.isFinishing else { return nil }
+            let firing = state.logic.fire(action, now: now)
+            // A timeout ends the upstream here, so that nothing more is taken from it.
+            return (firing, state.actions, firing.timedOut ? state.upstream.end()?.upstream : nil)
+        }
+        guard let (firing, actions, timedOutUpstream) = decision else { return }
+        carryOut((firing.plan, actions))
+        if firing.timedOut {
+            timedOutUpstream?.cancel()
+            emit(nil, then: firing.customError.map { .failure($0()) } ?? .finished)
+        } else if firing.value != nil || firing.completion != nil {
+            emit(firing.value, then: firing.completion)
+        }
+    }
+
+    /// Delivers `value` (if the downstream has demand for it), then `completion`, one signal
+    /// at a time: if another thread is delivering, it delivers them in turn.
+    @inlinable
+    func emit(_ value: Input?, then completion: Subscribers.Completion<Failure>?) {
+        let start = state.withLock { state -> (Delivery.Next, Downstream)? in
+            guard let downstream = state.downstream else { return nil }
+            var next = Delivery.Next.idle
+            if let value, case .deliver = state.delivery.admit(value) { next = .value(value) }
+            if let completion, state.delivery.finish(completion) {
+                next = .completion(completion)
+                state.terminate()
+            }
+            return (next, downstream)
+        }
+        guard let (next, downstream) = start else { return }
+        state.deliver(next, to: downstream, delivered: { state, more -> (((any Subscription), Subscribers.Demand)?, Delivery.Next) in
+            let next = state.delivery.next(adding: Logic.dropsValues ? more : .none)
+            if case .completion = next { state.terminate() }
+            // A pass-through operator's downstream asks its upstream for more.
+            return (Logic.dropsValues || more == .none ? nil : state.upstream.current.map { ($0, more) }, next)
+        }, carryOut: { request in
+            if let (upstream, more) = request { upstream.request(more) }
+        })
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        let now = scheduler.now
+        let (upstream, decision) = state.withLock { state -> ((any Subscription)?, Decision?) in
+            guard state.downstream != nil else { return (nil, nil) }
+            let decision = (state.logic.requested(now: now), state.actions)
+            if Logic.dropsValues {
+                state.delivery.demand += demand
+                return (nil, decision)
+            }
+            return (state.upstream.current, decision)
+        }
+        carryOut(decision)
+        upstream?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let (upstream, downstream, actions) = state.withLock { state in
+            let upstream = state.upstream.end()?.upstream
+            let released = (state.downstream, state.actions)
+            state.delivery.reset()
+            state.logic.reset()
+            state.terminate()
+            return (upstream, released.0, released.1)
+        }
+        withExtendedLifetime((downstream, actions)) {}  // released here, after unlocking
+        upstream?.cancel()
+    }
+
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
