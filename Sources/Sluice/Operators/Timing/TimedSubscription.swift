@@ -198,6 +198,19 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure {
         if !Logic.dropsValues { delivery.demand = .unlimited }
     }
 
+    /// Offers `value` (dropped without demand), then `completion`, to the delivery: what the
+    /// caller delivers now (the rest is delivered by whoever is delivering already).
+    @inlinable
+    mutating func admit(_ value: Downstream.Input?, then completion: Subscribers.Completion<Downstream.Failure>?) -> Delivery.Next {
+        var next = Delivery.Next.idle
+        if let value, case .deliver = delivery.admit(value) { next = .value(value) }
+        if let completion, delivery.finish(completion) {
+            next = .completion(completion)
+            terminate()
+        }
+        return next
+    }
+
     /// Lets go of the downstream and the actions (ending their cycle through this state).
     @inlinable
     mutating func terminate() {
@@ -286,41 +299,65 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
         if let date = plan.timerAt { scheduler.schedule(after: date, tolerance: tolerance, options: options, actions.timer) }
     }
 
-    /// A scheduled action runs: delivers what the logic finds due.
+    /// A scheduled action runs: delivers what the logic finds due. Taking it from the logic
+    /// and admitting it to the delivery is one step under the lock, so that runs on several
+    /// threads at once deliver in the logic's order.
     @inlinable
     func fire(_ action: TimedAction) {
         let now = scheduler.now
-        let decision = state.withLock { state -> (TimedFiring<Input, Failure, Time>, Actions?, (any Subscription)?)? in
-            guard state.downstream != nil, !state.delivery.isFinishing else { return nil }
+        let decision = state.withLock { state -> Firing? in
+            guard let downstream = state.downstream, !state.delivery.isFinishing else { return nil }
             let firing = state.logic.fire(action, now: now)
-            // A timeout ends the upstream here, so that nothing more is taken from it.
-            return (firing, state.actions, firing.timedOut ? state.upstream.end()?.upstream : nil)
+            guard firing.timedOut else {
+                return Firing(plan: firing.plan, actions: state.actions, next: state.admit(firing.value, then: firing.completion), downstream: downstream)
+            }
+            // A timeout ends the upstream here, so that nothing more is taken from it; its
+            // completion is made after unlocking (`customError` is user code).
+            return Firing(
+                plan: firing.plan, actions: state.actions, downstream: downstream,
+                timedOut: (state.upstream.end()?.upstream, firing.customError))
         }
-        guard let (firing, actions, timedOutUpstream) = decision else { return }
-        carryOut((firing.plan, actions))
-        if firing.timedOut {
-            timedOutUpstream?.cancel()
-            emit(nil, then: firing.customError.map { .failure($0()) } ?? .finished)
-        } else if firing.value != nil || firing.completion != nil {
-            emit(firing.value, then: firing.completion)
+        guard let decision else { return }
+        carryOut((decision.plan, decision.actions))
+        if let (upstream, customError) = decision.timedOut {
+            upstream?.cancel()
+            let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
+            guard let (next, downstream) = state.withLock({ state in state.downstream.map { (state.admit(nil, then: completion), $0) } }) else {
+                return
+            }
+            deliver(next, to: downstream)
+        } else {
+            deliver(decision.next, to: decision.downstream)
         }
     }
 
-    /// Delivers `value` (if the downstream has demand for it), then `completion`, one signal
-    /// at a time: if another thread is delivering, it delivers them in turn.
-    @inlinable
-    func emit(_ value: Input?, then completion: Subscribers.Completion<Failure>?) {
-        let start = state.withLock { state -> (Delivery.Next, Downstream)? in
-            guard let downstream = state.downstream else { return nil }
-            var next = Delivery.Next.idle
-            if let value, case .deliver = state.delivery.admit(value) { next = .value(value) }
-            if let completion, state.delivery.finish(completion) {
-                next = .completion(completion)
-                state.terminate()
-            }
-            return (next, downstream)
+    /// What a run found, to act on after unlocking.
+    @usableFromInline
+    struct Firing {
+        @usableFromInline var plan: TimedPlan<Time>
+        @usableFromInline var actions: Actions?
+        @usableFromInline var next = Delivery.Next.idle
+        @usableFromInline var downstream: Downstream
+        /// Timed out: the upstream to cancel, and the closure that makes the failure.
+        @usableFromInline var timedOut: ((any Subscription)?, (() -> Failure)?)?
+
+        @inlinable
+        init(
+            plan: TimedPlan<Time>, actions: Actions?, next: Delivery.Next = .idle, downstream: Downstream,
+            timedOut: ((any Subscription)?, (() -> Failure)?)? = nil
+        ) {
+            self.plan = plan
+            self.actions = actions
+            self.next = next
+            self.downstream = downstream
+            self.timedOut = timedOut
         }
-        guard let (next, downstream) = start else { return }
+    }
+
+    /// Delivers `next`, then whatever else was admitted meanwhile, one signal at a time (the
+    /// deliverer's loop of ``SerialDelivery``).
+    @inlinable
+    func deliver(_ next: Delivery.Next, to downstream: Downstream) {
         state.deliver(next, to: downstream, delivered: { state, more -> (((any Subscription), Subscribers.Demand)?, Delivery.Next) in
             let next = state.delivery.next(adding: Logic.dropsValues ? more : .none)
             if case .completion = next { state.terminate() }

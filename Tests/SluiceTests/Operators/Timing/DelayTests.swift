@@ -107,25 +107,32 @@ struct DelayTests {
         #expect(weak.object == nil)
     }
 
-    @Test("a value sent from inside receive is delivered after the current one, not nested in it; a cancel there stops the rest")
+    @Test("a value the upstream sends from inside receive is delivered after the current one, not nested in it; a cancel there stops the rest")
     func reentrancy() {
-        let subject = PassthroughSubject<Int, TimingFailure>()
+        let upstream = ControllablePublisher<Int, TimingFailure>()
         let recorder = TimingRecorder()
         let depth = Locked(0)
         let maxDepth = Locked(0)
+        let box = UncheckedBox(upstream)
         recorder.onValue { value in
-            let now = depth.withLock { $0 += 1; return $0 }
+            let now = depth.withLock { depth in
+                depth += 1
+                return depth
+            }
             maxDepth.withLock { $0 = max($0, now) }
-            if value < 5 { subject.send(value + 1) }
+            // The controllable upstream calls the delay's receive directly, on this thread.
+            if value < 5 { _ = box.value.subscriptions[0].send(value + 1) }
             if value == 5 { recorder.cancel() }
             depth.withLock { $0 -= 1 }
             return .none
         }
-        subject.delay(for: .seconds(1), scheduler: ImmediateScheduler.shared).subscribe(recorder)
-        subject.send(1)
-        subject.send(6)
+        upstream.delay(for: .seconds(1), scheduler: ImmediateScheduler.shared).subscribe(recorder)
+        _ = upstream.subscriptions[0].send(1)
+        _ = upstream.subscriptions[0].send(6)
         #expect(recorder.values == [1, 2, 3, 4, 5])
         #expect(maxDepth.withLock { $0 } == 1 && recorder.violations.isEmpty)
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        upstream.detachAll()
     }
 
     @Test("describes itself as Combine's does")
