@@ -107,7 +107,7 @@ struct DebounceTests {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, TimingFailure>()
         let recorder = TimingRecorder()
-        recorder.onValue { _ in
+        recorder.onValue { [unowned recorder] _ in
             subject.send(99)
             recorder.cancel()
             return .none

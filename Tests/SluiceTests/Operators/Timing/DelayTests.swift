@@ -114,7 +114,7 @@ struct DelayTests {
         let depth = Locked(0)
         let maxDepth = Locked(0)
         let box = UncheckedBox(upstream)
-        recorder.onValue { value in
+        recorder.onValue { [unowned recorder] value in
             let now = depth.withLock { depth in
                 depth += 1
                 return depth

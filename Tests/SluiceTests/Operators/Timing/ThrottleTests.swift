@@ -117,7 +117,7 @@ struct ThrottleTests {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
         let received = Locked<[Int]>([])
-        recorder.onValue { value in
+        recorder.onValue { [unowned recorder] value in
             received.withLock { $0.append(value) }
             if value < 3 { subject.send(value + 1) } else { recorder.cancel() }
             return .none

@@ -7,11 +7,9 @@ import SluiceTesting
 /// are exact.
 @Suite("Scenario: limited demand from a timer, more asked for later", .timeLimit(.minutes(1)))
 struct TimerDemandScenarioTests {
-    @Test("ticks sent while the subscriber has no demand are dropped; each batch of three arrives on time after the delayed request")
-    func delayedRequests() {
-        let scheduler = VirtualTimeScheduler()
-        // The timer: a subject that a repeating scheduled action sends the tick count to, every
-        // second from 1 s on, whether or not anyone has demand (as a Timer publisher does).
+    /// The timer: a subject that a repeating scheduled action sends the tick count to, every
+    /// second from 1 s on, whether or not anyone has demand (as a Timer publisher does).
+    static func ticks(on scheduler: VirtualTimeScheduler) -> (PassthroughSubject<Int, Never>, any Cancellable) {
         let ticks = PassthroughSubject<Int, Never>()
         let count = Locked(0)
         let timer = scheduler.schedule(after: .init(nanoseconds: 1_000_000_000), interval: .seconds(1)) {
@@ -20,21 +18,36 @@ struct TimerDemandScenarioTests {
                 return count
             })
         }
-        defer { timer.cancel() }
+        return (ticks, timer)
+    }
 
-        // The subscriber: three at first; 2.5 s after each third value, three more.
+    /// The subscriber: `.max(3)` at first, then three more 2.5 s after the third value of each
+    /// batch (after the first batch only, unless `everyBatch`). Returns it and when each value
+    /// arrived.
+    static func subscriber(on scheduler: VirtualTimeScheduler, everyBatch: Bool) -> (RecordingSubscriber<Int, Never>, Locked<[Stamp]>) {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
-        defer { recorder.cancel() }
         let received = Locked<[Stamp]>([])
-        recorder.onValue { value in
+        recorder.onValue { [unowned recorder] value in
             let total = received.withLock { received in
                 received.append(Stamp(value, at: scheduler.ms))
                 return received.count
             }
-            if total.isMultiple(of: 3) {
-                scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(2_500))) { recorder.request(.max(3)) }
+            if everyBatch ? total.isMultiple(of: 3) : total == 3 {
+                scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(2_500))) { [weak recorder] in recorder?.request(.max(3)) }
             }
             return .none
+        }
+        return (recorder, received)
+    }
+
+    @Test("ticks sent while the subscriber has no demand are dropped; each batch of three arrives on time after the delayed request")
+    func delayedRequests() {
+        let scheduler = VirtualTimeScheduler()
+        let (ticks, timer) = Self.ticks(on: scheduler)
+        let (recorder, received) = Self.subscriber(on: scheduler, everyBatch: true)
+        defer {
+            timer.cancel()
+            recorder.cancel()
         }
         // Each tick reaches the subscriber 100 ms after it was sent; the demand goes to the timer.
         ticks.delay(for: .milliseconds(100), scheduler: scheduler).subscribe(recorder)
@@ -53,27 +66,11 @@ struct TimerDemandScenarioTests {
     @Test("the same timer throttled: one value per two seconds within the demand, the request arriving mid-window")
     func throttledDelayedRequests() {
         let scheduler = VirtualTimeScheduler()
-        let ticks = PassthroughSubject<Int, Never>()
-        let count = Locked(0)
-        let timer = scheduler.schedule(after: .init(nanoseconds: 1_000_000_000), interval: .seconds(1)) {
-            ticks.send(count.withLock { count in
-                count += 1
-                return count
-            })
-        }
-        defer { timer.cancel() }
-        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
-        defer { recorder.cancel() }
-        let received = Locked<[Stamp]>([])
-        recorder.onValue { value in
-            let total = received.withLock { received in
-                received.append(Stamp(value, at: scheduler.ms))
-                return received.count
-            }
-            if total == 3 {
-                scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(2_500))) { recorder.request(.max(3)) }
-            }
-            return .none
+        let (ticks, timer) = Self.ticks(on: scheduler)
+        let (recorder, received) = Self.subscriber(on: scheduler, everyBatch: false)
+        defer {
+            timer.cancel()
+            recorder.cancel()
         }
         ticks.throttle(for: .seconds(2), scheduler: scheduler, latest: true).subscribe(recorder)
 
