@@ -19,8 +19,9 @@ enum Violation {
     /// `Result.Publisher` with a value, `Future`, the subjects' subscriptions (and the one a
     /// subject gets from `subscribe(_:)`), `Create`, the task-driven publishers, the
     /// reducing operators (`reduce`, `collect`, `first`, …), and `replaceError`,
-    /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap` and
-    /// `switchToLatest` (`retry`, `append` and `prepend`
+    /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap`,
+    /// `switchToLatest`, `debounce` and `throttle` (`retry`, `append`, `prepend`, `delay`,
+    /// `timeout` and `measureInterval`
     /// pass the request on to their upstream, as Combine's do). `Publishers.Sequence` and
     /// `Record` accept it and add nothing, as Combine's do; `Subscriptions.empty` ignores
     /// every request.

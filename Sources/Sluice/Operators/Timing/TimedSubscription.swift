@@ -370,8 +370,11 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
 
     // MARK: Subscription
 
+    /// `debounce` and `throttle` keep the downstream's demand themselves and trap on
+    /// `request(.none)` (rule 7); `delay` and `timeout` pass every request to the upstream.
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        if Logic.dropsValues && demand == .none { Violation.zeroDemandRequested() }
         let now = scheduler.now
         let (upstream, decision) = state.withLock { state -> ((any Subscription)?, Decision?) in
             guard state.downstream != nil else { return (nil, nil) }
