@@ -173,6 +173,23 @@ struct Deadline<Time: Comparable> {
     }
 }
 
+/// The signal action and the timer action of a ``TimedSubscription``.
+///
+/// A struct, not a tuple: closures in a tuple inside an `Optional` (or any generic) are kept
+/// at the generic representation, and each read converts them through a thunk that
+/// allocates — two allocations per value.
+@usableFromInline
+struct TimedActions {
+    @usableFromInline let signal: @Sendable () -> Void
+    @usableFromInline let timer: @Sendable () -> Void
+
+    @inlinable
+    init(signal: @escaping @Sendable () -> Void, timer: @escaping @Sendable () -> Void) {
+        self.signal = signal
+        self.timer = timer
+    }
+}
+
 /// The state of a ``TimedSubscription``, under its lock.
 @usableFromInline
 struct TimedState<Downstream: Subscriber, Logic: TimedLogic>
@@ -185,10 +202,7 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure {
     @usableFromInline var delivery = Delivery()
     @usableFromInline var logic: Logic
     /// The two actions handed to the scheduler, made once; dropped on termination.
-    @usableFromInline var actions: Actions?
-
-    /// The signal action and the timer action.
-    @usableFromInline typealias Actions = (signal: @Sendable () -> Void, timer: @Sendable () -> Void)
+    @usableFromInline var actions: TimedActions?
 
     @inlinable
     init(downstream: Downstream, logic: Logic) {
@@ -228,7 +242,7 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline typealias Time = Context.SchedulerTimeType
     @usableFromInline typealias Delivery = SerialDelivery<Input, Failure>
-    @usableFromInline typealias Actions = TimedState<Downstream, Logic>.Actions
+    @usableFromInline typealias Actions = TimedActions
     /// What to schedule, and the actions to schedule it with (`nil` once terminated).
     @usableFromInline typealias Decision = (plan: TimedPlan<Time>, actions: Actions?)
 
@@ -238,9 +252,16 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     @usableFromInline let tolerance: Time.Stride
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let description: String
+    /// `receive(_:)` and `request(_:)` as the client specialised them: the upstream and the
+    /// downstream call them through existentials, whose witnesses would run generic code (and
+    /// allocate) on every value.
+    @usableFromInline let receiveEntry: SpecializedEntry<TimedSubscription, Input>
+    @usableFromInline let requestEntry: SpecializedEntry<TimedSubscription, Subscribers.Demand>
 
     @inlinable
     init(downstream: Downstream, logic: Logic, scheduler: Context, tolerance: Time.Stride?, options: Context.SchedulerOptions?) {
+        receiveEntry = SpecializedEntry { $0.handle($1) }
+        requestEntry = SpecializedEntry { $0.handleRequest($1) }
         description = logic.name
         state = Locked(TimedState(downstream: downstream, logic: logic))
         self.scheduler = scheduler
@@ -248,7 +269,7 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
         self.options = options
         let signal = ScheduledEntry { self.fire(.signal) }.action
         let timer = ScheduledEntry { self.fire(.timer) }.action
-        state.withLock { $0.actions = (signal, timer) }
+        state.withLock { $0.actions = TimedActions(signal: signal, timer: timer) }
     }
 
     // MARK: The upstream
@@ -272,11 +293,17 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        receiveEntry(self, input)
+        return .none
+    }
+
+    /// A value from the upstream: to the state machine, and what it plans to the scheduler.
+    @inlinable
+    func handle(_ input: Input) {
         let now = scheduler.now
         carryOut(state.withLock { state in
             state.upstream.current == nil ? nil : (state.logic.receive(input, now: now, demand: state.delivery.demand), state.actions)
         })
-        return .none
     }
 
     @inlinable
@@ -373,7 +400,10 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     /// `debounce` and `throttle` keep the downstream's demand themselves and trap on
     /// `request(.none)` (rule 7); `delay` and `timeout` pass every request to the upstream.
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+
+    @inlinable
+    func handleRequest(_ demand: Subscribers.Demand) {
         if Logic.dropsValues && demand == .none { Violation.zeroDemandRequested() }
         let now = scheduler.now
         let (upstream, decision) = state.withLock { state -> ((any Subscription)?, Decision?) in
