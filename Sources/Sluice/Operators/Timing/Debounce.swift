@@ -40,8 +40,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let logic = DebounceState<Output, Failure, Context.SchedulerTimeType>(dueTime: dueTime)
-            upstream.subscribe(
-                TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))
+            upstream.receive(
+                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))
         }
     }
 }

@@ -45,8 +45,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let logic = DelayState<Output, Failure, Context.SchedulerTimeType>(interval: interval)
-            upstream.subscribe(
-                TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: tolerance, options: options))
+            upstream.receive(
+                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: tolerance, options: options))
         }
     }
 }

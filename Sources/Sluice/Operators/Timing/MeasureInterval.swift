@@ -26,7 +26,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through a measuring subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(MeasureIntervalSubscription<Upstream.Output, S, Context>(downstream: subscriber, scheduler: scheduler))
+            upstream.receive(subscriber: MeasureIntervalSubscription<Upstream.Output, S, Context>(downstream: subscriber, scheduler: scheduler))
         }
     }
 }

@@ -38,8 +38,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let logic = ThrottleState<Output, Failure, Context.SchedulerTimeType>(interval: interval, latest: latest)
-            upstream.subscribe(
-                TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: nil))
+            upstream.receive(
+                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: nil))
         }
     }
 }

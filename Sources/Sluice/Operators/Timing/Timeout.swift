@@ -45,8 +45,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let logic = TimeoutState<Output, Failure, Context.SchedulerTimeType>(interval: interval, customError: customError)
-            upstream.subscribe(
-                TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))
+            upstream.receive(
+                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))
         }
     }
 }
