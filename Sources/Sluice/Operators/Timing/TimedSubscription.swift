@@ -5,10 +5,11 @@
 /// deliver.
 ///
 /// Scheduling allocates nothing per value: the subscription makes two `@Sendable` closures
-/// once (through ``ScheduledEntry``), the *signal* action and the *timer* action, and hands
-/// the scheduler one of them each time; when one runs, the state machine finds in its own state
-/// what is due (``TimedLogic/fire(_:now:)``). Both are dropped when the subscription
-/// terminates, so a run that comes after a cancel or the completion finds nothing to do.
+/// once, when its upstream's subscription arrives (through ``ScheduledEntry``), the *signal*
+/// action and the *timer* action, and hands the scheduler one of them each time; when one
+/// runs, the state machine finds in its own state what is due (``TimedLogic/fire(_:now:)``).
+/// Both are dropped when the subscription terminates, so a run that comes after a cancel or
+/// the completion finds nothing to do.
 ///
 /// Delivery goes through a ``SerialDelivery``, so signals never overlap (rule 3) even when the
 /// scheduler runs actions at once on several threads (a concurrent `DispatchQueue`) or the
@@ -257,19 +258,19 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     /// allocate) on every value.
     @usableFromInline let receiveEntry: SpecializedEntry<TimedSubscription, Input>
     @usableFromInline let requestEntry: SpecializedEntry<TimedSubscription, Subscribers.Demand>
+    /// `fire(_:)` as the client specialised it, for the scheduled actions.
+    @usableFromInline let fireEntry: SpecializedEntry<TimedSubscription, TimedAction>
 
     @inlinable
     init(downstream: Downstream, logic: Logic, scheduler: Context, tolerance: Time.Stride?, options: Context.SchedulerOptions?) {
         receiveEntry = SpecializedEntry { $0.handle($1) }
         requestEntry = SpecializedEntry { $0.handleRequest($1) }
+        fireEntry = SpecializedEntry { $0.fire($1) }
         description = logic.name
         state = Locked(TimedState(downstream: downstream, logic: logic))
         self.scheduler = scheduler
         self.tolerance = tolerance ?? scheduler.minimumTolerance
         self.options = options
-        let signal = ScheduledEntry { self.fire(.signal) }.action
-        let timer = ScheduledEntry { self.fire(.timer) }.action
-        state.withLock { $0.actions = TimedActions(signal: signal, timer: timer) }
     }
 
     // MARK: The upstream
@@ -278,6 +279,11 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     func receive(subscription: any Subscription) {
         let downstream = state.withLock { state -> Downstream? in
             guard state.upstream.attach(subscription) else { return nil }
+            // Made now rather than in the initialiser, so that a subscription no upstream ever
+            // takes holds no cycle through them.
+            let fire = fireEntry
+            state.actions = TimedActions(
+                signal: ScheduledEntry { fire(self, .signal) }.action, timer: ScheduledEntry { fire(self, .timer) }.action)
             return state.downstream
         }
         guard let downstream else { return subscription.cancel() }

@@ -95,6 +95,23 @@ struct DelayTests {
         upstream.detachAll()
     }
 
+    @Test("a subscription its upstream never takes holds nothing: the subscriber is let go with it")
+    func releaseWhenNeverSubscribed() {
+        var recorder: TimingRecorder? = TimingRecorder()
+        let weak = WeakBox(recorder!)
+        Dropping().delay(for: .seconds(1), scheduler: VirtualTimeScheduler()).subscribe(recorder!)
+        Dropping().debounce(for: .seconds(1), scheduler: VirtualTimeScheduler()).subscribe(recorder!)
+        recorder = nil
+        #expect(weak.object == nil)
+    }
+
+    /// A publisher that lets go of its subscriber without a signal.
+    struct Dropping: Publisher {
+        typealias Output = Int
+        typealias Failure = TimingFailure
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TimingFailure {}
+    }
+
     @Test("the subscriber is let go once the completion is delivered")
     func releaseAfterCompletion() {
         let scheduler = VirtualTimeScheduler()
