@@ -291,10 +291,12 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
         // reach it before its subscription.
         downstream.receive(subscription: self)
         let now = scheduler.now
-        carryOut(state.withLock { state in
+        let decision = state.withLock { state in
             state.upstream.current == nil ? nil : (state.logic.subscribed(now: now), state.actions)
-        })
-        if Logic.dropsValues { subscription.request(.unlimited) }
+        }
+        carryOut(decision)
+        // Not if the downstream cancelled from inside `receive(subscription:)`.
+        if Logic.dropsValues && decision != nil { subscription.request(.unlimited) }
     }
 
     @inlinable

@@ -126,6 +126,24 @@ struct DebounceTests {
         #expect(weak.object == nil)
     }
 
+    @Test("a cancel from inside receive(subscription:) cancels the upstream, which is asked for nothing")
+    func cancelOnSubscription() {
+        let upstream = ControllablePublisher<Int, TimingFailure>()
+        upstream.debounce(for: .seconds(1), scheduler: VirtualTimeScheduler()).subscribe(CancellingAtOnce())
+        #expect(upstream.subscriptions[0].history == [.cancel])
+        upstream.detachAll()
+    }
+
+    /// A subscriber that cancels the subscription it is given, at once.
+    struct CancellingAtOnce: Subscriber {
+        typealias Input = Int
+        typealias Failure = TimingFailure
+        let combineIdentifier = CombineIdentifier()
+        func receive(subscription: any Subscription) { subscription.cancel() }
+        func receive(_ input: Int) -> Subscribers.Demand { .none }
+        func receive(completion: Subscribers.Completion<TimingFailure>) {}
+    }
+
     @Test("on an immediate scheduler each value goes out at once")
     func immediate() {
         let subject = PassthroughSubject<Int, Never>()

@@ -54,6 +54,28 @@ struct MeasureIntervalTests {
         upstream.detachAll()
     }
 
+    @Test("a request and a cancel from inside receive: the request reaches the upstream, nothing follows the cancel")
+    func reentrancy() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = ControllablePublisher<Int, TimingFailure>()
+        let recorder = Recorder(initialDemand: .max(1))
+        recorder.onValue { [unowned recorder] interval in
+            if interval == .seconds(1) { recorder.request(.max(1)) } else { recorder.cancel() }
+            return .none
+        }
+        upstream.measureInterval(using: scheduler).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        scheduler.advance(by: .seconds(1))
+        _ = subscription.send(1)
+        #expect(subscription.requests == [.max(1), .max(1)])
+        scheduler.advance(by: .seconds(2))
+        _ = subscription.send(2)
+        #expect(subscription.cancelCount == 1)
+        _ = subscription.send(3)
+        #expect(recorder.values == [.seconds(1), .seconds(2)] && recorder.violations.isEmpty)
+        upstream.detachAll()
+    }
+
     @Test("describes itself as Combine's does")
     func describes() {
         let recorder = Recorder()
