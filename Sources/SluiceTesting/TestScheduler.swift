@@ -79,16 +79,16 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     /// Moves the clock to `instant` (it never goes back), running every action that falls due
     /// on the way, each at its due time.
     public func advance(to instant: SchedulerTimeType) {
-        while let action = state.withLock({ $0.takeDue(upTo: instant) }) {
-            action()
+        while let due = state.withLock({ $0.takeDue(upTo: instant) }) {
+            due.action()
         }
     }
 
     /// Runs every scheduled action, moving the clock to each one's due time, until none is
     /// left. A repeating action that is never cancelled keeps it running forever.
     public func run() {
-        while let action = state.withLock({ $0.takeNext() }) {
-            action()
+        while let due = state.withLock({ $0.takeNext() }) {
+            due.action()
         }
     }
 }
@@ -113,6 +113,13 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
         let action: @Sendable () -> Void
 
         func precedes(_ other: Job) -> Bool { due < other.due || (due == other.due && order < other.order) }
+    }
+
+    /// An action to run, handed out of the lock. A struct rather than the bare closure: a
+    /// closure returned through `withLock`'s generic result is converted through a thunk,
+    /// which allocates on every action run.
+    struct Due: Sendable {
+        let action: @Sendable () -> Void
     }
 
     var now: Time
@@ -143,20 +150,20 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
 
     /// The first job due at or before `limit`, with the clock moved to its due time (or, when
     /// none is due, the clock moved to `limit`).
-    mutating func takeDue(upTo limit: Time) -> (@Sendable () -> Void)? {
-        guard let first = jobs.first, first.due <= limit else {
+    mutating func takeDue(upTo limit: Time) -> Due? {
+        guard !jobs.isEmpty, jobs[0].due <= limit else {
             if now < limit { now = limit }
             return nil
         }
         return take()
     }
 
-    mutating func takeNext() -> (@Sendable () -> Void)? {
+    mutating func takeNext() -> Due? {
         jobs.isEmpty ? nil : take()
     }
 
     /// Pops the first job, moves the clock to it, and queues a repeating job's next run.
-    private mutating func take() -> @Sendable () -> Void {
+    private mutating func take() -> Due {
         var job = popFirst()
         if now < job.due { now = job.due }
         if let interval = job.interval {
@@ -165,7 +172,7 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
             nextOrder += 1
             push(job)
         }
-        return job.action
+        return Due(action: job.action)
     }
 
     private mutating func push(_ job: Job) {

@@ -19,9 +19,10 @@ package enum Violation {
     /// `Result.Publisher` with a value, `Future`, the subjects' subscriptions (and the one a
     /// subject gets from `subscribe(_:)`), `Create`, the task-driven publishers, the
     /// reducing operators (`reduce`, `collect`, `first`, …), and `replaceError`,
-    /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap` and
-    /// `switchToLatest`, and `subscribe(on:)`, whose request reaches the upstream later, on
-    /// the scheduler (`receive(on:)`, `retry`, `append` and `prepend`
+    /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap`,
+    /// `switchToLatest`, `debounce` and `throttle`, and `subscribe(on:)`, whose request reaches
+    /// the upstream later, on the scheduler (`receive(on:)`, `retry`, `append`, `prepend`,
+    /// `delay`, `timeout` and `measureInterval`
     /// pass the request on to their upstream, as Combine's do). `Publishers.Sequence` and
     /// `Record` accept it and add nothing, as Combine's do; `Subscriptions.empty` ignores
     /// every request.

@@ -16,6 +16,7 @@
 //   SubjectSubscriber (publisher.subscribe(subject))          here
 //   UpstreamRelay (replaceError, replaceEmpty, catch, tryCatch, collect(_:))
 //                                                             here, through their registry entries
+//   TimedSubscription (debounce, throttle)                    here, through their registry entries
 //   and for every registry entry (whichever call site it reaches), except those
 //   given Combine's Subscriptions.empty, which ignores requests: here, parameterised
 // Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);

@@ -109,7 +109,11 @@ extension Registry {
         ("multicast { PassthroughSubject() }.autoconnect()", { $0.multicast { PassthroughSubject() }.autoconnect() }),
     ]
 
-    static let sharing: [Entry] = sharingOperators.flatMap { (name: String, transform: @escaping Transform) in
+    static let sharing: [Entry] = sharingOperators.flatMap { overPassthroughSubject($0.name, $0.transform) }
+
+    /// `name` over a `PassthroughSubject` that finishes, fails and never ends, the pump tapping
+    /// after the operator (for operators that drop what a subscriber has no demand for).
+    static func overPassthroughSubject(_ name: String, _ transform: @escaping Transform) -> [Entry] {
         [(Entry.Ending.finished, n, ""), (.failure, k, "(failure)"), (.never, k, "(never-ending)")].map { ending, count, suffix in
             Entry("\(name) over PassthroughSubject\(suffix)", elements: count, ending: ending, delivery: .hot) {
                 Bodies.subject(PassthroughSubject<Int, TestFailure>(), count: count, ending: ending, sharing: transform)

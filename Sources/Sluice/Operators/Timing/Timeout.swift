@@ -1,0 +1,74 @@
+extension Publishers {
+    /// A publisher that ends if its upstream goes longer than an interval without an element.
+    ///
+    /// The wait starts at the subscription (again at the first request, as in Combine) and
+    /// starts over at every element. If `interval` passes first, the upstream is cancelled and
+    /// the subscriber gets the failure `customError()` returns, or `.finished` without
+    /// `customError`; elements still on their way to the scheduler are dropped. Elements and
+    /// the upstream's completion are delivered on the scheduler, at its next turn, in order.
+    /// Demand passes to the upstream as requested, and the demand the subscriber returns
+    /// from `receive(_:)` goes to the upstream as each element is delivered.
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher this one watches.
+        public let upstream: Upstream
+
+        /// The longest the upstream may go without an element.
+        public let interval: Context.SchedulerTimeType.Stride
+
+        /// The scheduler that keeps the time and delivers the signals.
+        public let scheduler: Context
+
+        /// The options the deliveries and the timer are scheduled with.
+        public let options: Context.SchedulerOptions?
+
+        /// Makes the failure sent when the time is up; `nil` to finish instead. Called once,
+        /// on the scheduler.
+        public let customError: (() -> Upstream.Failure)?
+
+        /// Creates a publisher that ends if `upstream` goes `interval` without an element.
+        @inlinable
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?, customError: (() -> Publishers.Timeout<Upstream, Context>.Failure)?
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        /// Subscribes `subscriber` to the upstream through a timing subscription.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let logic = TimeoutState<Output, Failure, Context.SchedulerTimeType>(interval: interval, customError: customError)
+            upstream.receive(
+                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))
+        }
+    }
+}
+
+extension Publisher {
+    /// Ends the stream if the upstream goes longer than `interval` without an element:
+    /// with the failure `customError` returns, or `.finished` without it.
+    ///
+    /// ```swift
+    /// let reply = request.timeout(.seconds(5), scheduler: DispatchQueue.main) { .timedOut }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The longest the upstream may go without an element.
+    ///   - scheduler: The scheduler that keeps the time and delivers the signals.
+    ///   - options: Options for the scheduled deliveries and the timer.
+    ///   - customError: Makes the failure to end with; `nil` to finish.
+    @inlinable
+    public func timeout<S: Scheduler>(
+        _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
+        customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+    }
+}

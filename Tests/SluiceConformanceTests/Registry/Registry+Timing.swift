@@ -1,0 +1,71 @@
+import Dispatch
+import Sluice
+import SluiceTesting
+
+/// The timing operators in the registry, each on a scheduler that keeps its output checkable:
+///
+/// - an `ImmediateTestScheduler`, which runs each action at once (moving its clock to the
+///   action's time): `delay`, `debounce` and `throttle` then deliver inside the upstream's
+///   call, so they are checked as synchronous (or hot) publishers;
+/// - a real serial `DispatchQueue`, which makes delivery asynchronous: `delay` by zero, and
+///   `timeout` with an interval no test reaches (an immediate scheduler would time out at
+///   once), checked over upstreams that trap on `request(.none)` as the queue's entries must
+///   (rules wait for their values, and a zero request goes to the upstream);
+/// - the clock of an `ImmediateTestScheduler` that nothing moves, for `measureInterval`, whose
+///   intervals are then all zero.
+///
+/// `debounce` and `throttle` ask their upstream for `.unlimited` and drop what a subscriber
+/// has no demand for, as Combine's do, so (like the sharing operators) they are checked over
+/// the hot upstreams, whose pump sends the next value only once the last one was delivered;
+/// their own subscription traps on `request(.none)`.
+extension Registry {
+    static let timing: [Entry] = timingPassThrough + timingOnQueue + timingDropping
+
+    /// Over the usual operator upstreams, delivering at once.
+    static let timingPassThrough: [Entry] = operatorUpstreams.flatMap { (upstreamName: String) -> [Entry] in
+        let upstream = (core + subjects + bridge).first { $0.name == upstreamName }!
+        return [
+            operatorEntry("delay(for: 1, scheduler: ImmediateTestScheduler())", { $0.delay(for: .seconds(1), scheduler: ImmediateTestScheduler()) }, over: upstream),
+            operatorEntry(
+                "measureInterval(using: ImmediateTestScheduler()).map(\\.magnitude)",
+                { $0.measureInterval(using: ImmediateTestScheduler()).map(\.magnitude) }, over: upstream,
+                expect: { values, ending in (values.map { _ in 0 }, ending) }),
+        ]
+    }
+
+    /// Upstreams whose subscription traps on `request(.none)`, for the queue's entries.
+    static let timingQueueUpstreams = [
+        "Producer", "Producer(failure)", "Producer(never-ending)", "Publishers.Create", "Publishers.Create(failure)",
+    ]
+
+    /// On a real serial queue: delivered asynchronously.
+    static let timingOnQueue: [Entry] = timingQueueUpstreams.flatMap { (upstreamName: String) -> [Entry] in
+        let upstream = (core + subjects + bridge).first { $0.name == upstreamName }!
+        let transforms: [(String, Transform)] = [
+            ("delay(for: 0, scheduler: DispatchQueue)", { $0.delay(for: .zero, scheduler: DispatchQueue(label: "sluice.registry.delay")) }),
+            ("timeout(3600 s, scheduler: DispatchQueue)", { $0.timeout(.seconds(3_600), scheduler: DispatchQueue(label: "sluice.registry.timeout")) }),
+            ("timeout(3600 s, scheduler: DispatchQueue, customError:)", {
+                $0.timeout(.seconds(3_600), scheduler: DispatchQueue(label: "sluice.registry.timeout")) { TestFailure() }
+            }),
+        ]
+        return transforms.map { name, transform in
+            Entry(
+                "\(name) over \(upstream.name)", elements: upstream.elements, values: upstream.expectedValues,
+                ending: upstream.ending, delivery: .asynchronous, isCold: upstream.isCold
+            ) { upstream.make().through(transform) }
+        }
+    }
+
+    /// Over a `PassthroughSubject` in each of its shapes.
+    static let timingDropping: [Entry] = timingDroppingOperators.flatMap { overPassthroughSubject($0.name, $0.transform) }
+
+    static let timingDroppingOperators: [(name: String, transform: Transform)] = [
+        ("debounce(for: 1, scheduler: ImmediateTestScheduler())", { $0.debounce(for: .seconds(1), scheduler: ImmediateTestScheduler()) }),
+        ("throttle(for: 1, scheduler: ImmediateTestScheduler(), latest: false)", {
+            $0.throttle(for: .seconds(1), scheduler: ImmediateTestScheduler(), latest: false)
+        }),
+        ("throttle(for: 1, scheduler: ImmediateTestScheduler(), latest: true)", {
+            $0.throttle(for: .seconds(1), scheduler: ImmediateTestScheduler(), latest: true)
+        }),
+    ]
+}
