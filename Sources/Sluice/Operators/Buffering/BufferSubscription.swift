@@ -19,6 +19,9 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     @usableFromInline let makeError: (() -> Failure)?
     @usableFromInline let size: Int
     @usableFromInline let keepFull: Bool
+    /// `request(_:)`, specialised: the downstream (`values` one element at a time) calls it
+    /// through `any Subscription` (see ``SpecializedEntry``).
+    @usableFromInline let requestEntry: SpecializedEntry<BufferSubscription, Subscribers.Demand>
 
     @inlinable
     init(
@@ -39,6 +42,7 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         }
         self.size = size
         keepFull = prefetch == .keepFull
+        requestEntry = SpecializedEntry { $0.handleRequest($1) }
         state = Locked(State(downstream: downstream, size: size, keepFull: keepFull, overflow: overflow))
     }
 
@@ -88,7 +92,10 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     /// Adds `demand` (`.none` adds nothing, as in Combine), delivers what the buffer holds
     /// for it, then asks the upstream for what the strategy wants.
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+
+    @inlinable
+    func handleRequest(_ demand: Subscribers.Demand) {
         let (next, downstream, upstream, first) = state.withLock { $0.request(demand) }
         var more = first
         if let downstream {
