@@ -403,7 +403,7 @@ struct BufferFastSourceScenario {
 /// Sends 0, 1, 2, … through a controllable subscription while the demand it requested or
 /// returned allows, as a well-behaved synchronous publisher would (without a trampoline: a
 /// send from inside the subscriber's `receive` reaches it at once).
-final class DemandRespectingSender {
+private final class DemandRespectingSender {
     private let subscription: ControllableSubscription<Int, Never>
     private let sent = Locked(0)
     private let returned = Locked(Subscribers.Demand.none)

@@ -14,8 +14,8 @@ extension Publishers {
         /// Each downstream request (and each demand the downstream returns from
         /// `receive(_:)`) goes upstream, less what the buffer already holds. The buffer then
         /// only fills with elements an upstream sends beyond that demand. (Combine's own
-        /// implementation asks for `.unlimited` instead, which its documentation does not say;
-        /// see Migration.md.)
+        /// implementation asks for `.unlimited` instead, which its documentation does not
+        /// say: there, a buffer over a subject keeps what the downstream has not asked for.)
         case byRequest
     }
 
