@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
@@ -278,6 +279,20 @@ struct CollectByTimeTests {
     }
 
     // MARK: Threads
+
+    @Test("On a real DispatchQueue: every element once, in order, in arrays of at most count, then .finished",
+          .timeLimit(.minutes(1)))
+    func dispatchQueue() async {
+        let queue = DispatchQueue(label: "collect-by-time-test")
+        let subject = PassthroughSubject<Int, Boom>()
+        let recorder = RecordingSubscriber<[Int], Boom>()
+        subject.collect(.byTimeOrCount(queue, .milliseconds(1), 10)).subscribe(recorder)
+        for value in 0..<1_000 { subject.send(value) }
+        subject.send(completion: .finished)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values.joined().elementsEqual(0..<1_000))
+        #expect(recorder.values.allSatisfy { !$0.isEmpty && $0.count <= 10 } && recorder.violations.isEmpty)
+    }
 
     @Test("The upstream sending on one thread, the downstream requesting on another, the clock advancing on a third: every element once, in order, one signal at a time", arguments: 0..<30)
     func racingThreads(round: Int) {
