@@ -126,3 +126,21 @@ extension Violation {
                    file: file, line: line)
     }
 }
+
+extension Violation {
+    /// Rule 2 for `buffer(size:prefetch: .keepFull, whenFull:)`: the size is the demand asked
+    /// of the upstream at subscription, so not negative (Combine traps there too).
+    @usableFromInline @inline(never)
+    static func negativeBufferSize(_ size: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: buffer(size:prefetch: .keepFull) asks its upstream for size elements, and demand must not be negative (rule 2), got size \(size)",
+                   file: file, line: line)
+    }
+
+    /// Rule 2 for `collect(.byTimeOrCount(_:_:count))`: each array's demand asks the upstream
+    /// for `count` elements, so the count is not negative (Combine traps there too).
+    @usableFromInline @inline(never)
+    static func negativeGroupCount(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: collect(.byTimeOrCount) asks its upstream for count elements per array, and demand must not be negative (rule 2), got count \(count)",
+                   file: file, line: line)
+    }
+}

@@ -44,6 +44,10 @@
 //                                     (with the message) and .bufferingOldest(-2):
 //                                     IsolatedSinkBufferingTests.
 //
+// Violation.negativeBufferSize        buffer(size: -1, prefetch: .keepFull, …) at subscription: here
+//                                     (byRequest with a negative size does not trap, as in Combine).
+// Violation.negativeGroupCount        collect(.byTimeOrCount(_, _, -1)) at the first request: here.
+//
 // Violation.multicastSubjectReentered  a multicast whose createSubject closure subscribes to
 //                                     the multicast: MulticastTests (with the message).
 //
@@ -79,11 +83,14 @@ struct MisuseTraps {
 
     @Test("request(.none) on a Sequence or Record subscription is accepted and adds nothing, as in Combine",
           arguments: Registry.acceptingZeroRequests)
-    func zeroDemandAccepted(entry: Entry) {
-        let (_, recorder) = entry.subscribe(initialDemand: .none)
+    func zeroDemandAccepted(entry: Entry) async {
+        let (source, recorder) = entry.subscribe(initialDemand: .none)
         recorder.subscription!.request(.none)
         #expect(recorder.values.isEmpty)
-        recorder.request(.max(1))
+        // A hot entry's pump sends on demand; an asynchronous one delivers from its own task
+        // (buffer over a subject or a producer accepts `.none` whatever its upstream is).
+        source.request(.max(1), through: recorder)
+        await entry.awaitValues(min(1, entry.elements), of: recorder)
         #expect(recorder.values == entry.expectedPrefix(1))
         recorder.cancel()
     }
@@ -159,6 +166,31 @@ struct MisuseTraps {
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
                 .contains("Sluice API violation: Record.Recording received a signal after its completion; nothing follows a completion (rule 4)"))
         }
+    }
+
+    @Test("collect(.byTimeOrCount) with a negative count traps at the first request naming rule 2")
+    func negativeGroupCount() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .none)
+            Just(1).collect(.byTimeOrCount(ImmediateTestScheduler(), .seconds(1), -1)).subscribe(recorder)
+            recorder.request(.max(1))
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: collect(.byTimeOrCount) asks its upstream for count elements per array, and demand must not be negative (rule 2), got count -1"))
+        }
+    }
+
+    @Test("buffer(size:) with a negative size and keepFull traps at subscription naming rule 2; byRequest does not")
+    func negativeBufferSize() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).buffer(size: -1, prefetch: .keepFull, whenFull: .dropNewest).sink { _ in }
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Sluice API violation: buffer(size:prefetch: .keepFull) asks its upstream for size elements, and demand must not be negative (rule 2), got size -1"))
+        }
+        let recorder = RecordingSubscriber<Int, Never>()
+        Just(1).buffer(size: -1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+        #expect(recorder.values == [1] && recorder.completion == .finished)
     }
 }
 

@@ -43,7 +43,7 @@ extension Registry {
 
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
     /// their own first (`prepend`'s prefix), which accepts it, whatever the upstream is.
-    static let acceptingZeroDemand: Set<String> = ["prepend(100)"]
+    static let acceptingZeroDemand: Set<String> = Set(["prepend(100)"]).union(bufferingAcceptingZeroDemand)
 
     typealias Transform = @Sendable (AnyPublisher<Int, TestFailure>) -> any Publisher<Int, TestFailure>
 

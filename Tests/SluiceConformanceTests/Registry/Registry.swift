@@ -15,7 +15,7 @@ enum Registry {
     /// The values a scalable failing entry sends before failing.
     static let k = 3
 
-    static let all: [Entry] = core + subjects + bridge + operators + sharing + scheduling + timing
+    static let all: [Entry] = core + subjects + bridge + operators + sharing + scheduling + timing + buffering
 
     /// Entries that complete (finish or fail): the rules that drain an entry to its
     /// completion (to be sure no value is still on its way) skip the never-ending ones.

@@ -1,0 +1,112 @@
+extension Publishers {
+    /// How `buffer(size:prefetch:whenFull:)` asks its upstream for elements.
+    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+        /// Fill the buffer at subscription, and keep it full thereafter.
+        ///
+        /// The buffer asks its upstream for `size` elements once the downstream has its
+        /// subscription, whatever the downstream requested, and for one more each time an
+        /// element leaves the buffer for the downstream: what it holds plus what it has asked
+        /// for never exceeds `size`.
+        case keepFull
+
+        /// Ask the upstream only for what the downstream asks for.
+        ///
+        /// Each downstream request (and each demand the downstream returns from
+        /// `receive(_:)`) goes upstream, less what the buffer already holds. The buffer then
+        /// only fills with elements an upstream sends beyond that demand. (Combine's own
+        /// implementation asks for `.unlimited` instead, which its documentation does not
+        /// say: there, a buffer over a subject keeps what the downstream has not asked for.)
+        case byRequest
+    }
+
+    /// What `buffer(size:prefetch:whenFull:)` does with an element that arrives while the
+    /// buffer holds `size` elements and the downstream has no demand.
+    public enum BufferingStrategy<Failure: Error> {
+        /// Drop the element that arrived.
+        case dropNewest
+
+        /// Drop the oldest element in the buffer, and keep the one that arrived.
+        case dropOldest
+
+        /// Fail: the upstream is cancelled, the buffered elements are dropped, and the stream
+        /// fails with the error the closure makes. The closure runs once, on the thread that
+        /// sent the element that did not fit.
+        case customError(() -> Failure)
+    }
+
+    /// A publisher that keeps up to `size` of its upstream's elements that the downstream has
+    /// no demand for yet, and delivers them, oldest first, as demand comes.
+    ///
+    /// Demand: never more elements reach the downstream than it requested. Upstream demand
+    /// follows ``prefetch``; an element beyond `size` is handled by ``whenFull``.
+    ///
+    /// Completion: `.finished` comes after the buffered elements, as demand takes them out. A
+    /// failure does not wait for demand: it comes after the elements the downstream already
+    /// has demand for, and the rest of the buffer is dropped (as in Combine).
+    ///
+    /// Threading: the upstream may send on one thread while the downstream requests or cancels
+    /// on another; the downstream gets one signal at a time, on whichever of those threads
+    /// has something to deliver.
+    public struct Buffer<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose elements this one buffers.
+        public let upstream: Upstream
+
+        /// The most elements the buffer keeps.
+        public let size: Int
+
+        /// How the buffer asks the upstream for elements.
+        public let prefetch: Publishers.PrefetchStrategy
+
+        /// What happens to an element that arrives while the buffer is full.
+        public let whenFull: Publishers.BufferingStrategy<Failure>
+
+        /// Creates a publisher that buffers up to `size` of `upstream`'s elements.
+        ///
+        /// With ``PrefetchStrategy/keepFull``, a negative `size` traps at subscription, as in
+        /// Combine (it is the demand asked of the upstream); a size of 0 asks for nothing.
+        @inlinable
+        public init(
+            upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+            whenFull: Publishers.BufferingStrategy<Failure>
+        ) {
+            self.upstream = upstream
+            self.size = size
+            self.prefetch = prefetch
+            self.whenFull = whenFull
+        }
+
+        /// Subscribes `subscriber` through a buffer of its own.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+        }
+    }
+}
+
+extension Publisher {
+    /// Keeps up to `size` elements the downstream has no demand for yet, and delivers them,
+    /// oldest first, as it asks.
+    ///
+    /// `prefetch` says how the upstream is asked: `.keepFull` asks for `size` at once and tops
+    /// the buffer up as the downstream takes elements; `.byRequest` passes the downstream's
+    /// demand on. `whenFull` says what becomes of an element that arrives while the buffer is
+    /// full. `.finished` comes after the buffered elements; a failure comes at once (after the
+    /// elements already requested), dropping the rest.
+    ///
+    /// ```swift
+    /// // The pages are fetched up to 8 ahead of the consumer, which asks for one at a time.
+    /// for await page in pages.buffer(size: 8, prefetch: .keepFull, whenFull: .dropNewest).values {
+    ///     await render(page)
+    /// }
+    /// ```
+    @inlinable
+    public func buffer(
+        size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
+    ) -> Publishers.Buffer<Self> {
+        Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
+    }
+}

@@ -1,0 +1,213 @@
+/// The state of one `buffer(size:prefetch:whenFull:)` subscription (``BufferSubscription``),
+/// under its lock.
+///
+/// Elements with downstream demand go straight into a ``SerialDelivery`` (which serialises
+/// the downstream's signals whichever thread sends or requests); an element without demand
+/// waits in `buffer`, a ``FIFO`` that stops allocating once it has grown to `size`. Invariant:
+/// the buffer holds elements only while the delivery has no demand left (new demand moves
+/// them into the delivery at once, oldest first), so elements keep their order.
+///
+/// ```
+/// running ──upstream .finished──▶ finishing (buffered elements, then .finished, as demand comes)
+///    │  └──upstream failure, or customError when full──▶ (the requested elements, then the failure;
+///    │                                                    the buffer dropped)
+///    └──cancel──▶ terminated ◀── the completion handed to the downstream
+/// ```
+///
+/// Upstream demand (`requested`, what was asked and not yet received) is topped up after
+/// every event: with `keepFull` to `size` less what is held (buffered, or admitted and not yet
+/// delivered, so that a synchronous upstream never runs ahead of a busy deliverer); with
+/// `byRequest` to the downstream's unspent demand.
+@usableFromInline
+struct BufferState<Downstream: Subscriber> {
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Next = SerialDelivery<Output, Failure>.Next
+
+    /// What to do with an element that does not fit (the closure of `customError` stays
+    /// with the subscription, out of the lock's reach).
+    @usableFromInline
+    enum Overflow {
+        case dropNewest, dropOldest, fail
+    }
+
+    /// Released on cancel and when the completion goes out.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var upstream = SubscriptionSlot.awaiting
+    /// The downstream has its subscription: demand may go upstream.
+    @usableFromInline var started = false
+    @usableFromInline var delivery = SerialDelivery<Output, Failure>()
+    @usableFromInline var buffer = FIFO<Output>()
+    /// Upstream demand requested and not yet received.
+    @usableFromInline var requested = Subscribers.Demand.none
+    /// The upstream finished: `.finished` follows once the buffer is empty.
+    @usableFromInline var finishing = false
+    /// No upstream element is accepted any more (completion, overflow failure, cancel).
+    @usableFromInline var ended = false
+    @usableFromInline let size: Int
+    @usableFromInline let keepFull: Bool
+    @usableFromInline let overflow: Overflow
+
+    @inlinable
+    init(downstream: Downstream, size: Int, keepFull: Bool, overflow: Overflow) {
+        self.downstream = downstream
+        self.size = size
+        self.keepFull = keepFull
+        self.overflow = overflow
+    }
+
+    /// What the upstream's element leads to.
+    @usableFromInline
+    enum Arrival {
+        /// Kept, queued or dropped; the demand for the upstream to add.
+        case kept(Subscribers.Demand)
+        /// The sender delivers it now, as the deliverer.
+        case deliver(Downstream)
+        /// `customError`: cancel this upstream, make the error and fail.
+        case overflowed((any Subscription)?)
+    }
+
+    @inlinable
+    mutating func receive(_ value: Output) -> Arrival {
+        guard !ended else { return .kept(.none) }
+        if requested != .unlimited && requested > .none { requested -= 1 }
+        if buffer.isEmpty {
+            switch delivery.admit(value) {
+            case .deliver:
+                guard let downstream else { break }
+                return .deliver(downstream)
+            case .queued:
+                return .kept(topUp())
+            case .refused:
+                break
+            }
+        }
+        if buffer.count < size {
+            buffer.append(value)
+        } else {
+            switch overflow {
+            case .dropNewest:
+                break
+            case .dropOldest:
+                if size > 0 {
+                    _ = buffer.popFirst()
+                    buffer.append(value)
+                }
+            case .fail:
+                ended = true
+                buffer = FIFO()
+                return .overflowed(upstream.end()?.upstream)
+            }
+        }
+        return .kept(topUp())
+    }
+
+    /// The deliverer is back and the downstream asked for `more`: the upstream demand to add,
+    /// and what to deliver next.
+    @inlinable
+    mutating func delivered(_ more: Subscribers.Demand) -> (Subscribers.Demand, Next) {
+        delivery.demand += more
+        _ = pull()
+        let next = delivery.next(adding: .none)
+        if case .completion = next { terminate() }
+        return (topUp(), next)
+    }
+
+    /// The downstream asked for `demand`: what to deliver (if this caller becomes the
+    /// deliverer), to whom, and the upstream demand to request.
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) -> (Next, Downstream?, (any Subscription)?, Subscribers.Demand) {
+        guard let downstream else { return (.idle, nil, nil, .none) }
+        delivery.demand += demand
+        let next = pull()
+        if case .completion = next { terminate() }
+        return (next, downstream, upstream.current, topUp())
+    }
+
+    /// The downstream has its subscription: the first upstream demand.
+    @inlinable
+    mutating func start() -> ((any Subscription)?, Subscribers.Demand) {
+        started = true
+        return (upstream.current, topUp())
+    }
+
+    /// Moves buffered elements into the delivery while it has demand, and hands it the
+    /// `.finished` once the buffer is empty. Returns what this caller delivers if it became
+    /// the deliverer (`.idle` if someone else is, or nothing has demand).
+    @inlinable
+    mutating func pull() -> Next {
+        var first = Next.idle
+        while delivery.demand > .none, let value = buffer.popFirst() {
+            if case .deliver = delivery.admit(value) { first = .value(value) }
+        }
+        if finishing && buffer.isEmpty {
+            finishing = false
+            if delivery.finish(.finished) { first = .completion(.finished) }
+        }
+        return first
+    }
+
+    /// The upstream demand that brings what is held and asked for up to the strategy's
+    /// target; recorded as requested.
+    @inlinable
+    mutating func topUp() -> Subscribers.Demand {
+        guard started, !ended, requested != .unlimited else { return .none }
+        let wanted: Subscribers.Demand
+        if keepFull {
+            let room = size - buffer.count - delivery.queue.count - (requested.max ?? 0)
+            wanted = room > 0 ? .max(room) : .none
+        } else if delivery.demand == .unlimited {
+            wanted = .unlimited
+        } else {
+            let room = (delivery.demand.max ?? 0) - (requested.max ?? 0)
+            wanted = room > 0 ? .max(room) : .none
+        }
+        requested += wanted
+        return wanted
+    }
+
+    /// The upstream completed: the completion to deliver now, if no deliverer is out to
+    /// deliver it after its queue. Ignored after an overflow's failure or a cancel.
+    @inlinable
+    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Downstream? {
+        guard !ended else { return nil }
+        return complete(completion)
+    }
+
+    /// Ends with `completion` (after an overflow, `ended` is already set): the downstream to
+    /// deliver it to now, if no deliverer is out to deliver it after its queue.
+    @inlinable
+    mutating func complete(_ completion: Subscribers.Completion<Failure>) -> Downstream? {
+        guard let downstream else { return nil }
+        ended = true
+        _ = upstream.end()
+        if case .finished = completion, !buffer.isEmpty {
+            finishing = true
+            return nil
+        }
+        buffer = FIFO()
+        guard delivery.finish(completion) else { return nil }
+        terminate()
+        return downstream
+    }
+
+    /// Cancelled: what to cancel and release after unlocking.
+    @inlinable
+    mutating func cancel() -> ((any Subscription)?, Downstream?) {
+        ended = true
+        let released = (upstream.end()?.upstream, downstream)
+        buffer = FIFO()
+        delivery.reset()
+        downstream = nil
+        return released
+    }
+
+    /// The completion went out (or is being handed out): nothing more.
+    @inlinable
+    mutating func terminate() {
+        ended = true
+        _ = upstream.end()
+        buffer = FIFO()
+        downstream = nil
+    }
+}
