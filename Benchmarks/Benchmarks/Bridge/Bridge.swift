@@ -63,6 +63,10 @@ let benchmarks: @Sendable () -> Void = {
     Harness.register("(0..<N).publisher → sink(isolation: MainActor.shared)", [
         SluiceBridge.isolatedSinkOnMainActor,
     ])
+    Harness.register("for await over (0..<N).publisher.buffer(size: 64, prefetch: .keepFull, whenFull: .dropOldest).values", [
+        BufferingBridge.bufferValues,
+        BufferingBridge.openCombineBufferValues,
+    ])
     Harness.register("(0..<N).publisher.receive(on: the main actor) → sink, made on the main actor", [
         SchedulingBridge.receiveOnMainActorSink,
         SchedulingBridge.openCombineReceiveOnMainQueue,

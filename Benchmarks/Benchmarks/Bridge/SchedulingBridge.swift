@@ -38,3 +38,18 @@ enum SchedulingBridge {
         cancellable.cancel()
     }
 }
+
+/// A buffer between a fast source and a `for await` loop (each `next()` asks for one value).
+enum BufferingBridge {
+    static let bufferValues = Harness.Contender.async(Harness.sluice) { n in
+        let buffered = Sluice.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<n)
+            .buffer(size: 64, prefetch: .keepFull, whenFull: .dropOldest)
+        for await value in buffered.values { Benchmark.blackHole(value) }
+    }
+
+    static let openCombineBufferValues = Harness.Contender.async("OpenCombine") { n in
+        let buffered = OpenCombine.Publishers.Sequence<Range<Int>, Never>(sequence: 0..<n)
+            .buffer(size: 64, prefetch: .keepFull, whenFull: .dropOldest)
+        for await value in buffered.values { Benchmark.blackHole(value) }
+    }
+}

@@ -90,6 +90,28 @@ let benchmarks: @Sendable () -> Void = {
         SluiceScheduling.receiveOnQueueSink,
         OpenCombineScheduling.receiveOnQueueSink,
     ])
+    Harness.register("debounce on ImmediateScheduler, N subject sends → sink (time per send)", [
+        SluiceTiming.debounceImmediate,
+        OpenCombineTiming.debounceImmediate,
+    ])
+    Harness.register("throttle(latest: true) on ImmediateScheduler, N subject sends → sink (time per send)", [
+        SluiceTiming.throttleImmediate,
+        OpenCombineTiming.throttleImmediate,
+    ])
+    Harness.register("debounce on TestScheduler, advanced past each send → sink (time per send)", [
+        SluiceTiming.debounceTestScheduler,
+    ])
+    Harness.register("throttle(latest: true) on TestScheduler, advanced past each send → sink (time per send)", [
+        SluiceTiming.throttleTestScheduler,
+    ])
+    Harness.register("debounce on a serial DispatchQueue, a burst of N subject sends → sink (time per send)", [
+        SluiceTiming.debounceQueue,
+        OpenCombineTiming.debounceQueue,
+    ])
+    Harness.register("throttle(latest: true) on a serial DispatchQueue, a burst of N subject sends → sink (time per send)", [
+        SluiceTiming.throttleQueue,
+        OpenCombineTiming.throttleQueue,
+    ])
     Harness.register("@Published set → sink of $value", [
         SluicePublished.publishedSetSink,
         OpenCombinePublished.publishedSetSink,
