@@ -7,13 +7,16 @@ let package = Package(
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
+        .library(name: "SluiceFoundation", targets: ["SluiceFoundation"]),
     ],
     targets: [
         .target(name: "Sluice"),
         .target(name: "SluiceTesting", dependencies: ["Sluice"]),
+        .target(name: "SluiceFoundation", dependencies: ["Sluice"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceConformanceTests", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceFoundationTests", dependencies: ["Sluice", "SluiceTesting", "SluiceFoundation"]),
     ],
     swiftLanguageModes: [.v6]
 )
