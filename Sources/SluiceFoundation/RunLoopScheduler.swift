@@ -25,9 +25,12 @@ extension RunLoop: Scheduler {
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
     /// Runs `action` the next time the run loop runs in its default mode (after whatever it is
-    /// doing now, never inline).
+    /// doing now, never inline), after the actions scheduled before it this way.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-        addTimer(firing: Date(), interval: 0, tolerance: 0, action)
+        perform(inModes: [.default], block: action)
+        // A block alone does not wake a run loop waiting for its next timer or source; adding a
+        // timer that is already due does.
+        addTimer(firing: .distantPast, interval: 0, tolerance: 0) {}
     }
 
     /// Runs `action` once, from a `Timer` on the run loop, no sooner than `date`.

@@ -17,9 +17,15 @@ final class RunLoopThread: Sendable {
     /// The thread's identity (`currentThreadIdentity()`), to check where actions run.
     var threadIdentity: UInt { identity.withLock { $0 } }
 
-    /// Starts a thread running its run loop; returns it with the run loop, once the loop runs.
-    static func start() async -> (RunLoopThread, RunLoop) {
-        let thread = RunLoopThread()
+    /// How long the run loop runs before the thread checks whether to stop.
+    private let slice: TimeInterval
+
+    private init(slice: TimeInterval) { self.slice = slice }
+
+    /// Starts a thread running its run loop in slices of `slice` seconds; returns it with the
+    /// run loop, once the loop runs. ``stop()`` waits for the slice under way to end.
+    static func start(slice: TimeInterval = 0.005) async -> (RunLoopThread, RunLoop) {
+        let thread = RunLoopThread(slice: slice)
         let runLoop: RunLoop = await withCheckedContinuation { continuation in
             Thread { thread.run(handingOver: continuation) }.start()
         }
@@ -33,7 +39,7 @@ final class RunLoopThread: Sendable {
         // The test only adds timers to it from its own thread, which a run loop supports.
         continuation.resume(returning: RunLoop.current)
         while !stopping.withLock({ $0 }) {
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: slice))
         }
         exited.signal()
     }
