@@ -13,6 +13,12 @@ if [ -z "$written" ] || [ ! -d "$written" ]; then
 fi
 
 for module in Sluice SluiceTesting SluiceFoundation; do
+    if [ "$module" = SluiceFoundation ]; then
+        # SluiceFoundation is mostly extensions of Foundation's types, which DocC documents only
+        # as extension blocks (pages under the extended module); the other catalogs have none.
+        written=$(swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols \
+            | sed -n 's/^Files written to //p')
+    fi
     # The module's own graph and its extensions of other modules' types (Module@Other).
     graphs=".build/docs/graphs-$module"
     rm -rf "$graphs"

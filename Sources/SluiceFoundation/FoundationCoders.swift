@@ -1,14 +1,14 @@
 import Foundation
 import Sluice
 
-/// `JSONEncoder` encodes each element of ``Sluice/Publisher/encode(encoder:)`` to `Data`.
+/// `JSONEncoder` encodes each element of `encode(encoder:)` to `Data`.
 extension JSONEncoder: TopLevelEncoder {}
 
-/// `JSONDecoder` decodes each `Data` element of ``Sluice/Publisher/decode(type:decoder:)``.
+/// `JSONDecoder` decodes each `Data` element of `decode(type:decoder:)`.
 extension JSONDecoder: TopLevelDecoder {}
 
-/// `PropertyListEncoder` encodes each element of ``Sluice/Publisher/encode(encoder:)`` to `Data`.
+/// `PropertyListEncoder` encodes each element of `encode(encoder:)` to `Data`.
 extension PropertyListEncoder: TopLevelEncoder {}
 
-/// `PropertyListDecoder` decodes each `Data` element of ``Sluice/Publisher/decode(type:decoder:)``.
+/// `PropertyListDecoder` decodes each `Data` element of `decode(type:decoder:)`.
 extension PropertyListDecoder: TopLevelDecoder {}

@@ -2,7 +2,7 @@
 import Foundation
 import Sluice
 
-/// The types whose key paths can be published with ``publisher(for:options:)``: every
+/// The types whose key paths can be published with `publisher(for:options:)`: every
 /// `NSObject` (Combine's name for this marker protocol).
 public protocol _KeyValueCodingAndObservingPublishing {}
 
@@ -12,7 +12,7 @@ extension _KeyValueCodingAndObservingPublishing where Self: NSObject {
     /// A publisher of the values of the key-value-observable property at `keyPath`.
     ///
     /// With the default options, a subscriber receives the current value when it first
-    /// requests demand, then each new value. See ``Foundation/NSObject/KeyValueObservingPublisher``
+    /// requests demand, then each new value. See `NSObject.KeyValueObservingPublisher`
     /// for demand and threading.
     ///
     /// ```swift
@@ -78,7 +78,7 @@ extension NSObject.KeyValueObservingPublisher: Sluice.Publisher {
     }
 }
 
-/// The subscription of one ``Foundation/NSObject/KeyValueObservingPublisher`` subscriber: it
+/// The subscription of one `NSObject.KeyValueObservingPublisher` subscriber: it
 /// starts the key-value observation on the first demand (so an `.initial` value finds demand)
 /// and invalidates it when the subscriber cancels, and delivers each change's value through an
 /// ``ObserverDelivery`` (on the changing thread, within demand).

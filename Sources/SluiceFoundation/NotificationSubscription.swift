@@ -1,7 +1,7 @@
 import Foundation
 import Sluice
 
-/// The subscription of one ``Foundation/NotificationCenter/Publisher`` subscriber: it owns the
+/// The subscription of one `NotificationCenter.Publisher` subscriber: it owns the
 /// center's observer, added before the subscriber gets the subscription (as in Combine) and
 /// removed when it cancels or the subscription is released, and delivers each notification
 /// through an ``ObserverDelivery`` (on the posting thread, within demand).

@@ -5,8 +5,8 @@ extension Timer {
     /// Returns a publisher that repeatedly emits the current date on `runLoop`, every
     /// `interval`, once connected.
     ///
-    /// It is a ``Sluice/ConnectablePublisher``: nothing fires until ``TimerPublisher/connect()``
-    /// (or ``Sluice/ConnectablePublisher/autoconnect()``, which connects on the first subscriber
+    /// It is a `ConnectablePublisher`: nothing fires until ``TimerPublisher/connect()``
+    /// (or `autoconnect()`, which connects on the first subscriber
     /// and cancels the connection when the last one leaves). See ``TimerPublisher`` for demand
     /// and threading.
     ///
@@ -98,7 +98,7 @@ extension Timer {
     }
 }
 
-/// The subscribers attached to one ``Foundation/Timer/TimerPublisher``, each as the emitter of
+/// The subscribers attached to one `Timer.TimerPublisher`, each as the emitter of
 /// its own subscription, in the order they subscribed.
 private final class TimerFanOut: Sendable {
     private struct State {
@@ -137,7 +137,7 @@ private final class TimerFanOut: Sendable {
     }
 }
 
-/// One connection of a ``Foundation/Timer/TimerPublisher``: cancelling it invalidates its timer once.
+/// One connection of a `Timer.TimerPublisher`: cancelling it invalidates its timer once.
 private final class TimerConnection: Cancellable {
     private let timer: Locked<Timer?>
     private let fanOut: TimerFanOut

@@ -92,9 +92,12 @@ struct RunLoopSchedulerTests {
         #expect(recorder.valueCount == 50)
         #expect(recorder.values.allSatisfy { $0 != thread.threadIdentity })
         let onLoop = RecordingSubscriber<UInt, Never>()
-        let subject = PassthroughSubject<Int, Never>()
-        subject.receive(on: runLoop).map { _ in currentThreadIdentity() }.subscribe(onLoop)
-        for value in 1...10 { subject.send(value) }
+        let upstream = ControllablePublisher<Int, Never>()
+        upstream.receive(on: runLoop).map { _ in currentThreadIdentity() }.subscribe(onLoop)
+        // The subscription may reach the subscriber on the run loop: send once its demand is up.
+        guard let subscription = await upstream.firstSubscription() else { return }
+        await subscription.waitForCalls { $0.contains(.request(.unlimited)) }
+        for value in 1...10 { _ = subscription.send(value) }
         await onLoop.waitForValues(count: 10)
         #expect(onLoop.values.allSatisfy { $0 == thread.threadIdentity })
         #expect(onLoop.violations.isEmpty)
