@@ -13,8 +13,10 @@ extension NotificationCenter {
     /// them all.
     ///
     /// Threading: a notification is delivered on the thread that posts it, inside
-    /// `post(_:)`. If two threads post at once, the second notification waits for the first to
-    /// be delivered and is then delivered on the first thread, so signals stay serial.
+    /// `post(_:)`. If a notification comes while another is being delivered (posted from
+    /// another thread, or from inside the subscriber's `receive(_:)`), it is queued and the
+    /// thread already delivering delivers it right after, so signals stay serial; its own
+    /// `post(_:)` returns without waiting.
     ///
     /// ```swift
     /// let cancellable = NotificationCenter.default
