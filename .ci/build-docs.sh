@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs of Sluice and SluiceTesting with the toolchain's own docc, from the
+# Builds the DocC catalogs of Sluice, SluiceTesting and SluiceFoundation with the toolchain's own docc, from the
 # public symbol graphs SwiftPM extracts (no package dependency), warnings as errors: a doc
 # comment or article that links a symbol that does not exist fails CI. Uses the default build
 # directory, so after `swift test` it builds nothing again.
@@ -12,7 +12,13 @@ if [ -z "$written" ] || [ ! -d "$written" ]; then
     exit 1
 fi
 
-for module in Sluice SluiceTesting; do
+for module in Sluice SluiceTesting SluiceFoundation; do
+    if [ "$module" = SluiceFoundation ]; then
+        # SluiceFoundation is mostly extensions of Foundation's types, which DocC documents only
+        # as extension blocks (pages under the extended module); the other catalogs have none.
+        written=$(swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols \
+            | sed -n 's/^Files written to //p')
+    fi
     # The module's own graph and its extensions of other modules' types (Module@Other).
     graphs=".build/docs/graphs-$module"
     rm -rf "$graphs"

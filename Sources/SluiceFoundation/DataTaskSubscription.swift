@@ -30,8 +30,10 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         guard case .waiting(let request, let session, let downstream) = state.withLock({ $0 }) else { return }
-        let completion = DataTaskCompletion { self.finish($0, $1, $2) }
-        let task = session.dataTask(with: request) { data, response, error in completion.run(data, response, error) }
+        // URLSession wants a `@Sendable` handler, which could not call this generic subscription
+        // directly (it would capture the downstream's metatype): see ``CallbackEntry``.
+        let completion = CallbackEntry<(Data?, URLResponse?, (any Error)?)> { self.finish($0.0, $0.1, $0.2) }.callback
+        let task = session.dataTask(with: request) { data, response, error in completion((data, response, error)) }
         let started = state.withLock { state -> Bool in
             // A cancel, or a request on another thread, may have come meanwhile.
             guard case .waiting = state else { return false }
@@ -71,16 +73,4 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     var description: String { "DataTaskPublisher" }
     var customMirror: Mirror { Mirror(self, children: [:]) }
     var playgroundDescription: Any { description }
-}
-
-/// The data task's completion handler, calling back into its subscription.
-///
-/// Safe to mark `@unchecked Sendable` (URLSession needs a `@Sendable` handler, and Swift rejects
-/// one that calls a generic subscription directly, as it would capture the downstream's
-/// metatype): it holds one closure, made by ``DataTaskSubscription``, which URLSession calls
-/// once, and which only calls the subscription's `finish`: its state is behind its lock, and it
-/// calls the downstream once, on the session's queue, as Combine's contract lets any publisher do.
-private struct DataTaskCompletion: @unchecked Sendable {
-    let run: (Data?, URLResponse?, (any Error)?) -> Void
-    init(_ run: @escaping (Data?, URLResponse?, (any Error)?) -> Void) { self.run = run }
 }

@@ -1,0 +1,155 @@
+import Foundation
+import Sluice
+
+extension Timer {
+    /// Returns a publisher that repeatedly emits the current date on `runLoop`, every
+    /// `interval`, once connected.
+    ///
+    /// It is a `ConnectablePublisher`: nothing fires until ``TimerPublisher/connect()``
+    /// (or `autoconnect()`, which connects on the first subscriber
+    /// and cancels the connection when the last one leaves). See ``TimerPublisher`` for demand
+    /// and threading.
+    ///
+    /// ```swift
+    /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
+    ///     .autoconnect()
+    ///     .sink { date in clock.text = formatter.string(from: date) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - interval: The time between firings, in seconds.
+    ///   - tolerance: How late the timer may fire, to save power; `nil` for none.
+    ///   - runLoop: The run loop the timer is added to; its thread delivers the dates.
+    ///   - mode: The run loop mode the timer runs in (`.common` keeps it firing while a UI
+    ///     tracks events, `.default` does not).
+    ///   - options: Scheduler options (there are none).
+    public static func publish(
+        every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
+        options: RunLoop.SchedulerOptions? = nil
+    ) -> Timer.TimerPublisher {
+        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+    }
+
+    /// A connectable publisher of the dates at which a repeating `Timer` fires.
+    ///
+    /// ``connect()`` adds a repeating `Timer` to ``runLoop`` in ``mode``; the connection's
+    /// `cancel()` invalidates it and disconnects every subscriber attached then (they receive
+    /// nothing more, and no completion: the publisher never completes). Each `connect()` adds a
+    /// new timer.
+    ///
+    /// Demand: each firing is offered to every subscriber attached; one with outstanding demand
+    /// receives the date, one without does not, and that firing is lost for it (never kept
+    /// for later). So a subscriber that requests `.max(3)` receives three dates, then none
+    /// until it requests more, and then the next firings, not the missed ones.
+    ///
+    /// Threading: dates are delivered on the thread running ``runLoop``, and only while it runs
+    /// in ``mode``. On Linux no run loop runs unless a thread runs it (`RunLoop.main` included).
+    public final class TimerPublisher: ConnectablePublisher {
+        public typealias Output = Date
+        public typealias Failure = Never
+
+        /// The time between firings, in seconds.
+        public final let interval: TimeInterval
+        /// How late the timer may fire, or `nil` for none.
+        public final let tolerance: TimeInterval?
+        /// The run loop the timer is added to.
+        public final let runLoop: RunLoop
+        /// The run loop mode the timer runs in.
+        public final let mode: RunLoop.Mode
+        /// The scheduler options it was made with.
+        public final let options: RunLoop.SchedulerOptions?
+
+        private let fanOut = TimerFanOut()
+
+        /// A publisher that fires every `interval` on `runLoop` in `mode`, once connected.
+        public init(
+            interval: TimeInterval, tolerance: TimeInterval? = nil, runLoop: RunLoop, mode: RunLoop.Mode,
+            options: RunLoop.SchedulerOptions? = nil
+        ) {
+            self.interval = interval
+            self.tolerance = tolerance
+            self.runLoop = runLoop
+            self.mode = mode
+            self.options = options
+        }
+
+        /// Attaches `subscriber`: it receives the firings of every later connection, within
+        /// its demand, until it cancels or the connection is cancelled.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
+            let fanOut = fanOut
+            Publishers.Create<Date, Never> { emitter in
+                let id = fanOut.attach(emitter)
+                emitter.onCancel { fanOut.detach(id) }
+            }.receive(subscriber: subscriber)
+        }
+
+        /// Adds a repeating timer to ``runLoop`` in ``mode``, firing first one ``interval`` from
+        /// now. The returned cancellable invalidates it (from any thread; it is safe to call
+        /// more than once) and disconnects the subscribers attached.
+        public func connect() -> any Cancellable {
+            let fanOut = fanOut
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
+                fanOut.fire(Date())
+            }
+            timer.tolerance = Swift.max(tolerance ?? 0, 0)
+            runLoop.add(timer, forMode: mode)
+            return TimerConnection(timer: timer, fanOut: fanOut)
+        }
+    }
+}
+
+/// The subscribers attached to one `Timer.TimerPublisher`, each as the emitter of
+/// its own subscription, in the order they subscribed.
+private final class TimerFanOut: Sendable {
+    private struct State {
+        var next = 0
+        var emitters: [(id: Int, emitter: Publishers.Create<Date, Never>.Emitter)] = []
+    }
+
+    private let state = Locked(State())
+
+    func attach(_ emitter: Publishers.Create<Date, Never>.Emitter) -> Int {
+        state.withLock { state in
+            state.next += 1
+            state.emitters.append((state.next, emitter))
+            return state.next
+        }
+    }
+
+    func detach(_ id: Int) {
+        let removed = state.withLock { state in
+            state.emitters.firstIndex { $0.id == id }.map { state.emitters.remove(at: $0) }
+        }
+        withExtendedLifetime(removed) {}  // released here, after unlocking
+    }
+
+    /// Offers `date` to every subscriber; those without demand drop it.
+    func fire(_ date: Date) {
+        for (_, emitter) in state.withLock({ $0.emitters }) { emitter.send(date) }
+    }
+
+    func detachAll() {
+        let removed = state.withLock { state in
+            defer { state.emitters.removeAll() }
+            return state.emitters
+        }
+        withExtendedLifetime(removed) {}
+    }
+}
+
+/// One connection of a `Timer.TimerPublisher`: cancelling it invalidates its timer once.
+private final class TimerConnection: Cancellable {
+    private let timer: Locked<Timer?>
+    private let fanOut: TimerFanOut
+
+    init(timer: Timer, fanOut: TimerFanOut) {
+        self.timer = Locked(timer)
+        self.fanOut = fanOut
+    }
+
+    func cancel() {
+        guard let timer = timer.withLock({ $0.take() }) else { return }
+        fanOut.detachAll()
+        timer.invalidate()
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+@_spi(Internals) import Sluice
+import SluiceFoundation
+import SluiceTesting
+import Testing
+
+/// A queue that runs one operation at a time.
+private func serialQueue() -> OperationQueue {
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    return queue
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct OperationQueueSchedulerTests {
+    @Test func actionsOnASerialQueueRunInTheOrderScheduled() async {
+        let queue = serialQueue()
+        let (subject, recorder) = reports()
+        for id in 1...100 { queue.schedule { subject.send(Ran(id: id, thread: 0)) } }
+        await recorder.waitForValues(count: 100)
+        #expect(recorder.values.map(\.id) == Array(1...100))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func anActionScheduledAfterADateRunsNoSoonerAndDoesNotHoldUpTheQueue() async {
+        let queue = serialQueue()
+        let ran = RecordingSubscriber<Date, Never>()
+        let subject = PassthroughSubject<Date, Never>()
+        subject.subscribe(ran)
+        let due = queue.now.advanced(by: .milliseconds(20))
+        queue.schedule(after: due) { subject.send(Date()) }
+        queue.schedule { subject.send(.distantPast) }
+        queue.schedule(after: queue.now.advanced(by: -1)) { subject.send(.distantPast) }
+        await ran.waitForValues(count: 3)
+        #expect(ran.values[0] == .distantPast && ran.values[1] == .distantPast)
+        #expect(ran.values[2] >= due.date)
+    }
+
+    @Test func aRepeatingActionRunsUntilCancelledAndNeverOverlapsItself() async {
+        let queue = OperationQueue()  // concurrent: the scheduler keeps the runs apart
+        let (subject, recorder) = reports()
+        let interval = OperationQueue.SchedulerTimeType.Stride.milliseconds(2)
+        let runs = Locked((running: 0, most: 0, count: 0))
+        let firstRunGate = DispatchSemaphore(value: 0)
+        let repeating = queue.schedule(after: queue.now, interval: interval, tolerance: .zero, options: nil) {
+            let first = runs.withLock { runs -> Bool in
+                runs.running += 1
+                runs.most = Swift.max(runs.most, runs.running)
+                runs.count += 1
+                return runs.count == 1
+            }
+            // The first run holds on while the timer ticks ten times more.
+            if first { firstRunGate.wait() }
+            runs.withLock { $0.running -= 1 }
+            subject.send(Ran(id: 0, thread: 0))
+        }
+        OperationQueue().schedule(after: queue.now.advanced(by: interval * 10)) { firstRunGate.signal() }
+        await recorder.waitForValues(count: 5)
+        repeating.cancel()
+        let count = recorder.valueCount
+        // A marker scheduled well after the cancel: by then, at most the one run that was in
+        // flight when the cancel came has reported.
+        queue.schedule(after: queue.now.advanced(by: interval * 10)) { subject.send(Ran(id: 1, thread: 0)) }
+        await recorder.wait { $0.contains(.value(Ran(id: 1, thread: 0))) }
+        #expect(recorder.valueCount <= count + 2)
+        #expect(runs.withLock { $0.most } == 1)
+    }
+
+    @Test func receiveOnASerialQueueKeepsTheOrderAndTheCompletionLast() async {
+        let queue = serialQueue()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(1))
+        (1...100).publisher.receive(on: queue).subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(recorder.values == Array(1...100))
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func itsClockIsTheWallClockAndItsTimeTypeIsTheRunLoops() {
+        let queue = OperationQueue()
+        let before = Date()
+        #expect(queue.now.date >= before && queue.now.date <= Date())
+        #expect(queue.minimumTolerance == .zero)
+        #expect(OperationQueue.SchedulerTimeType.self == RunLoop.SchedulerTimeType.self)
+    }
+}
