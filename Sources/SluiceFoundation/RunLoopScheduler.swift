@@ -49,7 +49,7 @@ extension RunLoop: Scheduler {
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
     ) -> any Cancellable {
         let timer = addTimer(firing: date.date, interval: interval.timeInterval, tolerance: tolerance, action)
-        return AnyCancellable { timer.invalidate() }
+        return AnyCancellable { RunLoopTimers.invalidate(timer) }
     }
 
     /// Adds a timer that runs `action` at `date`, repeating every `interval` if it is positive.
@@ -58,7 +58,7 @@ extension RunLoop: Scheduler {
         firing date: Date, interval: TimeInterval, tolerance: SchedulerTimeType.Stride,
         _ action: @escaping @Sendable () -> Void
     ) -> Timer {
-        let timer = Timer(fire: date, interval: interval, repeats: interval > 0) { _ in action() }
+        let timer = RunLoopTimers.timer(firing: date, interval: interval, action)
         timer.tolerance = Swift.max(tolerance.timeInterval, 0)
         add(timer, forMode: .default)
         return timer

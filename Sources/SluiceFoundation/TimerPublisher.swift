@@ -88,7 +88,7 @@ extension Timer {
         /// more than once) and disconnects the subscribers attached.
         public func connect() -> any Cancellable {
             let fanOut = fanOut
-            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
+            let timer = RunLoopTimers.timer(firing: Date(timeIntervalSinceNow: interval), interval: interval) {
                 fanOut.fire(Date())
             }
             timer.tolerance = Swift.max(tolerance ?? 0, 0)
@@ -150,6 +150,6 @@ private final class TimerConnection: Cancellable {
     func cancel() {
         guard let timer = timer.withLock({ $0.take() }) else { return }
         fanOut.detachAll()
-        timer.invalidate()
+        RunLoopTimers.invalidate(timer)
     }
 }

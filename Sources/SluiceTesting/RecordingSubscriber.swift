@@ -168,14 +168,16 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         guard let subscription = state.withLock({ $0.subscription }) else { return }
         subscription.base.cancel()
         let thread = currentThreadIdentity()
-        state.withLock { state in
+        let onValue = state.withLock { state in
             let insideValue = state.valueThread == thread
             if state.cancelled == nil {
                 state.cancelled = Cancelled(thread: thread, insideValue: insideValue)
             } else if insideValue {
                 state.cancelled?.insideValue = true
             }
+            return state.onValue.take()
         }
+        withExtendedLifetime(onValue) {}  // released here, after unlocking
     }
 
     /// Sets the demand each later `receive(_:)` returns.
@@ -189,7 +191,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Runs `body` inside each later `receive(_:)`, before recording the value; its result
-    /// replaces ``demandPerValue``. Use it to request or cancel re-entrantly.
+    /// replaces ``demandPerValue``. Use it to request or cancel re-entrantly. The recorder lets
+    /// go of `body` when it cancels or completes, so a `body` that captures the recorder keeps
+    /// it alive only until then.
     ///
     /// ```swift
     /// recorder.onValue { _ in recorder.cancel(); return .none }
@@ -311,14 +315,16 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         enter()
         defer { leave() }
         let thread = currentThreadIdentity()
-        state.withLock { state in
+        let onValue = state.withLock { state in
             state.checkCompletionNotCancelled(on: thread, "received a completion after its cancel returned (rule 4)")
             if state.subscriptionCount == 0 {
                 state.violations.append("received a completion before its subscription (rule 1)")
             }
             if state.completed { state.violations.append("received a second completion (rule 4)") }
             state.completed = true
+            return state.onValue.take()
         }
+        withExtendedLifetime(onValue) {}  // released here, after unlocking
         log.append(.completion(completion))
     }
 

@@ -15,6 +15,16 @@ struct ExamplesTests {
         #expect(try await DataTaskExamples.withOperators() == Forecast(city: "Bergen", celsius: 7))
     }
 
+    @Test("the timer's subscriber gets six ticks, three at a time, the second three only after its pause")
+    func timerDemand() async {
+        let ticks = await TimerDemandExample.run()
+        #expect(ticks.count == 6)
+        #expect(ticks == ticks.sorted())
+        // The fourth tick came after the request made 50 ms after the third (asyncAfter never
+        // runs early); the ticks in between were dropped, not queued.
+        #expect(ticks[3].timeIntervalSince(ticks[2]) >= 0.05)
+    }
+
     @Test("the model reaches 100%, its observers told before each of the five progress changes and the end")
     @MainActor
     func producerDrivenModel() async {

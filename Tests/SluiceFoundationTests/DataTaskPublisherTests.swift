@@ -71,11 +71,13 @@ final class DataTaskPublisherTests {
     func decoding() async throws {
         defer { server.stop() }
         let good = RecordingSubscriber<Forecast, any Error>()
+        defer { good.cancel() }
         session.dataTaskPublisher(for: url("/forecast")).map(\.data).mapError { $0 as any Error }
             .decode(type: Forecast.self, decoder: JSONDecoder()).subscribe(good)
         _ = await good.waitForCompletion()
         #expect(good.values == [Forecast(city: "Oslo", celsius: 4)])
         let bad = RecordingSubscriber<Forecast, any Error>()
+        defer { bad.cancel() }
         session.dataTaskPublisher(for: url("/broken")).map(\.data).mapError { $0 as any Error }
             .decode(type: Forecast.self, decoder: JSONDecoder()).subscribe(bad)
         guard case .failure(let error) = await bad.waitForCompletion() else {

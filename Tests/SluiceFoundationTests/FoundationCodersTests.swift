@@ -15,6 +15,7 @@ struct FoundationCodersTests {
 
     @Test func jsonEncodeThenDecodeGivesTheValuesBack() {
         let recorder = RecordingSubscriber<Point, any Error>()
+        defer { recorder.cancel() }
         Self.points.publisher
             .encode(encoder: JSONEncoder())
             .decode(type: Point.self, decoder: JSONDecoder())
@@ -25,6 +26,7 @@ struct FoundationCodersTests {
 
     @Test func propertyListEncodeThenDecodeGivesTheValuesBack() {
         let recorder = RecordingSubscriber<Point, any Error>()
+        defer { recorder.cancel() }
         Self.points.publisher
             .encode(encoder: PropertyListEncoder())
             .decode(type: Point.self, decoder: PropertyListDecoder())
@@ -34,12 +36,14 @@ struct FoundationCodersTests {
 
     @Test func jsonEncodingProducesTheEncodersData() throws {
         let recorder = RecordingSubscriber<Data, any Error>()
+        defer { recorder.cancel() }
         Just(Point(x: 5, y: 6)).encode(encoder: JSONEncoder()).subscribe(recorder)
         #expect(try JSONDecoder().decode(Point.self, from: #require(recorder.values.first)) == Point(x: 5, y: 6))
     }
 
     @Test func aDecodingErrorFailsTheStreamAndReachesTheSubscriber() {
         let recorder = RecordingSubscriber<Point, any Error>()
+        defer { recorder.cancel() }
         [Data(#"{"x":1,"y":2}"#.utf8), Data("not json".utf8), Data(#"{"x":3,"y":4}"#.utf8)].publisher
             .decode(type: Point.self, decoder: JSONDecoder())
             .subscribe(recorder)

@@ -22,6 +22,7 @@ struct NotificationCenterPublisherTests {
     @Test func deliversTheNotificationsOfItsNameOnThePostingThread() {
         let center = NotificationCenter()
         let recorder = RecordingSubscriber<Notification, Never>()
+        defer { recorder.cancel() }
         center.publisher(for: ping).subscribe(recorder)
         center.post(name: ping, object: nil)
         center.post(name: pong, object: nil)
@@ -35,6 +36,7 @@ struct NotificationCenterPublisherTests {
         let center = NotificationCenter()
         let (mine, other) = (NSObject(), NSObject())
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         indices(center, object: mine).subscribe(recorder)
         post(1, to: center, from: mine)
         post(2, to: center, from: other)
@@ -46,6 +48,7 @@ struct NotificationCenterPublisherTests {
     @Test func aNotificationPostedWithoutDemandIsDropped() {
         let center = NotificationCenter()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
         indices(center).subscribe(recorder)
         post(1, to: center)
         recorder.request(.max(2))
@@ -64,6 +67,7 @@ struct NotificationCenterPublisherTests {
             let object = NSObject()
             releasedObject = object
             let recorder = RecordingSubscriber<Int, Never>()
+            defer { recorder.cancel() }
             released = recorder
             indices(center, object: object).subscribe(recorder)
             post(1, to: center, from: object)
@@ -80,6 +84,7 @@ struct NotificationCenterPublisherTests {
     @Test func cancellingInsideReceiveStopsDeliveryAtOnce() {
         let center = NotificationCenter()
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         recorder.onValue { _ in recorder.cancel(); return .none }
         indices(center).subscribe(recorder)
         post(1, to: center)
@@ -91,6 +96,7 @@ struct NotificationCenterPublisherTests {
     @Test func aNotificationPostedInsideReceiveIsDeliveredAfterItInOrder() {
         let center = NotificationCenter()
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         recorder.onValue { index in
             if index < 3 { post(index + 1, to: center) }
             return .none
@@ -104,6 +110,7 @@ struct NotificationCenterPublisherTests {
     @Test func postsFromManyThreadsAreDeliveredOneAtATimeOnAPostingThread() {
         let center = NotificationCenter()
         let recorder = RecordingSubscriber<UInt, Never>()
+        defer { recorder.cancel() }
         let posters = Locked<Set<UInt>>([])
         center.publisher(for: ping).map { _ in currentThreadIdentity() }.subscribe(recorder)
         runConcurrently { _ in

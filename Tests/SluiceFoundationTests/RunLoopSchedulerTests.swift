@@ -24,6 +24,7 @@ struct RunLoopSchedulerTests {
         let (thread, runLoop) = await RunLoopThread.start()
         defer { thread.stop() }
         let (subject, recorder) = reports()
+        defer { recorder.cancel() }
         for id in 1...20 { runLoop.schedule { subject.send(Ran(id: id, thread: currentThreadIdentity())) } }
         await recorder.waitForValues(count: 20)
         #expect(recorder.values.map(\.id) == Array(1...20))
@@ -31,16 +32,17 @@ struct RunLoopSchedulerTests {
     }
 
     @Test func schedulingWakesARunLoopThatIsWaiting() async {
-        // The run loop waits in slices of two seconds: the action runs within one second only
-        // if scheduling it wakes the loop. (The one bound on time in these tests: a timeout,
-        // not a way to order events.)
-        let (thread, runLoop) = await RunLoopThread.start(slice: 2)
-        defer { thread.stop() }
+        // The run loop waits in slices of ten seconds: the action runs within five only if
+        // scheduling it wakes the loop. (The one bound on time in these tests, generous enough
+        // for a loaded machine under a sanitizer: a timeout, not a way to order events.)
+        let (thread, runLoop) = await RunLoopThread.start(slice: 10)
+        defer { thread.stop(waking: runLoop) }
         let (subject, recorder) = reports()
+        defer { recorder.cancel() }
         runLoop.schedule { subject.send(Ran(id: 1, thread: currentThreadIdentity())) }
         let ranInTime = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await recorder.waitForValues(count: 1); return true }
-            group.addTask { try? await Task.sleep(for: .seconds(1)); return false }
+            group.addTask { try? await Task.sleep(for: .seconds(5)); return false }
             defer { group.cancelAll() }
             return await group.next() ?? false
         }
@@ -51,6 +53,7 @@ struct RunLoopSchedulerTests {
         let (thread, runLoop) = await RunLoopThread.start()
         defer { thread.stop() }
         let ran = RecordingSubscriber<Date, Never>()
+        defer { ran.cancel() }
         let subject = PassthroughSubject<Date, Never>()
         subject.subscribe(ran)
         let due = runLoop.now.advanced(by: .milliseconds(20))
@@ -65,6 +68,7 @@ struct RunLoopSchedulerTests {
         let (thread, runLoop) = await RunLoopThread.start()
         defer { thread.stop() }
         let (subject, recorder) = reports()
+        defer { recorder.cancel() }
         let interval = RunLoop.SchedulerTimeType.Stride.milliseconds(5)
         let repeating = runLoop.schedule(after: runLoop.now, interval: interval) {
             subject.send(Ran(id: 0, thread: currentThreadIdentity()))
@@ -87,11 +91,13 @@ struct RunLoopSchedulerTests {
         let (thread, runLoop) = await RunLoopThread.start()
         defer { thread.stop() }
         let recorder = RecordingSubscriber<UInt, Never>()
+        defer { recorder.cancel() }
         (1...50).publisher.map { _ in currentThreadIdentity() }.receive(on: runLoop).subscribe(recorder)
         #expect(await recorder.waitForCompletion() == .finished)
         #expect(recorder.valueCount == 50)
         #expect(recorder.values.allSatisfy { $0 != thread.threadIdentity })
         let onLoop = RecordingSubscriber<UInt, Never>()
+        defer { onLoop.cancel() }
         let upstream = ControllablePublisher<Int, Never>()
         upstream.receive(on: runLoop).map { _ in currentThreadIdentity() }.subscribe(onLoop)
         // The subscription may reach the subscriber on the run loop: send once its demand is up.

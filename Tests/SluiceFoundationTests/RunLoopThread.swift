@@ -44,9 +44,12 @@ final class RunLoopThread: Sendable {
         exited.signal()
     }
 
-    /// Stops the loop and waits for the thread to leave it.
-    func stop() {
+    /// Stops the loop and waits for the thread to leave it. Given the thread's run loop, it
+    /// wakes it (through the run-loop scheduler) once the stop is asked for, so that a long
+    /// slice does not hold the thread.
+    func stop(waking runLoop: RunLoop? = nil) {
         stopping.withLock { $0 = true }
+        runLoop?.schedule {}
         exited.wait()
     }
 }

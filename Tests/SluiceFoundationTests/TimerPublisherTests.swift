@@ -14,7 +14,9 @@ struct TimerPublisherTests {
         defer { thread.stop() }
         let timer = Timer.publish(every: Self.interval, on: runLoop, in: .default)
         let limited = RecordingSubscriber<Date, Never>(initialDemand: .max(3))
+        defer { limited.cancel() }
         let clock = RecordingSubscriber<Date, Never>()
+        defer { clock.cancel() }
         timer.subscribe(limited)
         timer.subscribe(clock)
         let connection = timer.connect()
@@ -46,8 +48,11 @@ struct TimerPublisherTests {
         defer { thread.stop() }
         let timer = Timer.publish(every: Self.interval, tolerance: 0, on: runLoop, in: .default)
         let one = RecordingSubscriber<Date, Never>(initialDemand: .max(1))
+        defer { one.cancel() }
         let two = RecordingSubscriber<Date, Never>(initialDemand: .max(2))
+        defer { two.cancel() }
         let clock = RecordingSubscriber<Date, Never>()
+        defer { clock.cancel() }
         for subscriber in [one, two, clock] { timer.subscribe(subscriber) }
         let connection = timer.connect()
         defer { connection.cancel() }
@@ -66,6 +71,7 @@ struct TimerPublisherTests {
         defer { thread.stop() }
         let timer = Timer.publish(every: Self.interval, on: runLoop, in: .default)
         let early = RecordingSubscriber<Date, Never>()
+        defer { early.cancel() }
         timer.subscribe(early)
         await passFirings(5, on: runLoop)
         #expect(early.valueCount == 0)
@@ -75,6 +81,7 @@ struct TimerPublisherTests {
         connection.cancel()
         connection.cancel()  // idempotent
         let late = RecordingSubscriber<Date, Never>()
+        defer { late.cancel() }
         timer.subscribe(late)
         let count = early.valueCount
         await passFirings(5, on: runLoop)
@@ -91,19 +98,26 @@ struct TimerPublisherTests {
         let timer = Timer.publish(every: Self.interval, on: runLoop, in: .default)
         let ticks = timer.autoconnect()
         let probe = RecordingSubscriber<Date, Never>()
+        defer { probe.cancel() }
         timer.subscribe(probe)  // directly: sees firings only while someone connected
 
         let first = RecordingSubscriber<Date, Never>()
+
+        defer { first.cancel() }
         ticks.subscribe(first)
         await first.waitForValues(count: 2)
         first.cancel()
 
         let late = RecordingSubscriber<Date, Never>()
+
+        defer { late.cancel() }
         timer.subscribe(late)
         await passFirings(5, on: runLoop)
         #expect(late.valueCount == 0)
 
         let again = RecordingSubscriber<Date, Never>()
+
+        defer { again.cancel() }
         ticks.subscribe(again)
         await again.waitForValues(count: 2)
         again.cancel()
@@ -115,12 +129,14 @@ struct TimerPublisherTests {
         defer { thread.stop() }
         let timer = Timer.publish(every: Self.interval, on: runLoop, in: .default)
         let clock = RecordingSubscriber<Date, Never>()
+        defer { clock.cancel() }
         timer.subscribe(clock)
         let connection = timer.connect()
         defer { connection.cancel() }
         weak var released: RecordingSubscriber<Date, Never>?
         do {
             let subscriber = RecordingSubscriber<Date, Never>()
+            defer { subscriber.cancel() }
             released = subscriber
             timer.subscribe(subscriber)
             await subscriber.waitForValues(count: 1)
@@ -144,6 +160,7 @@ struct TimerPublisherTests {
 /// a timer of its own, on the same run loop, has fired that many times.
 func passFirings(_ count: Int, on runLoop: RunLoop) async {
     let marker = RecordingSubscriber<Date, Never>(initialDemand: .max(count))
+    defer { marker.cancel() }
     let timer = Timer.publish(every: TimerPublisherTests.interval, on: runLoop, in: .default)
     timer.subscribe(marker)
     let connection = timer.connect()

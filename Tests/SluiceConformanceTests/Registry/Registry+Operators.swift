@@ -41,6 +41,16 @@ extension Registry {
         "subscribe(on: ImmediateScheduler)",
     ]
 
+    /// Whether `entry`'s values depend on which of its upstreams answers a request first, which
+    /// requests racing from several threads leave open: `combineLatest(Just)` expects the
+    /// `Just`'s value before the upstream's first, as one thread's request gives it (the `Just`
+    /// is asked first); when another thread's request reaches the upstream meanwhile, the
+    /// upstream's first values come with no partner and only the latest is kept, as Combine's
+    /// combineLatest keeps it. Serial signals are still checked for it by the other rules.
+    static func racingRequestsReorderUpstreams(_ entry: Entry) -> Bool {
+        entry.name.hasPrefix("combineLatest(Just) over ")
+    }
+
     /// Operators whose subscription passes `request(.none)` to a `Publishers.Sequence` of
     /// their own first (`prepend`'s prefix), which accepts it, whatever the upstream is.
     static let acceptingZeroDemand: Set<String> = Set(["prepend(100)"]).union(bufferingAcceptingZeroDemand)

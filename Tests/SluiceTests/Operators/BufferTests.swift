@@ -54,6 +54,7 @@ struct BufferTests {
     func keepFullHoldsSenderWhileDelivering() {
         let upstream = ControllablePublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
         let source = Shared(DemandRespectingSender(upstream.subscriptions[0]))
@@ -240,6 +241,7 @@ struct BufferTests {
     func cancelBeforeDemand() {
         let upstream = ControllablePublisher<Int, Overflow>()
         let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .none)
+        defer { recorder.cancel() }
         upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
         _ = upstream.subscriptions[0].send(1)
         recorder.cancel()
@@ -256,6 +258,7 @@ struct BufferTests {
     func cancelDuringDelivery() {
         let upstream = ControllablePublisher<Int, Overflow>()
         let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .none)
+        defer { recorder.cancel() }
         upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
         for value in 1...4 { _ = upstream.subscriptions[0].send(value) }
         upstream.subscriptions[0].send(completion: .finished)
@@ -275,6 +278,7 @@ struct BufferTests {
         do {
             let upstream = ControllablePublisher<Int, Never>()
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+            defer { recorder.cancel() }
             weakRecorder = recorder
             weakUpstream = upstream
             upstream.buffer(size: 2, prefetch: keepFull ? .keepFull : .byRequest, whenFull: .dropOldest).subscribe(recorder)
@@ -291,6 +295,7 @@ struct BufferTests {
         weak var weakRecorder: RecordingSubscriber<Int, Never>?
         do {
             let recorder = RecordingSubscriber<Int, Never>()
+            defer { recorder.cancel() }
             weakRecorder = recorder
             (0..<10).publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(recorder)
             #expect(recorder.values == Array(0..<10) && recorder.completion == .finished)
@@ -305,6 +310,7 @@ struct BufferTests {
         let count = 500
         let upstream = ControllablePublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         upstream.buffer(size: count, prefetch: .byRequest, whenFull: .customError { fatalError("never full") }).subscribe(recorder)
         let subscription = Shared(upstream.subscriptions[0])
@@ -351,6 +357,7 @@ struct BufferFastSourceScenario {
     func sourceIgnoringDemand(whenFull: WhenFull) {
         let upstream = ControllablePublisher<Int, Overflow>()
         let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .max(10))
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         upstream.buffer(size: 100, prefetch: .byRequest, whenFull: whenFull.strategy).subscribe(recorder)
         for value in 0..<Self.total { _ = upstream.subscriptions[0].send(value) }

@@ -12,12 +12,18 @@ private final class TimedRecorder: Sendable {
 
     init(_ scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand = .unlimited) {
         let recorder = RecordingSubscriber<[Int], Boom>(initialDemand: initialDemand)
+        defer { recorder.cancel() }
         let times = times
         recorder.onValue { _ in
             times.withLock { $0.append(Double(scheduler.now.nanoseconds) / 1e9) }
             return .none
         }
         self.recorder = recorder
+    }
+
+    /// Ends the subscription with the test, so that the recorder and it do not keep each other.
+    deinit {
+        recorder.cancel()
     }
 
     var arrays: [[Int]] { recorder.values }
@@ -139,6 +145,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = ControllablePublisher<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>(initialDemand: .max(1))
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         recorder.onValue { _ in
             recorder.request(.max(1))
@@ -175,6 +182,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = ControllablePublisher<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>(initialDemand: .none)
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(recorder)
         for value in 1...3 { _ = upstream.subscriptions[0].send(value) }
@@ -194,6 +202,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = ControllablePublisher<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>(initialDemand: .max(1))
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(recorder)
         for value in 1...5 { _ = upstream.subscriptions[0].send(value) }
@@ -211,6 +220,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = ControllablePublisher<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>()
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
         _ = upstream.subscriptions[0].send(1)
@@ -229,6 +239,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>()
+        defer { recorder.cancel() }
         subject.collect(.byTimeOrCount(scheduler, .seconds(1), 1)).subscribe(recorder)
         subject.send(1)
         subject.send(completion: .finished)
@@ -242,6 +253,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>()
+        defer { recorder.cancel() }
         recorder.onValue { _ in
             recorder.cancel()
             return .none
@@ -261,6 +273,7 @@ struct CollectByTimeTests {
         do {
             let upstream = ControllablePublisher<Int, Boom>()
             let recorder = RecordingSubscriber<[Int], Boom>()
+            defer { recorder.cancel() }
             weakRecorder = recorder
             upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
             weakSubscription = recorder.subscription as AnyObject?
@@ -286,6 +299,7 @@ struct CollectByTimeTests {
         let queue = DispatchQueue(label: "collect-by-time-test")
         let subject = PassthroughSubject<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>()
+        defer { recorder.cancel() }
         subject.collect(.byTimeOrCount(queue, .milliseconds(1), 10)).subscribe(recorder)
         for value in 0..<1_000 { subject.send(value) }
         subject.send(completion: .finished)
@@ -299,6 +313,7 @@ struct CollectByTimeTests {
         let scheduler = VirtualTimeScheduler()
         let upstream = ControllablePublisher<Int, Boom>()
         let recorder = RecordingSubscriber<[Int], Boom>(initialDemand: .none)
+        defer { recorder.cancel() }
         defer { upstream.detachAll() }
         upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(recorder)
         let subscription = Shared(upstream.subscriptions[0])

@@ -148,6 +148,7 @@ struct DebounceTests {
     func immediate() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         subject.debounce(for: .seconds(1), scheduler: ImmediateScheduler.shared).subscribe(recorder)
         subject.send(1)
         subject.send(2)

@@ -116,6 +116,7 @@ struct ThrottleTests {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
         let received = Locked<[Int]>([])
         recorder.onValue { [unowned recorder] value in
             received.withLock { $0.append(value) }
