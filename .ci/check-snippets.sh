@@ -10,23 +10,32 @@
 #   `// quick start begin` and `// quick start end` in Tests/SluiceTests/QuickStartTests.swift.
 #
 # Lines are compared in order, ignoring indentation, blank lines and `import` lines. A test may
-# check the state in the middle of a snippet: its lines that begin with `#expect(` are not
-# compared (the article says what they check in a comment instead).
+# check the state in the middle of a snippet with lines that begin with `#expect(`: the article
+# may leave those out (and say what they check in a comment), or show them.
 # Needs only python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec python3 - <<'PY'
 import glob, os, re, sys
 
-def normalise(lines, test=False):
+def normalise(lines):
     out = []
     for line in lines:
         line = line.strip()
-        if test and line.startswith("#expect("):
-            continue
         if line and not line.startswith("import "):
             out.append(line)
     return out
+
+def matches(doc, test):
+    """The test's lines are the article's, plus `#expect(` lines the article may leave out."""
+    shown = iter(doc)
+    wanted = next(shown, None)
+    for line in test:
+        if line == wanted:
+            wanted = next(shown, None)
+        elif not line.startswith("#expect("):
+            return False
+    return wanted is None
 
 def swift_blocks(path):
     """Yields (line number, marker line or None, block lines) for each ```swift block."""
@@ -62,8 +71,8 @@ def marked(paths, begin, end):
     return found[0][0], found[0][1], None
 
 def compare(label, doc, test_path, test):
-    doc, test = normalise(doc), normalise(test, test=True)
-    if doc == test:
+    doc, test = normalise(doc), normalise(test)
+    if matches(doc, test):
         return True
     print(f"{label} differs from {test_path}:")
     import difflib
