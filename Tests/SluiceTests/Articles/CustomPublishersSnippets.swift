@@ -154,6 +154,21 @@ final class TickLog: Subscriber {
         #expect(scheduler.scheduledCount == 0)
     }
 
+    @Test func cancelStopsTheTimerEvenWhileTheSubscriptionIsKept() {
+        let scheduler = VirtualTimeScheduler()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
+        let subscription = MetronomeSubscription(downstream: recorder)
+        recorder.receive(subscription: subscription)
+        subscription.start(on: scheduler, every: .seconds(1))
+        scheduler.advance(by: .seconds(2))
+        #expect(recorder.values == [1, 2])
+        subscription.cancel()
+        #expect(scheduler.scheduledCount == 0)
+        scheduler.advance(by: .seconds(2))
+        #expect(recorder.values == [1, 2])
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test func cancelInsideReceiveSubscriptionStartsNoTimer() {
         let scheduler = VirtualTimeScheduler()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
