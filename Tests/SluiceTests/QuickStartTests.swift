@@ -1,8 +1,8 @@
 import Sluice
 import Testing
 
-/// README.md's quick start, compiled and run. `.ci/check-readme-quick-start.sh` checks that
-/// the README shows exactly the lines between the markers.
+/// README.md's quick start, compiled and run. `.ci/check-snippets.sh` checks that the
+/// README shows exactly the lines between the markers.
 @Suite(.timeLimit(.minutes(2))) struct QuickStartTests {
     @Test func quickStartRunsAsTheReadmeSays() async throws {
         // quick start begin
