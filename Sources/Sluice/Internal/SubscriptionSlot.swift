@@ -43,6 +43,13 @@ enum SubscriptionSlot {
         }
     }
 
+    /// Whether a subscription is held (a test that copies no existential, for hot paths).
+    @inlinable
+    var isSubscribed: Bool {
+        if case .subscribed = self { return true }
+        return false
+    }
+
     /// The subscription, while subscribed.
     @usableFromInline
     var current: (any Subscription)? {

@@ -43,6 +43,9 @@ struct TimedPlan<Time> {
         self.signalAt = signalAt
         self.timerAt = timerAt
     }
+
+    /// Nothing to schedule (most values in a burst: the timer is already set).
+    @inlinable var isEmpty: Bool { !hop && signalAt == nil && timerAt == nil }
 }
 
 /// What a run of a scheduled action delivers, decided by the ``TimedLogic``.
@@ -226,6 +229,13 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure {
         return next
     }
 
+    /// `plan` with the actions to carry it out, or nil when there is nothing to schedule, so
+    /// that a value that schedules nothing copies no closure out of the lock.
+    @inlinable
+    func decision(_ plan: TimedPlan<Logic.Time>) -> (plan: TimedPlan<Logic.Time>, actions: TimedActions?)? {
+        plan.isEmpty ? nil : (plan, actions)
+    }
+
     /// Lets go of the downstream and the actions (ending their cycle through this state).
     @inlinable
     mutating func terminate() {
@@ -310,7 +320,7 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     func handle(_ input: Input) {
         let now = scheduler.now
         carryOut(state.withLock { state in
-            state.upstream.current == nil ? nil : (state.logic.receive(input, now: now, demand: state.delivery.demand), state.actions)
+            state.upstream.isSubscribed ? state.decision(state.logic.receive(input, now: now, demand: state.delivery.demand)) : nil
         })
     }
 
@@ -319,7 +329,7 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
         let now = scheduler.now
         carryOut(state.withLock { state in
             guard state.upstream.end()?.upstream != nil else { return nil }
-            return (state.logic.receive(completion: completion, now: now), state.actions)
+            return state.decision(state.logic.receive(completion: completion, now: now))
         })
     }
 
@@ -344,7 +354,9 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
             guard let downstream = state.downstream, !state.delivery.isFinishing else { return nil }
             let firing = state.logic.fire(action, now: now)
             guard firing.timedOut else {
-                return Firing(plan: firing.plan, actions: state.actions, next: state.admit(firing.value, then: firing.completion), downstream: downstream)
+                return Firing(
+                    plan: firing.plan, actions: firing.plan.isEmpty ? nil : state.actions,
+                    next: state.admit(firing.value, then: firing.completion), downstream: downstream)
             }
             // A timeout ends the upstream here, so that nothing more is taken from it; its
             // completion is made after unlocking (`customError` is user code).
@@ -416,7 +428,7 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
         let now = scheduler.now
         let (upstream, decision) = state.withLock { state -> ((any Subscription)?, Decision?) in
             guard state.downstream != nil else { return (nil, nil) }
-            let decision = (state.logic.requested(now: now), state.actions)
+            let decision = state.decision(state.logic.requested(now: now))
             if Logic.dropsValues {
                 state.delivery.demand += demand
                 return (nil, decision)
