@@ -31,24 +31,6 @@ struct RunLoopSchedulerTests {
         #expect(recorder.values.allSatisfy { $0.thread == thread.threadIdentity })
     }
 
-    @Test func schedulingWakesARunLoopThatIsWaiting() async {
-        // The run loop waits in slices of ten seconds: the action runs within five only if
-        // scheduling it wakes the loop. (The one bound on time in these tests, generous enough
-        // for a loaded machine under a sanitizer: a timeout, not a way to order events.)
-        let (thread, runLoop) = await RunLoopThread.start(slice: 10)
-        defer { thread.stop(waking: runLoop) }
-        let (subject, recorder) = reports()
-        defer { recorder.cancel() }
-        runLoop.schedule { subject.send(Ran(id: 1, thread: currentThreadIdentity())) }
-        let ranInTime = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await recorder.waitForValues(count: 1); return true }
-            group.addTask { try? await Task.sleep(for: .seconds(5)); return false }
-            defer { group.cancelAll() }
-            return await group.next() ?? false
-        }
-        #expect(ranInTime)
-    }
-
     @Test func anActionScheduledAfterADateRunsNoSooner() async {
         let (thread, runLoop) = await RunLoopThread.start()
         defer { thread.stop() }

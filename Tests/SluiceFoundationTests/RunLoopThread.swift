@@ -6,12 +6,12 @@ import Foundation
 ///
 /// The loop runs in the default mode in short slices, checking between them whether it was
 /// asked to stop; a timer that never fires keeps the run loop from returning at once when
-/// nothing else is scheduled on it. ``stop()`` returns once the thread has left the loop, so
-/// nothing runs on the run loop after it. Nothing is ordered by the slices: tests wait for
+/// nothing else is scheduled on it. ``stop()`` does not wait for the thread to leave the loop
+/// (a test must not block a thread of the global executor): a test that needs nothing to run
+/// after it cancels what it scheduled first. Nothing is ordered by the slices: tests wait for
 /// the events themselves.
 final class RunLoopThread: Sendable {
     private let stopping = Locked(false)
-    private let exited = DispatchSemaphore(value: 0)
     private let identity = Locked<UInt>(0)
 
     /// The thread's identity (`currentThreadIdentity()`), to check where actions run.
@@ -23,7 +23,7 @@ final class RunLoopThread: Sendable {
     private init(slice: TimeInterval) { self.slice = slice }
 
     /// Starts a thread running its run loop in slices of `slice` seconds; returns it with the
-    /// run loop, once the loop runs. ``stop()`` waits for the slice under way to end.
+    /// run loop, once the loop runs.
     static func start(slice: TimeInterval = 0.005) async -> (RunLoopThread, RunLoop) {
         let thread = RunLoopThread(slice: slice)
         let runLoop: RunLoop = await withCheckedContinuation { continuation in
@@ -41,15 +41,11 @@ final class RunLoopThread: Sendable {
         while !stopping.withLock({ $0 }) {
             _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: slice))
         }
-        exited.signal()
     }
 
-    /// Stops the loop and waits for the thread to leave it. Given the thread's run loop, it
-    /// wakes it (through the run-loop scheduler) once the stop is asked for, so that a long
-    /// slice does not hold the thread.
-    func stop(waking runLoop: RunLoop? = nil) {
+    /// Asks the loop to stop; the thread leaves it within a slice. It does not wait for that:
+    /// a test's task runs on the few threads of the global executor, and must not block one.
+    func stop() {
         stopping.withLock { $0 = true }
-        runLoop?.schedule {}
-        exited.wait()
     }
 }

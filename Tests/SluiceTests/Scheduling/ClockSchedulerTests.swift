@@ -113,13 +113,15 @@ struct ClockSchedulerTests {
     @Test("a repeating run already queued when the action is cancelled is skipped")
     func queuedRunSkippedAfterCancel() async {
         let clock = TestClock()
-        let scheduler = ClockScheduler(clock: clock)
+        // The blocking action runs on an actor of its own whose executor is a Dispatch queue, so
+        // that it blocks none of the few threads the tests' tasks run on.
+        let scheduler = ClockScheduler(clock: clock, actor: QueueBackedActor())
         let log = IsolationLog<String>()
         let blocker = DispatchSemaphore(value: 0)
         let started = IsolationLog<Int>()
         scheduler.schedule {
             started.record(0, isolated: true)
-            blocker.wait()   // holds the queue, so the next run waits behind this action
+            blocker.wait()  // holds the queue, so the next run waits behind this action
             log.record("blocker", isolated: true)
         }
         await started.wait(for: 1)
@@ -171,4 +173,11 @@ struct ClockSchedulerTests {
         repeating.cancel()
         #expect(log.values == [1, 2, 3])
     }
+}
+
+/// An actor whose jobs run on a Dispatch queue of its own, not on the global executor's
+/// threads: an action that blocks on it holds up no other test.
+actor QueueBackedActor {
+    private let executor = QueueExecutor()  // BridgeTestSupport.swift
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 }

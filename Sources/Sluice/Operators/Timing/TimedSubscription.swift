@@ -319,9 +319,16 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     @inlinable
     func handle(_ input: Input) {
         let now = scheduler.now
-        carryOut(state.withLock { state in
-            state.upstream.isSubscribed ? state.decision(state.logic.receive(input, now: now, demand: state.delivery.demand)) : nil
-        })
+        // The plan comes out of the lock alone (a plain value); the actions only when it asks
+        // for something, which most values of a burst do not.
+        var actions: TimedActions?
+        let plan = state.withLock { state -> TimedPlan<Time> in
+            guard case .subscribed = state.upstream else { return TimedPlan() }
+            let plan = state.logic.receive(input, now: now, demand: state.delivery.demand)
+            if !plan.isEmpty { actions = state.actions }
+            return plan
+        }
+        if let actions { carryOut((plan, actions)) }
     }
 
     @inlinable
