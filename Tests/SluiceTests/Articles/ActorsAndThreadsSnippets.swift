@@ -25,8 +25,9 @@ import Testing
     private var cancellable: AnyCancellable?
 
     func watch(_ source: PassthroughSubject<Void, Never>) {
-        // Made on the main actor, so the closure runs there, whichever thread sends.
-        cancellable = source.sink { self.taps += 1 }
+        // Made on the main actor, so the closure runs there, whichever thread sends; weak, as
+        // the counter keeps the subscription.
+        cancellable = source.sink { [weak self] in self?.taps += 1 }
     }
 }
 // snippet ActorsSinkOnActor end

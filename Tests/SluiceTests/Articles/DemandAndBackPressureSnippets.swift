@@ -65,6 +65,7 @@ final class Taker: Subscriber {
         let none = Taker(initial: .max(1))
         (1...3).publisher.subscribe(none)
         #expect(none.received == [1])
+        none.subscription?.cancel()  // the subscription and the subscriber keep each other until then
     }
 
     @Test func subjectDropsWhatIsNotAskedFor() {
@@ -79,6 +80,7 @@ final class Taker: Subscriber {
         // taker.received == [1, 3]
         // snippet DemandHotDrops end
         #expect(taker.received == [1, 3])
+        taker.subscription?.cancel()  // the subject and the subscriber keep each other until then
     }
 
     @Test func bufferingNewestKeepsTheLatest() async {

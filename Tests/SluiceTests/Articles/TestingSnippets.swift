@@ -56,6 +56,7 @@ import Testing
         scheduler.advance(by: .seconds(10))
         #expect(ticked.values.count == 2)
         // snippet TestingVirtualTime end
+        ticked.cancel()  // the subject and the recorder keep each other until then
     }
 
     @Test func immediateTestScheduler() {
@@ -84,6 +85,7 @@ import Testing
         await recorder.waitForValues(count: 1)   // no sleep: wait for the value itself
         #expect(recorder.values == ["fired"])
         // snippet TestingTestClock end
+        recorder.cancel()  // the subject and the recorder keep each other until then
     }
 
     @Test func racingThreads() {

@@ -129,8 +129,12 @@ struct TimeoutTests {
     @Test("describes itself as Combine's does")
     func describes() {
         let recorder = TimingRecorder()
-        defer { recorder.cancel() }
-        PassthroughSubject<Int, TimingFailure>().timeout(.seconds(1), scheduler: VirtualTimeScheduler()).subscribe(recorder)
+        let scheduler = VirtualTimeScheduler()
+        defer {
+            recorder.cancel()
+            scheduler.run()  // the timer's run, now a no-op, lets go of the subscription
+        }
+        PassthroughSubject<Int, TimingFailure>().timeout(.seconds(1), scheduler: scheduler).subscribe(recorder)
         #expect((recorder.subscription as? CustomStringConvertible)?.description == "Timeout")
     }
 
