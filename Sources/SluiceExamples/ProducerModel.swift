@@ -2,25 +2,23 @@ import Sluice
 
 /// An `ObservableObject` model whose state comes from an async producer: a download that
 /// reports its progress through a `Producer`, landed on the main actor with
-/// `receive(on: .mainActor)` and stored with `assign(to: &$progress)`.
+/// `receive(on: .mainActor)`; the sink, made on the main actor, sets the model's properties.
 @MainActor
 final class DownloadModel: ObservableObject {
     @Published var progress = 0.0
     @Published var finished = false
-    private var completion: AnyCancellable?
+    private var download: AnyCancellable?
 
     /// Starts a download of `chunks` chunks; the producer suspends while nobody asks for
-    /// progress, and stops if the model goes away (the subscription ends with it).
+    /// progress, and stops if the model goes away (its cancellable cancels the subscription).
     func start(chunks: Int) {
-        let download = Producer<Double, Never> { sender in
+        download = Producer<Double, Never> { sender in
             for chunk in 1...chunks {
                 guard await sender.send(Double(chunk) / Double(chunks)) else { return }
             }
         }
         .receive(on: .mainActor)
-        .share()
-        download.assign(to: &$progress)
-        completion = download.sink(receiveCompletion: { [weak self] _ in self?.finished = true }, receiveValue: { _ in })
+        .sink(receiveCompletion: { [weak self] _ in self?.finished = true }, receiveValue: { [weak self] in self?.progress = $0 })
     }
 }
 
