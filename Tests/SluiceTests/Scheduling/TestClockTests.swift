@@ -56,7 +56,15 @@ struct TestClockTests {
         await clock.waitForSleepers(5)
         clock.advance(by: .seconds(5))
         await log.wait(for: 4)
-        #expect(log.values == ["a", "b1", "b2", "c"])
+        #expect(Set(log.values) == ["a", "b1", "b2", "c"], "the sleepers the advance reached, and no other")
+        // The clock resumes them in deadline order, then sleep order; but a resumed sleeper
+        // goes on through the global executor before its hop back to the main actor, so the
+        // order in which they record is not the order of the resumes: under Thread Sanitizer
+        // in CI it came out as a, b1, c, b2. Kept as a known intermittent issue until the
+        // order of the resumes themselves can be observed.
+        withKnownIssue("the order the sleepers record in is not the order they were resumed in", isIntermittent: true) {
+            #expect(log.values == ["a", "b1", "b2", "c"])
+        }
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(5))
         for sleeper in sleepers { await sleeper.value }
