@@ -16,7 +16,14 @@ extension Publisher {
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {
-        let subscriber = SubjectSubscriber(subject)
+        subscribe(subject, holding: WeakSubject<S>.self)
+    }
+
+    /// `subscribe(_:)` with the subject held as `Hold` holds it.
+    @inlinable
+    func subscribe<Hold: SubjectHold>(_ subject: Hold.Held, holding _: Hold.Type) -> AnyCancellable
+    where Hold.Held.Output == Output, Hold.Held.Failure == Failure {
+        let subscriber = SubjectSubscriber<Hold>(subject)
         subscribe(subscriber)
         return AnyCancellable(subscriber)
     }
@@ -32,19 +39,19 @@ extension Publisher {
 /// Inlinable, so that a client's `publisher.subscribe(subject)` (and so `multicast`, `share`)
 /// delivers each value to its subject through specialised code.
 @usableFromInline
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
+    @usableFromInline typealias Downstream = Hold.Held
     @usableFromInline typealias Input = Downstream.Output
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline
     struct State {
-        /// Weak: the subject keeps its upstream subscriptions (this object) alive.
-        @usableFromInline weak var subject: Downstream?
+        @usableFromInline var hold: Hold
         @usableFromInline var upstream = SubscriptionSlot.awaiting
 
-        @inlinable init(subject: Downstream) { self.subject = subject }
+        @inlinable init(subject: Downstream) { hold = Hold(subject) }
     }
 
     @usableFromInline let state: Locked<State>
@@ -58,7 +65,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     func receive(subscription: any Subscription) {
         let subject = state.withLock { state -> Downstream?? in
             guard state.upstream.attach(subscription) else { return nil }
-            return .some(state.subject)
+            return .some(state.hold.subject)
         }
         guard let subject else {
             subscription.cancel()
@@ -69,7 +76,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let subject = state.withLock { $0.upstream.current == nil ? nil : $0.subject }
+        let subject = state.withLock { $0.upstream.current == nil ? nil : $0.hold.subject }
         subject?.send(input)
         return .none
     }
@@ -78,8 +85,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     func receive(completion: Subscribers.Completion<Failure>) {
         let subject = state.withLock { state -> Downstream? in
             guard state.upstream.end() != nil else { return nil }
-            defer { state.subject = nil }
-            return state.subject
+            defer { state.hold.subject = nil }
+            return state.hold.subject
         }
         subject?.send(completion: completion)
     }
@@ -92,10 +99,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func cancel() {
-        let ended = state.withLock { state -> SubscriptionSlot.Ended? in
-            state.subject = nil
-            return state.upstream.end()
+        let (ended, subject) = state.withLock { state in
+            defer { state.hold.subject = nil }
+            return (state.upstream.end(), state.hold.subject)
         }
+        withExtendedLifetime(subject) {}  // a strongly held subject is released after unlocking
         ended?.upstream?.cancel()
     }
 
@@ -104,10 +112,35 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     /// The subject and the upstream subscription.
     @usableFromInline var customMirror: Mirror {
-        let (subject, upstream) = state.withLock { ($0.subject as Any, $0.upstream.current as Any) }
+        let (subject, upstream) = state.withLock { ($0.hold.subject as Any, $0.upstream.current as Any) }
         return Mirror(self, children: ["downstreamSubject": subject, "upstreamSubscription": upstream])
     }
 
     /// The same as ``description``.
     @usableFromInline var playgroundDescription: Any { description }
+}
+
+/// How a ``SubjectSubscriber`` holds its subject until the subscription ends.
+@usableFromInline
+protocol SubjectHold {
+    associatedtype Held: Subject
+    init(_ subject: Held)
+    var subject: Held? { get set }
+}
+
+/// Weakly, for `publisher.subscribe(subject)`: the subject keeps its upstream subscriptions
+/// (the subscriber) alive, and does not outlive its owner because of them.
+@usableFromInline
+struct WeakSubject<Held: Subject>: SubjectHold {
+    @usableFromInline weak var subject: Held?
+    @inlinable init(_ subject: Held) { self.subject = subject }
+}
+
+/// Strongly, for a multicast's connection: the multicast keeps the subject for as long as it
+/// lives anyway, and a strong reference spares each value a weak load. The cycle through the
+/// subject is broken when the connection ends (cancel or completion).
+@usableFromInline
+struct StrongSubject<Held: Subject>: SubjectHold {
+    @usableFromInline var subject: Held?
+    @inlinable init(_ subject: Held) { self.subject = subject }
 }

@@ -48,7 +48,7 @@ extension Publishers {
         /// connecting again subscribes the upstream, but the subject sends nothing more.
         @inlinable
         public func connect() -> any Cancellable {
-            upstream.subscribe(subject.get(createSubject))
+            upstream.subscribe(subject.get(createSubject), holding: StrongSubject<SubjectType>.self)
         }
     }
 }

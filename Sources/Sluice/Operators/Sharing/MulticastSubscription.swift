@@ -4,7 +4,8 @@
 ///
 /// Requests and cancel go to the subject's subscription; the demand the downstream returns
 /// from `receive(_:)` is requested from the subject (and `.none` returned to it), as Combine's
-/// does. Every transition is under one lock; every call out happens after unlocking.
+/// does. The subject's slot is under a lock; the downstream is `Gated`; every call out
+/// happens with no lock held.
 ///
 /// ```
 /// awaiting ──subject's subscription──▶ subscribed ──completion / cancel──▶ terminated
@@ -17,71 +18,50 @@ final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline
-    struct State {
-        @usableFromInline var downstream: Downstream?
-        @usableFromInline var subject = SubscriptionSlot.awaiting
-
-        @inlinable init(downstream: Downstream) { self.downstream = downstream }
-    }
-
-    @usableFromInline let state: Locked<State>
+    /// The downstream, released on completion and on cancel; values reach it without a lock.
+    @usableFromInline let downstream: Gated<Downstream>
+    @usableFromInline let subject = Locked(SubscriptionSlot.awaiting)
 
     @inlinable
     init(downstream: Downstream) {
-        state = Locked(State(downstream: downstream))
+        self.downstream = Gated(downstream)
     }
 
     // MARK: The subject's signals
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let downstream = state.withLock { state -> Downstream? in
-            guard state.subject.attach(subscription) else { return nil }
-            return state.downstream
-        }
-        guard let downstream else { return subscription.cancel() }
-        downstream.receive(subscription: self)
+        guard subject.withLock({ $0.attach(subscription) }) else { return subscription.cancel() }
+        _ = downstream.withValue { $0.receive(subscription: self) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let (downstream, subject) = state.withLock({ state in state.subject.current.flatMap { subject in state.downstream.map { ($0, subject) } } }) else {
-            return .none
-        }
-        let more = downstream.receive(input)
-        if more > .none { subject.request(more) }
+        guard let more = downstream.withValue({ $0.receive(input) }), more > .none else { return .none }
+        subject.withLock { $0.current }?.request(more)
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let downstream = state.withLock { state -> Downstream? in
-            guard state.subject.current != nil, state.subject.end() != nil else { return nil }
-            defer { state.downstream = nil }
-            return state.downstream
-        }
-        downstream?.receive(completion: completion)
+        guard subject.withLock({ $0.isSubscribed && $0.end() != nil }) else { return }
+        downstream.withValueFinally { $0.receive(completion: completion) }
     }
 
     // MARK: Subscription
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        state.withLock { $0.subject.current }?.request(demand)
+        subject.withLock { $0.current }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let (ended, downstream) = state.withLock { state in
-            defer { state.downstream = nil }
-            return (state.subject.end(), state.downstream)
-        }
-        withExtendedLifetime(downstream) {}  // released here, after unlocking
+        let ended = subject.withLock { $0.end() }
+        downstream.terminate()
         ended?.upstream?.cancel()
     }
 
-    /// `"Multicast"`, as Combine prints it.
     @usableFromInline var description: String { "Multicast" }
     /// No children, as Combine's.
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
