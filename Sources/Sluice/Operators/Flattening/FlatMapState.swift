@@ -31,8 +31,7 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     @usableFromInline var upstreamFinished = false
     @usableFromInline let maxPublishers: Subscribers.Demand
     /// The inners not yet finished, by index.
-    @usableFromInline var inners: [Int: SubscriptionSlot] = [:]
-    @usableFromInline var nextIndex = 0
+    @usableFromInline var inners = InnerSlots()
     /// Values that arrived without downstream demand, oldest first.
     @usableFromInline var waiting = FIFO<(index: Int, value: Output)>()
     /// The downstream's demand became unlimited: every inner has been asked for `.unlimited`.
@@ -61,9 +60,7 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     @inlinable
     mutating func reserveInner() -> Int? {
         guard !ended else { return nil }
-        defer { nextIndex += 1 }
-        inners[nextIndex] = .awaiting
-        return nextIndex
+        return inners.reserve()
     }
 
     @inlinable
@@ -86,8 +83,7 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     /// Inner `index` subscribed. Returns the demand to request, or `nil` to cancel it.
     @inlinable
     mutating func attachInner(_ subscription: any Subscription, at index: Int) -> Subscribers.Demand? {
-        guard !ended, var slot = inners[index], slot.attach(subscription) else { return nil }
-        inners[index] = slot
+        guard !ended, inners.attach(subscription, at: index) else { return nil }
         return unlimited ? .unlimited : .max(1)
     }
 
@@ -101,7 +97,7 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     @inlinable
     mutating func completeInner(_ completion: Subscribers.Completion<Failure>, at index: Int) -> Action {
         var action = Action()
-        guard !ended, inners.removeValue(forKey: index) != nil else { return action }
+        guard !ended, inners.remove(index) != nil else { return action }
         switch completion {
         case .finished:
             finishIfDone(into: &action)
@@ -121,9 +117,7 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     mutating func refill(into action: inout Action) {
         if delivery.demand == .unlimited, !unlimited {
             unlimited = true
-            for slot in inners.values {
-                if let inner = slot.current { action.requests.append((inner, .unlimited)) }
-            }
+            for inner in inners.subscriptions { action.requests.append((inner, .unlimited)) }
         }
         while delivery.demand > 0, let (index, value) = waiting.popFirst() {
             // Not refused: there is demand, and no completion yet.
@@ -142,9 +136,9 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     /// Ends the upstream and every inner, dropping waiting values; returns what was subscribed.
     @inlinable
     mutating func takeSubscriptions() -> [any Subscription] {
-        var subscriptions = inners.values.compactMap { $0.current }
+        var subscriptions = inners.subscriptions
         if let upstream = upstream.end()?.upstream { subscriptions.append(upstream) }
-        inners = [:]
+        inners = InnerSlots()
         waiting = FIFO()
         return subscriptions
     }

@@ -1,16 +1,17 @@
+import Synchronization
+
 /// The subscription behind ``Just``, ``Optional/Publisher`` and ``Result/Publisher`` when they
 /// have a value: it delivers the value and `.finished` on the first positive demand.
 ///
-/// States and transitions (under the lock; the callouts happen after it):
-///
-/// ```
-/// pending(subscriber, value) ──request(n > 0)──▶ done   (then: value, .finished)
-/// pending(subscriber, value) ──cancel──────────▶ done   (the subscriber is released)
-/// done ──request / cancel──▶ done                       (nothing)
+/// ```text
+/// pending(subscriber) ──request(n > 0)──▶ settled   (then: value, .finished)
+/// pending(subscriber) ──cancel──────────▶ settled   (the subscriber is released)
+/// settled ──request / cancel──▶ settled             (nothing)
 /// ```
 ///
-/// Each `request` or `cancel` takes the lock once; only the first one that finds `pending`
-/// acts, so a `cancel` racing a `request` either prevents both signals or none.
+/// The first `request` or `cancel` settles it, through one atomic exchange: no lock, so that a
+/// `flatMap` making one of these per value pays one allocation for it. Only that caller takes
+/// the subscriber, so a `cancel` racing a `request` either prevents both signals or none.
 ///
 /// `request(_:)` and `cancel()` are reached through `any Subscription`, whose witnesses run
 /// generic code with type-metadata look-ups; so both go through ``settle``, a
@@ -21,28 +22,24 @@
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    @usableFromInline
-    enum State {
-        case pending(Downstream, Downstream.Input)
-        case done
-    }
-
-    @usableFromInline let state: Locked<State>
+    @usableFromInline let value: Downstream.Input
+    @usableFromInline let settled = Atomic<Bool>(false)
+    /// Read and cleared only by the one caller that wins `settled` (and by deinit), so never
+    /// by two threads: the exchange orders the winner after the initialiser's write.
+    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
     @usableFromInline let name: String
 
-    /// Takes the pending subscriber and value once; delivers them (`true`, a request) or
-    /// drops them after the lock (`false`, a cancel). Specialised in the client; takes the
-    /// subscription as an argument, so it holds no reference to it.
     @usableFromInline let settle: SpecializedEntry<SingleValueSubscription, Bool>
 
     @inlinable
     init(value: Downstream.Input, downstream: Downstream, name: String) {
-        state = Locked(.pending(downstream, value))
+        self.value = value
+        self.downstream = downstream
         self.name = name
         settle = SpecializedEntry { subscription, deliver in
-            // The subscriber and the value are released after the lock (their deinit may call out).
-            guard let (downstream, value) = subscription.take(), deliver else { return }
-            _ = downstream.receive(value)
+            // The subscriber is released after the call (its deinit may call out).
+            guard let downstream = subscription.take(), deliver else { return }
+            _ = downstream.receive(subscription.value)
             downstream.receive(completion: .finished)
         }
     }
@@ -59,22 +56,17 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     }
 
     @inlinable
-    func take() -> (Downstream, Downstream.Input)? {
-        state.withLock { state in
-            guard case .pending(let downstream, let value) = state else { return nil }
-            state = .done
-            return (downstream, value)
-        }
+    func take() -> Downstream? {
+        guard !settled.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
+        defer { downstream = nil }
+        return downstream
     }
 
     @usableFromInline var description: String { name }
 
     @usableFromInline var customMirror: Mirror {
-        let value: Any? = state.withLock { state -> Any? in
-            if case .pending(_, let value) = state { return value }
-            return nil
-        }
-        return Mirror(self, children: ["value": value as Any])
+        let pending: Any? = settled.load(ordering: .acquiring) ? nil : value
+        return Mirror(self, children: ["value": pending as Any])
     }
 
     @usableFromInline var playgroundDescription: Any { description }
