@@ -16,5 +16,6 @@ import Testing
         subject.send(3)                 // missed: the demand is used up
         #expect(subscriber.values == [2])
         // snippet PassthroughSubjectDemand end
+        subscriber.cancel()   // the recorder keeps its subscription: end it, so that neither outlives the test
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// States and transitions (under the lock; the callouts happen after it):
 ///
-/// ```
+/// ```text
 /// pending(subscriber, value) ──request(n > 0)──▶ done   (then: value, .finished)
 /// pending(subscriber, value) ──cancel──────────▶ done   (the subscriber is released)
 /// done ──request / cancel──▶ done                       (nothing)
