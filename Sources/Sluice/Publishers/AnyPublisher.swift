@@ -27,7 +27,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     /// `"AnyPublisher"`, as Combine prints it.
     public var description: String { "AnyPublisher" }
 
-    /// `"AnyPublisher"`, as Combine prints it.
+    /// The same as ``description``, for playgrounds.
     public var playgroundDescription: Any { description }
 }
 

@@ -90,7 +90,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// The wrapped subscriber's mirror.
     public var customMirror: Mirror { box.customMirror }
 
-    /// The wrapped subscriber's description.
+    /// The same as ``description``, for playgrounds.
     public var playgroundDescription: Any { description }
 }
 

@@ -99,7 +99,7 @@ extension Subscribers {
             ])
         }
 
-        /// `"Assign \(Root.self)."`, as Combine prints it.
+        /// The same as ``description``, for playgrounds.
         public var playgroundDescription: Any { description }
     }
 }

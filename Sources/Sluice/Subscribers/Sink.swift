@@ -162,7 +162,7 @@ extension Subscribers {
         /// An empty mirror, as Combine shows it.
         public var customMirror: Mirror { Mirror(self, children: [:]) }
 
-        /// `"Sink"`, as Combine prints it.
+        /// The same as ``description``, for playgrounds.
         public var playgroundDescription: Any { description }
     }
 }
