@@ -6,6 +6,10 @@
 #   Tests/<target>/Articles/<Article>Snippets.swift (<Article> is the article's file name
 #   without .md; any test target) holds the same lines between `// snippet Name begin` and
 #   `// snippet Name end`.
+# - Every ```swift block in a `///` doc comment under Sources/ is preceded by
+#   `/// <!-- snippet: Name -->` (names unique across Sources/), and one file in
+#   Tests/<target>/DocExamples/ holds the same lines between the same markers. Other code blocks
+#   in doc comments must name a language (```text for diagrams).
 # - README.md's quick start (the block after `<!-- quick-start -->`) is the code between
 #   `// quick start begin` and `// quick start end` in Tests/SluiceTests/QuickStartTests.swift.
 #
@@ -101,6 +105,57 @@ for article in sorted(glob.glob("Sources/*/*.docc/*.md")):
             continue
         seen.add(snippet)
         path, test, error = marked(tests, f"// snippet {snippet} begin", f"// snippet {snippet} end")
+        if error:
+            print(f"{label}: snippet {snippet}: {error}")
+            failures += 1
+        elif not compare(f"{label}: snippet {snippet}", body, path, test):
+            failures += 1
+        else:
+            checked += 1
+
+# Doc comments: every ```swift block in a `///` comment under Sources/ is preceded by
+# `/// <!-- snippet: Name -->`, and one file in Tests/*/DocExamples/ holds it. Every other code
+# block in a doc comment names its language (```text for the state diagrams), so that no Swift
+# example escapes the check by leaving the tag out.
+doc_tests = sorted(glob.glob("Tests/*/DocExamples/*.swift"))
+doc_seen = {}
+for source in sorted(glob.glob("Sources/**/*.swift", recursive=True)):
+    lines = open(source, encoding="utf-8").read().split("\n")
+    doc = [(k, l.strip()[3:]) for k, l in enumerate(lines) if l.strip().startswith("///")]
+    # Group consecutive doc lines, and strip the one space after `///` that every line shares.
+    i = 0
+    while i < len(doc):
+        k, text = doc[i]
+        fence = text.strip()
+        if not fence.startswith("```"):
+            i += 1
+            continue
+        label = f"{source}:{k + 1}"
+        body = []
+        j = i + 1
+        while j < len(doc) and doc[j][1].strip() != "```":
+            body.append(doc[j][1])
+            j += 1
+        i = j + 1
+        if fence == "```":
+            print(f"{label}: a code block in a doc comment without a language (```swift, or ```text for a diagram)")
+            failures += 1
+            continue
+        if fence != "```swift":
+            continue
+        previous = next((doc[m][1].strip() for m in range(i - len(body) - 3, -1, -1) if doc[m][1].strip()), None)
+        match = marker.match(previous or "")
+        if not match:
+            print(f"{label}: a swift block in a doc comment without a `/// <!-- snippet: Name -->` line before it")
+            failures += 1
+            continue
+        snippet = match.group(1)
+        if snippet in doc_seen:
+            print(f"{label}: snippet {snippet} is also used at {doc_seen[snippet]}")
+            failures += 1
+            continue
+        doc_seen[snippet] = label
+        path, test, error = marked(doc_tests, f"// snippet {snippet} begin", f"// snippet {snippet} end")
         if error:
             print(f"{label}: snippet {snippet}: {error}")
             failures += 1

@@ -4,28 +4,25 @@
 /// deinitialized, whichever comes first. Keep an `AnyCancellable` for as long as the
 /// subscription should live.
 ///
+/// <!-- snippet: AnyCancellableStore -->
 /// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
+/// var received: [Int] = []
 /// var cancellables = Set<AnyCancellable>()
-/// subject.sink { print($0) }.store(in: &cancellables)
-/// cancellables.removeAll()   // cancels the subscription
+/// subject.sink { received.append($0) }.store(in: &cancellables)
+/// subject.send(1)
+/// cancellables.removeAll()   // deinitialized, so cancelled
+/// subject.send(2)            // not delivered: received == [1]
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
     private let action: Locked<CancelAction?>
 
     /// Creates a cancellable that runs `cancel` when canceled or deinitialized.
-    ///
-    /// ```swift
-    /// let cancellable = AnyCancellable { timer.stop() }
-    /// ```
     public init(_ cancel: @escaping () -> Void) {
         action = Locked(CancelAction(cancel))
     }
 
     /// Creates a cancellable that cancels `canceller` when canceled or deinitialized.
-    ///
-    /// ```swift
-    /// let cancellable = AnyCancellable(subscription)
-    /// ```
     public init<C: Cancellable>(_ canceller: C) {
         action = Locked(CancelAction(canceller.cancel))
     }
@@ -35,50 +32,28 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     }
 
     /// Cancels the activity; later calls do nothing. Thread-safe.
-    ///
-    /// ```swift
-    /// cancellable.cancel()
-    /// ```
     public func cancel() {
         // Take the action out under the lock, run it after: it runs once, and never under the lock.
         action.withLock { $0.take() }?.run()
     }
 
     /// Stores this instance in the specified collection.
-    ///
-    /// ```swift
-    /// var bag: [AnyCancellable] = []
-    /// cancellable.store(in: &bag)
-    /// ```
     public final func store<C: RangeReplaceableCollection>(in collection: inout C)
     where C.Element == AnyCancellable {
         collection.append(self)
     }
 
     /// Stores this instance in the specified set.
-    ///
-    /// ```swift
-    /// var cancellables = Set<AnyCancellable>()
-    /// cancellable.store(in: &cancellables)
-    /// ```
     public final func store(in set: inout Set<AnyCancellable>) {
         set.insert(self)
     }
 
     /// Two instances are equal when they are the same instance.
-    ///
-    /// ```swift
-    /// a == a   // true
-    /// ```
     public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
         lhs === rhs
     }
 
     /// Hashes the identity of the instance.
-    ///
-    /// ```swift
-    /// var hasher = Hasher(); cancellable.hash(into: &hasher)
-    /// ```
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }

@@ -4,41 +4,23 @@ import Synchronization
 ///
 /// Identifiers made with ``init()`` are unique for the process; identifiers made from an
 /// object are equal for the same object.
-///
-/// ```swift
-/// let a = CombineIdentifier()
-/// let b = CombineIdentifier()
-/// assert(a != b)
-/// ```
 public struct CombineIdentifier: Hashable, Sendable, CustomStringConvertible {
     private static let counter = Atomic<UInt64>(0)
 
     private let rawValue: UInt64
 
     /// Creates a unique identifier.
-    ///
-    /// ```swift
-    /// let id = CombineIdentifier()
-    /// ```
     public init() {
         // Identifiers from objects have the low bit clear (objects are aligned); counters set it.
         rawValue = (Self.counter.wrappingAdd(1, ordering: .relaxed).newValue << 1) | 1
     }
 
     /// Creates an identifier from the identity of an object.
-    ///
-    /// ```swift
-    /// let id = CombineIdentifier(subscriber)
-    /// ```
     public init(_ obj: AnyObject) {
         rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
     }
 
     /// The identifier as a hexadecimal number.
-    ///
-    /// ```swift
-    /// print(CombineIdentifier().description)   // "0x3"
-    /// ```
     public var description: String {
         "0x" + String(rawValue, radix: 16)
     }

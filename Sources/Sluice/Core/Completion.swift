@@ -1,13 +1,6 @@
 extension Subscribers {
     /// A signal that a publisher doesn't produce additional elements, either due to normal
     /// completion or an error.
-    ///
-    /// ```swift
-    /// switch completion {
-    /// case .finished: print("done")
-    /// case .failure(let error): print("failed:", error)
-    /// }
-    /// ```
     @frozen
     public enum Completion<Failure: Error> {
         /// The publisher finished normally.
@@ -28,10 +21,6 @@ extension Subscribers.Completion: Codable where Failure: Codable {
     }
 
     /// Decodes `{"success": true}` or `{"success": false, "error": …}`.
-    ///
-    /// ```swift
-    /// let completion = try JSONDecoder().decode(Subscribers.Completion<MyError>.self, from: data)
-    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if try container.decode(Bool.self, forKey: .success) {
@@ -42,10 +31,6 @@ extension Subscribers.Completion: Codable where Failure: Codable {
     }
 
     /// Encodes `{"success": true}` or `{"success": false, "error": …}`.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(Subscribers.Completion<MyError>.finished)
-    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {

@@ -6,12 +6,12 @@ extension Subscribers {
     /// arithmetic that would overflow gives `.unlimited`, subtraction that would go below zero
     /// gives ``none``, and anything involving `.unlimited` on the left stays `.unlimited`.
     ///
+    /// <!-- snippet: DemandArithmetic -->
     /// ```swift
     /// var demand = Subscribers.Demand.max(2)
-    /// demand += 3          // .max(5)
-    /// demand -= 1          // .max(4)
-    /// demand > 0           // true
-    /// Subscribers.Demand.max(.max) + 1 == .unlimited   // true
+    /// demand += 3                                          // .max(5)
+    /// demand -= 10                                         // .none, never negative
+    /// let saturated = Subscribers.Demand.max(.max) + 1     // .unlimited
     /// ```
     @frozen
     public struct Demand: Equatable, Comparable, Hashable, Codable, Sendable, CustomStringConvertible {
@@ -29,26 +29,14 @@ extension Subscribers {
         }
 
         /// A request for as many values as the publisher can produce.
-        ///
-        /// ```swift
-        /// subscription.request(.unlimited)
-        /// ```
         @inlinable
         public static var unlimited: Demand { Demand(rawValue: unlimitedRaw) }
 
         /// A request for no elements from the publisher.
-        ///
-        /// ```swift
-        /// func receive(_ input: Int) -> Subscribers.Demand { .none }
-        /// ```
         @inlinable
         public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements; traps if it is negative.
-        ///
-        /// ```swift
-        /// subscription.request(.max(1))
-        /// ```
         @inlinable
         public static func max(_ value: Int) -> Demand {
             if value < 0 { Violation.negativeDemand(value) }
@@ -56,39 +44,22 @@ extension Subscribers {
         }
 
         /// The number of requested values, or `nil` if unlimited.
-        ///
-        /// ```swift
-        /// Subscribers.Demand.max(3).max          // 3
-        /// Subscribers.Demand.unlimited.max       // nil
-        /// ```
         @inlinable
         public var max: Int? {
             rawValue == Self.unlimitedRaw ? nil : Int(rawValue)
         }
 
         /// `"unlimited"` or `"max(n)"`, as Combine prints it.
-        ///
-        /// ```swift
-        /// print(Subscribers.Demand.max(2))   // max(2)
-        /// ```
         public var description: String {
             rawValue == Self.unlimitedRaw ? "unlimited" : "max(\(rawValue))"
         }
 
         /// Creates a demand from a decoder; the encoding is the count as one unsigned integer.
-        ///
-        /// ```swift
-        /// let demand = try JSONDecoder().decode(Subscribers.Demand.self, from: data)
-        /// ```
         public init(from decoder: any Decoder) throws {
             self.init(rawValue: try decoder.singleValueContainer().decode(UInt.self))
         }
 
         /// Encodes the demand as one unsigned integer.
-        ///
-        /// ```swift
-        /// let data = try JSONEncoder().encode(Subscribers.Demand.max(3))   // "3"
-        /// ```
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(rawValue)
@@ -100,10 +71,6 @@ extension Subscribers {
 
 extension Subscribers.Demand {
     /// Adds two demands; `.unlimited` on either side, or overflow, gives `.unlimited`.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.max(1) + .max(2)   // .max(3)
-    /// ```
     @inlinable
     public static func + (lhs: Self, rhs: Self) -> Self {
         if lhs.rawValue == unlimitedRaw || rhs.rawValue == unlimitedRaw { return .unlimited }
@@ -111,11 +78,7 @@ extension Subscribers.Demand {
         return overflow ? .unlimited : Self(rawValue: UInt(sum))
     }
 
-    /// Adds a demand to this one.
-    ///
-    /// ```swift
-    /// demand += .max(1)
-    /// ```
+    /// Adds a demand to this one; saturates as `+` does.
     @inlinable
     public static func += (lhs: inout Self, rhs: Self) {
         if lhs.rawValue == unlimitedRaw { return }
@@ -123,10 +86,6 @@ extension Subscribers.Demand {
     }
 
     /// Adds a count; traps if the result is negative, as `.max(_:)` would.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.max(1) + 2   // .max(3)
-    /// ```
     @inlinable
     public static func + (lhs: Self, rhs: Int) -> Self {
         if lhs.rawValue == unlimitedRaw { return .unlimited }
@@ -134,21 +93,13 @@ extension Subscribers.Demand {
         return overflow ? .unlimited : .max(sum)
     }
 
-    /// Adds a count to this demand.
-    ///
-    /// ```swift
-    /// demand += 1
-    /// ```
+    /// Adds a count to this demand; traps, as `+` does, if the result is negative.
     @inlinable
     public static func += (lhs: inout Self, rhs: Int) {
         lhs = lhs + rhs
     }
 
     /// Multiplies a demand by a count; overflow gives `.unlimited`.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.max(2) * 3   // .max(6)
-    /// ```
     @inlinable
     public static func * (lhs: Self, rhs: Int) -> Self {
         if lhs.rawValue == unlimitedRaw { return .unlimited }
@@ -156,11 +107,7 @@ extension Subscribers.Demand {
         return overflow ? .unlimited : .max(product)
     }
 
-    /// Multiplies this demand by a count.
-    ///
-    /// ```swift
-    /// demand *= 2
-    /// ```
+    /// Multiplies this demand by a count; overflow gives `.unlimited`.
     @inlinable
     public static func *= (lhs: inout Self, rhs: Int) {
         lhs = lhs * rhs
@@ -168,11 +115,6 @@ extension Subscribers.Demand {
 
     /// Subtracts a demand; never below `.none`; `.unlimited` minus anything is `.unlimited`,
     /// and a finite demand minus `.unlimited` is `.none`.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.max(3) - .max(1)   // .max(2)
-    /// Subscribers.Demand.max(1) - .max(3)   // .none
-    /// ```
     @inlinable
     public static func - (lhs: Self, rhs: Self) -> Self {
         if lhs.rawValue == unlimitedRaw { return .unlimited }
@@ -180,21 +122,13 @@ extension Subscribers.Demand {
         return lhs.rawValue > rhs.rawValue ? Self(rawValue: lhs.rawValue - rhs.rawValue) : .none
     }
 
-    /// Subtracts a demand from this one.
-    ///
-    /// ```swift
-    /// demand -= .max(1)
-    /// ```
+    /// Subtracts a demand from this one; never below `.none`.
     @inlinable
     public static func -= (lhs: inout Self, rhs: Self) {
         lhs = lhs - rhs
     }
 
     /// Subtracts a count; never below `.none`.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.max(3) - 1   // .max(2)
-    /// ```
     @inlinable
     public static func - (lhs: Self, rhs: Int) -> Self {
         if lhs.rawValue == unlimitedRaw { return .unlimited }
@@ -203,11 +137,7 @@ extension Subscribers.Demand {
         return difference < 0 ? .none : Self(rawValue: UInt(difference))
     }
 
-    /// Subtracts a count from this demand.
-    ///
-    /// ```swift
-    /// demand -= 1
-    /// ```
+    /// Subtracts a count from this demand; never below `.none`.
     @inlinable
     public static func -= (lhs: inout Self, rhs: Int) {
         lhs = lhs - rhs
@@ -218,112 +148,60 @@ extension Subscribers.Demand {
 
 extension Subscribers.Demand {
     /// Orders demands; `.unlimited` is greater than every finite demand.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.max(1) < .unlimited   // true
-    /// ```
     @inlinable
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Whether the demand is greater than a count; `.unlimited` is greater than any.
-    ///
-    /// ```swift
-    /// if demand > 0 { deliverNext() }
-    /// ```
     @inlinable
     public static func > (lhs: Self, rhs: Int) -> Bool {
         rhs < 0 || lhs.rawValue > UInt(rhs)
     }
 
-    /// Whether the demand is at least a count.
-    ///
-    /// ```swift
-    /// demand >= 1
-    /// ```
+    /// Whether the demand is at least a count; `.unlimited` is at least any.
     @inlinable
     public static func >= (lhs: Self, rhs: Int) -> Bool {
         rhs < 0 || lhs.rawValue >= UInt(rhs)
     }
 
     /// Whether the demand is less than a count; `.unlimited` is less than none.
-    ///
-    /// ```swift
-    /// demand < 1
-    /// ```
     @inlinable
     public static func < (lhs: Self, rhs: Int) -> Bool { !(lhs >= rhs) }
 
-    /// Whether the demand is at most a count.
-    ///
-    /// ```swift
-    /// demand <= 0
-    /// ```
+    /// Whether the demand is at most a count; `.unlimited` is at most none.
     @inlinable
     public static func <= (lhs: Self, rhs: Int) -> Bool { !(lhs > rhs) }
 
-    /// Whether a count is greater than the demand.
-    ///
-    /// ```swift
-    /// 2 > Subscribers.Demand.max(1)   // true
-    /// ```
+    /// Whether a count is greater than the demand; no count exceeds `.unlimited`.
     @inlinable
     public static func > (lhs: Int, rhs: Self) -> Bool { rhs < lhs }
 
-    /// Whether a count is at least the demand.
-    ///
-    /// ```swift
-    /// 1 >= Subscribers.Demand.max(1)   // true
-    /// ```
+    /// Whether a count is at least the demand; none is at least `.unlimited`.
     @inlinable
     public static func >= (lhs: Int, rhs: Self) -> Bool { rhs <= lhs }
 
-    /// Whether a count is less than the demand.
-    ///
-    /// ```swift
-    /// 0 < Subscribers.Demand.unlimited   // true
-    /// ```
+    /// Whether a count is less than the demand; every count is less than `.unlimited`.
     @inlinable
     public static func < (lhs: Int, rhs: Self) -> Bool { rhs > lhs }
 
-    /// Whether a count is at most the demand.
-    ///
-    /// ```swift
-    /// 1 <= Subscribers.Demand.max(1)   // true
-    /// ```
+    /// Whether a count is at most the demand; every count is at most `.unlimited`.
     @inlinable
     public static func <= (lhs: Int, rhs: Self) -> Bool { rhs >= lhs }
 
     /// Whether the demand equals a count; `.unlimited` equals none.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.max(0) == 0   // true
-    /// ```
     @inlinable
     public static func == (lhs: Self, rhs: Int) -> Bool {
         rhs >= 0 && lhs.rawValue == UInt(rhs)
     }
 
-    /// Whether the demand differs from a count.
-    ///
-    /// ```swift
-    /// Subscribers.Demand.unlimited != 0   // true
-    /// ```
+    /// Whether the demand differs from a count; `.unlimited` differs from every count.
     @inlinable
     public static func != (lhs: Self, rhs: Int) -> Bool { !(lhs == rhs) }
 
-    /// Whether a count equals the demand.
-    ///
-    /// ```swift
-    /// 0 == Subscribers.Demand.none   // true
-    /// ```
+    /// Whether a count equals the demand; no count equals `.unlimited`.
     @inlinable
     public static func == (lhs: Int, rhs: Self) -> Bool { rhs == lhs }
 
-    /// Whether a count differs from the demand.
-    ///
-    /// ```swift
-    /// 1 != Subscribers.Demand.none   // true
-    /// ```
+    /// Whether a count differs from the demand; every count differs from `.unlimited`.
     @inlinable
     public static func != (lhs: Int, rhs: Self) -> Bool { !(rhs == lhs) }
 }

@@ -4,11 +4,6 @@
 /// `Input` and `Failure` must match the publisher's `Output` and `Failure`. Nothing is
 /// delivered until the subscriber requests it through its ``Subscription``.
 ///
-/// ```swift
-/// let cancellable = [1, 2, 3].publisher
-///     .sink { print($0) }   // prints 1, 2, 3
-/// ```
-///
 /// Implement ``receive(subscriber:)`` to write a publisher of your own; call
 /// ``subscribe(_:)->()`` to attach a subscriber.
 public protocol Publisher<Output, Failure> {
@@ -20,8 +15,10 @@ public protocol Publisher<Output, Failure> {
 
     /// Attaches the specified subscriber to this publisher.
     ///
-    /// Called by ``subscribe(_:)->()``; implement it, but call `subscribe(_:)` instead.
+    /// Called by ``subscribe(_:)->()``; implement it, but call `subscribe(_:)` instead. The
+    /// subscriber gets a subscription first, always, even when the publisher has nothing to send:
     ///
+    /// <!-- snippet: PublisherReceiveSubscriber -->
     /// ```swift
     /// func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
     ///     subscriber.receive(subscription: Subscriptions.empty)
@@ -33,10 +30,6 @@ public protocol Publisher<Output, Failure> {
 
 extension Publisher {
     /// Attaches the specified subscriber to this publisher.
-    ///
-    /// ```swift
-    /// Just(1).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
-    /// ```
     @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)

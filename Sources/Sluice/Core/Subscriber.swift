@@ -4,13 +4,18 @@
 /// through it; it receives at most as many values as it has requested, then at most one
 /// completion.
 ///
+/// <!-- snippet: SubscriberFirstThree -->
 /// ```swift
-/// final class Printer: Subscriber {
+/// final class FirstThree: Subscriber {
+///     private(set) var received: [Int] = []
+///     private(set) var finished = false
 ///     func receive(subscription: any Subscription) { subscription.request(.max(3)) }
-///     func receive(_ input: Int) -> Subscribers.Demand { print(input); return .none }
-///     func receive(completion: Subscribers.Completion<Never>) { print("done") }
+///     func receive(_ input: Int) -> Subscribers.Demand { received.append(input); return .none }
+///     func receive(completion: Subscribers.Completion<Never>) { finished = true }
 /// }
-/// (1...5).publisher.subscribe(Printer())   // prints 1, 2, 3
+/// let firstThree = FirstThree()
+/// (1...5).publisher.subscribe(firstThree)
+/// // received == [1, 2, 3], and no completion: it asked for three values of five
 /// ```
 public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
     /// The kind of values this subscriber receives.
@@ -21,36 +26,20 @@ public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
 
     /// Tells the subscriber that it has successfully subscribed to the publisher and may
     /// request items.
-    ///
-    /// ```swift
-    /// func receive(subscription: any Subscription) { subscription.request(.unlimited) }
-    /// ```
     func receive(subscription: any Subscription)
 
     /// Tells the subscriber that the publisher has produced an element.
     ///
     /// Returns the additional demand, added to the demand already requested.
-    ///
-    /// ```swift
-    /// func receive(_ input: Int) -> Subscribers.Demand { sum += input; return .max(1) }
-    /// ```
     func receive(_ input: Input) -> Subscribers.Demand
 
     /// Tells the subscriber that the publisher has completed publishing, normally or with
     /// an error. Nothing is delivered after it.
-    ///
-    /// ```swift
-    /// func receive(completion: Subscribers.Completion<Never>) { print("finished") }
-    /// ```
     func receive(completion: Subscribers.Completion<Failure>)
 }
 
 extension Subscriber where Input == Void {
     /// Tells the subscriber that a publisher of `Void` elements has produced an element.
-    ///
-    /// ```swift
-    /// _ = subscriber.receive()
-    /// ```
     @inlinable
     public func receive() -> Subscribers.Demand {
         receive(())
@@ -58,8 +47,4 @@ extension Subscriber where Input == Void {
 }
 
 /// A namespace for types that act as subscribers, such as ``Subscribers/Sink``.
-///
-/// ```swift
-/// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
-/// ```
 public enum Subscribers {}

@@ -3,40 +3,20 @@
 /// Subscriptions are thread-safe: ``request(_:)`` and ``Cancellable/cancel()`` may be called
 /// from any thread, also from inside `Subscriber.receive(_:)`. Cancelling frees the
 /// resources attached to the subscription; it is idempotent.
-///
-/// ```swift
-/// func receive(subscription: any Subscription) {
-///     self.subscription = subscription
-///     subscription.request(.max(1))
-/// }
-/// ```
 public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
     /// Tells a publisher that it may send more values to the subscriber.
     ///
     /// Demand adds up: two calls with `.max(2)` allow four values.
-    ///
-    /// ```swift
-    /// subscription.request(.max(10))
-    /// ```
     func request(_ demand: Subscribers.Demand)
 }
 
 /// A namespace for symbols related to subscriptions.
-///
-/// ```swift
-/// subscriber.receive(subscription: Subscriptions.empty)
-/// ```
 public enum Subscriptions {}
 
 extension Subscriptions {
     /// The empty subscription: requests and cancellations do nothing.
     ///
     /// Useful for a publisher that completes at once, before anything can be requested.
-    ///
-    /// ```swift
-    /// subscriber.receive(subscription: Subscriptions.empty)
-    /// subscriber.receive(completion: .finished)
-    /// ```
     public static var empty: any Subscription { EmptySubscription.shared }
 }
 

@@ -42,11 +42,6 @@ final class LockedBuffer<State>: ManagedBuffer<State, PlatformLock> {
 /// It is `package` (SluiceTesting and the tests share the one lock; `@_spi(Internals) import
 /// Sluice` still compiles) and `@usableFromInline`, so that `@inlinable` hot paths can use it
 /// and clients specialise them.
-///
-/// ```swift
-/// let count = Locked(0)
-/// count.withLock { $0 += 1 }
-/// ```
 @usableFromInline
 package struct Locked<State> {
     @usableFromInline

@@ -12,7 +12,7 @@ import Synchronization
 /// lock, and the atomic hand-over orders the emitters' accesses to the delivery state (the
 /// role is given up with release ordering and taken with acquire ordering).
 ///
-/// ```
+/// ```text
 ///   count == 0 ──add(d): caller becomes the emitter, emits d──▶ count == d
 ///        ▲                                                      │ add(e): count += e, no role
 ///        └── release(taken:), count == taken ◀──────────────────┤
@@ -23,8 +23,15 @@ import Synchronization
 /// To end the stream for good, the terminating side takes the role (or finds it taken) and
 /// never releases it: the count then stays above zero and no one becomes the emitter again.
 ///
+/// The emitter's loop, run by whoever `add(_:)` made the emitter:
+///
+/// <!-- snippet: PendingDemandEmitterLoop -->
 /// ```swift
-/// if let demand = pending.add(.max(1)) { emit(demand) }
+/// var next = pending.add(.max(2))   // .max(2): this caller became the emitter
+/// while let demand = next {
+///     emit(demand)                  // an add(_:) meanwhile only grows the count
+///     next = pending.release(taken: demand)
+/// }
 /// ```
 @usableFromInline
 struct PendingDemand: ~Copyable, Sendable {

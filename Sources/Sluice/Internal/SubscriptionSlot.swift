@@ -1,7 +1,7 @@
 /// Where a one-shot subscriber keeps its upstream subscription: the three states every
 /// subscriber goes through, in order, under the subscriber's lock.
 ///
-/// ```
+/// ```text
 /// awaiting ──attach──▶ subscribed ──end──▶ terminated
 ///     └──────────────end───────────────────▲
 /// ```

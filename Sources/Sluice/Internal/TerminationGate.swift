@@ -7,7 +7,7 @@ import Synchronization
 /// ``enterFinal()`` end it. The state counts the deliveries in progress (nested ones too: a
 /// closure may re-enter its subscriber) next to a terminated and a released bit:
 ///
-/// ```
+/// ```text
 /// open(n) ──terminate──▶ terminated(n) ──the delivery that brings n to 0 exits──▶ released
 ///    └──────────────────terminate with n == 0─────────────────────────────────────────▲
 /// ```

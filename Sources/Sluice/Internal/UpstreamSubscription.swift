@@ -3,11 +3,6 @@
 /// Safe to mark Sendable: `Subscription.request(_:)` and `cancel()` are thread-safe by
 /// contract (design rules 4 and 5), and nothing else is called on it. The one such box in
 /// the package; `package` so that SluiceTesting uses it too.
-///
-/// ```swift
-/// let upstream = UpstreamSubscription(subscription)
-/// upstream.base.request(.max(1))
-/// ```
 @usableFromInline
 package struct UpstreamSubscription: @unchecked Sendable {
     @usableFromInline package let base: any Subscription

@@ -1,12 +1,6 @@
 /// A publisher that performs type erasure by wrapping another publisher.
 ///
 /// Use it to expose a publisher across an API boundary without its concrete type.
-///
-/// ```swift
-/// func numbers() -> AnyPublisher<Int, Never> {
-///     [1, 2, 3].publisher.eraseToAnyPublisher()
-/// }
-/// ```
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
@@ -15,10 +9,6 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     internal let box: AnyPublisherBox<Output, Failure>
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
-    ///
-    /// ```swift
-    /// let erased = AnyPublisher(Just(1))
-    /// ```
     @inlinable
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
         if let already = publisher as? AnyPublisher<Output, Failure> {
@@ -29,36 +19,20 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     }
 
     /// Attaches the subscriber to the wrapped publisher.
-    ///
-    /// ```swift
-    /// AnyPublisher(Just(1)).subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
-    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.receive(subscriber: subscriber)
     }
 
     /// `"AnyPublisher"`, as Combine prints it.
-    ///
-    /// ```swift
-    /// print(Just(1).eraseToAnyPublisher())   // AnyPublisher
-    /// ```
     public var description: String { "AnyPublisher" }
 
-    /// `"AnyPublisher"`, as Combine prints it.
-    ///
-    /// ```swift
-    /// Just(1).eraseToAnyPublisher().playgroundDescription as? String   // "AnyPublisher"
-    /// ```
+    /// The same as ``description``, for playgrounds.
     public var playgroundDescription: Any { description }
 }
 
 extension Publisher {
     /// Wraps this publisher with a type eraser.
-    ///
-    /// ```swift
-    /// let publisher: AnyPublisher<Int, Never> = Just(1).eraseToAnyPublisher()
-    /// ```
     @inlinable
     public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
         AnyPublisher(self)

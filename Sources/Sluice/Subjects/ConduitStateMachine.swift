@@ -16,7 +16,7 @@
 /// cancel) first sets that flag, so the deliverer then comes back under the lock instead
 /// (``deliveringAndNotified()``). `delivering` with the flag cleared reads as `idle`.
 ///
-/// ```
+/// ```text
 ///                 offer with demand / first request (current value)
 ///         idle ─────────────────────────────────────────▶ delivering
 ///          ▲  ◀── after delivery, queue empty, no completion ──┘ │  offer with demand: queue it

@@ -8,10 +8,13 @@ extension Publisher {
     /// ``AnyCancellable`` to detach. The subject is held weakly: once it is deinitialized,
     /// values go nowhere.
     ///
+    /// <!-- snippet: PublisherSubscribeSubject -->
     /// ```swift
     /// let subject = PassthroughSubject<Int, Never>()
-    /// let output = subject.sink { print($0) }
-    /// let input = [1, 2, 3].publisher.subscribe(subject)   // prints 1, 2, 3
+    /// var received: [Int] = []
+    /// var cancellables = Set<AnyCancellable>()
+    /// [1, 2, 3].publisher.subscribe(subject).store(in: &cancellables)   // no demand: nothing yet
+    /// subject.sink { received.append($0) }.store(in: &cancellables)     // received == [1, 2, 3]
     /// ```
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
@@ -32,7 +35,7 @@ extension Publisher {
 /// The subscriber behind `subscribe(_:)` for a subject; it is also the subscription the
 /// subject receives, forwarding `request` and `cancel` upstream.
 ///
-/// ```
+/// ```text
 /// awaiting ──receive(subscription:)──▶ subscribed ──completion / cancel──▶ terminated
 /// ```
 ///

@@ -9,7 +9,7 @@
 /// (rule 6): the deliverer calls the subscriber after unlocking, then comes back to learn
 /// what was queued meanwhile.
 ///
-/// ```
+/// ```text
 /// active ──send(completion:)──▶ completed   (sticky: later subscribers get the completion)
 /// ```
 /// A conduit's entry lives here from subscription until it terminates (cancelled, or its

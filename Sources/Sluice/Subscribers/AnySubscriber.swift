@@ -2,12 +2,16 @@
 ///
 /// Wraps a subscriber, a subject, or three closures, hiding the concrete type.
 ///
+/// Made from closures, it is a subscriber without a class of its own; the demand its
+/// `receiveValue` returns adds to what it requested:
+///
+/// <!-- snippet: AnySubscriberClosures -->
 /// ```swift
-/// let printer = AnySubscriber<Int, Never>(
-///     receiveSubscription: { $0.request(.unlimited) },
-///     receiveValue: { print($0); return .none },
-///     receiveCompletion: { _ in print("done") })
-/// [1, 2].publisher.subscribe(printer)
+/// var received: [Int] = []
+/// let firstTwo = AnySubscriber<Int, Never>(
+///     receiveSubscription: { $0.request(.max(1)) },
+///     receiveValue: { received.append($0); return received.count < 2 ? .max(1) : .none })
+/// (1...5).publisher.subscribe(firstTwo)   // received == [1, 2]
 /// ```
 @frozen
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
@@ -17,18 +21,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     internal let box: AnySubscriberBox<Input, Failure>
 
     /// The identifier of the wrapped subscriber (or of this wrapper, for closures).
-    ///
-    /// ```swift
-    /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-    /// AnySubscriber(sink).combineIdentifier == sink.combineIdentifier   // true
-    /// ```
     public let combineIdentifier: CombineIdentifier
 
     /// Creates a type-erasing subscriber to wrap an existing subscriber.
-    ///
-    /// ```swift
-    /// let erased = AnySubscriber(mySubscriber)
-    /// ```
     @inlinable
     public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
         if let already = s as? AnySubscriber<Input, Failure> {
@@ -41,11 +36,6 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Creates a type-erasing subscriber that forwards everything it receives to a subject.
     /// It describes itself as `"Subject"`, as Combine's does.
-    ///
-    /// ```swift
-    /// let subject = PassthroughSubject<Int, Never>()
-    /// [1, 2].publisher.subscribe(AnySubscriber(subject))
-    /// ```
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
         self.init(
             receiveSubscription: { s.send(subscription: $0) },
@@ -56,10 +46,6 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Creates a type-erasing subscriber that runs the given closures; a missing closure
     /// does nothing (a missing `receiveValue` returns `.none`).
-    ///
-    /// ```swift
-    /// let subscriber = AnySubscriber<Int, Never>(receiveSubscription: { $0.request(.max(1)) })
-    /// ```
     public init(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
@@ -81,56 +67,30 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
 
     /// Forwards the subscription to the wrapped subscriber.
-    ///
-    /// ```swift
-    /// Just(1).subscribe(AnySubscriber(sink))   // forwards the subscription to sink
-    /// ```
     @inlinable
     public func receive(subscription: any Subscription) {
         box.receive(subscription: subscription)
     }
 
     /// Forwards a value to the wrapped subscriber and returns its demand.
-    ///
-    /// ```swift
-    /// let printer = AnySubscriber<Int, Never>(receiveSubscription: { $0.request(.unlimited) },
-    ///                                         receiveValue: { print($0); return .none })
-    /// [1, 2].publisher.subscribe(printer)   // prints 1, 2
-    /// ```
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
         box.receive(value)
     }
 
     /// Forwards the completion to the wrapped subscriber.
-    ///
-    /// ```swift
-    /// Empty<Int, Never>().subscribe(AnySubscriber(receiveCompletion: { print($0) }))   // prints finished
-    /// ```
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
         box.receive(completion: completion)
     }
 
     /// The wrapped subscriber's description.
-    ///
-    /// ```swift
-    /// print(AnySubscriber<Int, Never>())   // Anonymous AnySubscriber
-    /// ```
     public var description: String { box.description }
 
     /// The wrapped subscriber's mirror.
-    ///
-    /// ```swift
-    /// Mirror(reflecting: AnySubscriber(sink)).children.isEmpty   // true, as for the Sink itself
-    /// ```
     public var customMirror: Mirror { box.customMirror }
 
-    /// The wrapped subscriber's description.
-    ///
-    /// ```swift
-    /// AnySubscriber(sink).playgroundDescription as? String   // "Sink"
-    /// ```
+    /// The same as ``description``, for playgrounds.
     public var playgroundDescription: Any { description }
 }
 

@@ -5,21 +5,10 @@ extension Subscribers {
     /// It requests `.unlimited` when subscribed, holds ``object`` strongly until the
     /// publisher completes or the subscriber is cancelled, and then releases it. A second
     /// subscription is cancelled, as in Combine.
-    ///
-    /// ```swift
-    /// final class Model { var count = 0 }
-    /// let model = Model()
-    /// let assign = Subscribers.Assign(object: model, keyPath: \.count)
-    /// [1, 2].publisher.subscribe(assign)   // model.count == 2
-    /// ```
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         /// This subscriber accepts only publishers that never fail.
-        ///
-        /// ```swift
-        /// let assign: some Subscriber<Int, Never> = Subscribers.Assign(object: model, keyPath: \Model.count)
-        /// ```
         public typealias Failure = Never
 
         private struct State {
@@ -98,17 +87,9 @@ extension Subscribers {
         }
 
         /// `"Assign \(Root.self)."`, as Combine prints it.
-        ///
-        /// ```swift
-        /// print(Subscribers.Assign(object: model, keyPath: \Model.count))   // Assign Model.
-        /// ```
         public var description: String { "Assign \(Root.self)." }
 
         /// The object, key path and upstream subscription, as Combine shows them.
-        ///
-        /// ```swift
-        /// Mirror(reflecting: assign).children.map(\.label)   // object, keyPath, upstreamSubscription
-        /// ```
         public var customMirror: Mirror {
             let (object, upstream) = state.withLock { ($0.object, $0.subscription.current) }
             return Mirror(self, children: [
@@ -118,11 +99,7 @@ extension Subscribers {
             ])
         }
 
-        /// `"Assign \(Root.self)."`, as Combine prints it.
-        ///
-        /// ```swift
-        /// assign.playgroundDescription as? String   // "Assign Model."
-        /// ```
+        /// The same as ``description``, for playgrounds.
         public var playgroundDescription: Any { description }
     }
 }

@@ -6,13 +6,6 @@ extension Subscribers {
     /// Usually made by ``Publisher/sink(receiveCompletion:receiveValue:isolation:)``. A second
     /// subscription is cancelled, as in Combine. After ``cancel()`` no more values or
     /// completion reach the closures.
-    ///
-    /// ```swift
-    /// let sink = Subscribers.Sink<Int, Never>(
-    ///     receiveCompletion: { print("completion:", $0) },
-    ///     receiveValue: { print("value:", $0) })
-    /// [1, 2].publisher.subscribe(sink)
-    /// ```
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
@@ -164,24 +157,12 @@ extension Subscribers {
         }
 
         /// `"Sink"`, as Combine prints it.
-        ///
-        /// ```swift
-        /// print(Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }))   // Sink
-        /// ```
         public var description: String { "Sink" }
 
         /// An empty mirror, as Combine shows it.
-        ///
-        /// ```swift
-        /// Mirror(reflecting: sink).children.isEmpty   // true
-        /// ```
         public var customMirror: Mirror { Mirror(self, children: [:]) }
 
-        /// `"Sink"`, as Combine prints it.
-        ///
-        /// ```swift
-        /// sink.playgroundDescription as? String   // "Sink"
-        /// ```
+        /// The same as ``description``, for playgrounds.
         public var playgroundDescription: Any { description }
     }
 }
@@ -208,13 +189,15 @@ extension Publisher {
     /// a main-actor sink; otherwise in order, after a hop to the actor. Called outside any actor,
     /// they run on whatever thread the publisher signals from, as in Combine.
     ///
+    /// <!-- snippet: SinkOnMainActor -->
     /// ```swift
-    /// @MainActor final class ViewModel {
-    ///     var title = ""
-    ///     var bag = Set<AnyCancellable>()
+    /// @MainActor final class TitleModel {
+    ///     private(set) var title = ""
+    ///     private var bag = Set<AnyCancellable>()
     ///     func bind(_ titles: PassthroughSubject<String, Never>) {
-    ///         // Runs on the main actor even when `titles` is sent to from another task.
-    ///         titles.sink { self.title = $0 }.store(in: &bag)
+    ///         // Runs on the main actor even when `titles` is sent to from another task; weak,
+    ///         // as the model keeps the subscription.
+    ///         titles.sink { [weak self] in self?.title = $0 }.store(in: &bag)
     ///     }
     /// }
     /// ```

@@ -6,6 +6,7 @@ extension Publishers.Create {
     /// with ``send(_:)``, which never exceeds the demand. It may be used from any thread;
     /// signals reach the subscriber one at a time, in the order they were accepted.
     ///
+    /// <!-- snippet: CreateEmitterDropsWithoutDemand -->
     /// ```swift
     /// let ticks = AnyPublisher<Int, Never>.create { emitter in
     ///     let token = clock.onTick { tick in
@@ -24,18 +25,10 @@ extension Publishers.Create {
 
         /// The demand requested and not yet used by accepted values; `.none` once finished
         /// or cancelled.
-        ///
-        /// ```swift
-        /// if emitter.demand > 0 { emitter.send(1) }
-        /// ```
         @inlinable
         public var demand: Subscribers.Demand { machine.withLock { $0.demand } }
 
         /// Whether the subscriber cancelled or a completion was sent: later sends are refused.
-        ///
-        /// ```swift
-        /// guard !emitter.isTerminated else { return }
-        /// ```
         @inlinable
         public var isTerminated: Bool { machine.withLock { $0.isTerminated } }
 
@@ -46,10 +39,6 @@ extension Publishers.Create {
         /// during a `receive`) it is delivered right after, in order, unless the subscriber
         /// cancels first. Returns `false`, dropping the value, when there is no demand or the
         /// subscription has ended.
-        ///
-        /// ```swift
-        /// if !emitter.send(value) { pending.append(value) }
-        /// ```
         @inlinable @discardableResult
         public func send(_ value: Output) -> Bool {
             switch machine.withLock({ $0.send(value) }) {
@@ -62,10 +51,6 @@ extension Publishers.Create {
         }
 
         /// Sends the completion (after any accepted values); later sends are refused.
-        ///
-        /// ```swift
-        /// emitter.send(completion: .finished)
-        /// ```
         @inlinable
         public func send(completion: Subscribers.Completion<Failure>) {
             finish(machine.withLock { $0.send(completion: completion) })
@@ -79,10 +64,6 @@ extension Publishers.Create {
         /// is out, another call finds nothing to take: so after putting a value back, send it
         /// again if ``demand`` is no longer `.none` (that call's demand is waiting for it), and
         /// send the completion only once the source is empty and no value is out.
-        ///
-        /// ```swift
-        /// emitter.onRequest { demand in source.resume() }
-        /// ```
         public func onRequest(_ handler: @escaping @Sendable (Subscribers.Demand) -> Void) {
             let outstanding = machine.withLock { $0.setOnRequest(handler) }
             if outstanding > 0 { handler(outstanding) }
@@ -90,10 +71,6 @@ extension Publishers.Create {
 
         /// Registers the closure called exactly once when the subscriber cancels; it is run at
         /// once if the subscriber already cancelled. Not called after a completion was sent.
-        ///
-        /// ```swift
-        /// emitter.onCancel { source.stop() }
-        /// ```
         public func onCancel(_ handler: @escaping @Sendable () -> Void) {
             let stored = machine.withLock { $0.setOnCancel(handler) }
             if !stored, machine.withLock({ $0.wasCancelled }) { handler() }

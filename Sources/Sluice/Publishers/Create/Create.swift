@@ -7,6 +7,7 @@ extension Publishers {
     /// The body runs once per subscriber, right after the subscriber has received its
     /// subscription.
     ///
+    /// <!-- snippet: CreateFromValues -->
     /// ```swift
     /// let numbers = Publishers.Create<Int, Never> { emitter in
     ///     let source = Mutex((values: [3, 2, 1], out: 0))   // import Synchronization
@@ -25,27 +26,14 @@ extension Publishers {
     /// ```
     public struct Create<Output, Failure: Error>: Publisher {
         /// The closure run for each subscriber.
-        ///
-        /// ```swift
-        /// let body: (Publishers.Create<Int, Never>.Emitter) -> Void = { $0.send(completion: .finished) }
-        /// ```
         public let body: (Emitter) -> Void
 
         /// Creates a publisher that runs `body` for each subscriber.
-        ///
-        /// ```swift
-        /// let publisher = Publishers.Create<Int, Never> { emitter in emitter.send(completion: .finished) }
-        /// ```
         public init(_ body: @escaping (Emitter) -> Void) {
             self.body = body
         }
 
         /// Hands the subscriber its subscription, then runs the body with its emitter.
-        ///
-        /// ```swift
-        /// let publisher = Publishers.Create<Int, Never> { $0.send(completion: .finished) }
-        /// publisher.subscribe(Subscribers.Sink(receiveCompletion: { print($0) }, receiveValue: { _ in }))   // prints finished
-        /// ```
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let emitter = Emitter(downstream: AnySubscriber(subscriber))
@@ -58,12 +46,6 @@ extension Publishers {
 extension AnyPublisher {
     /// Creates a type-erased publisher from a demand-aware emitter closure; see
     /// ``Publishers/Create``.
-    ///
-    /// ```swift
-    /// let ticks = AnyPublisher<Int, Never>.create { emitter in
-    ///     emitter.onRequest { _ in while emitter.send(1) {} }
-    /// }
-    /// ```
     public static func create(
         _ body: @escaping (Publishers.Create<Output, Failure>.Emitter) -> Void
     ) -> AnyPublisher<Output, Failure> {

@@ -2,7 +2,7 @@
 ///
 /// States and transitions (under the emitter's lock; every callout happens after it):
 ///
-/// ```
+/// ```text
 /// active(idle) ──send(v), demand > 0──▶ active(delivering)       → deliver v
 /// active(idle) ──send(v), demand == 0──▶ active(idle)           → refused
 /// active(delivering) ──send(v), demand > 0──▶ active(delivering) → queued (the deliverer delivers it)

@@ -5,11 +5,13 @@
 /// has requested at least one value, followed by `.finished`; a failure is delivered at once.
 /// The promise may be called from any thread; only its first call counts.
 ///
+/// <!-- snippet: FutureKeepsItsResult -->
 /// ```swift
 /// let future = Future<Int, Never> { promise in
-///     DispatchQueue.global().async { promise(.success(42)) }
+///     Task { promise(.success(42)) }   // the closure runs now; the promise is kept for later
 /// }
-/// let cancellable = future.sink { print($0) }   // prints 42
+/// let first = await future.value       // 42
+/// let second = await future.value      // 42 again: the result is kept, not made again
 /// ```
 public final class Future<Output, Failure: Error>: Publisher {
     /// A type that represents a closure to invoke in the future, when an element or error is
@@ -19,21 +21,11 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// callback, a dispatch queue or a `Task`, which Swift 6 allows only for a `Sendable`
     /// closure. Calling it hands the result to the future's subscribers on the calling thread
     /// (a `sink` made on an actor still runs its closure there).
-    ///
-    /// ```swift
-    /// let future = Future<Int, Never> { promise in
-    ///     Task { promise(.success(42)) }
-    /// }
-    /// ```
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
     @usableFromInline let storage: FutureStorage<Output, Failure>
 
     /// Creates a publisher that invokes a promise closure when the publisher emits an element.
-    ///
-    /// ```swift
-    /// let future = Future<Int, any Error> { promise in promise(.success(1)) }
-    /// ```
     @inlinable
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
         let storage = FutureStorage<Output, Failure>()
@@ -42,11 +34,6 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
 
     /// Attaches the subscriber; it receives the result (now or once known) per its demand.
-    ///
-    /// ```swift
-    /// let future = Future<Int, Never> { promise in promise(.success(1)) }
-    /// future.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
-    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureConduit(downstream: subscriber, parent: storage)
@@ -66,7 +53,7 @@ extension Future: Sendable where Output: Sendable {}
 /// The state of a ``Future`` shared with its conduits: the result once known, and the
 /// conduits waiting for it.
 ///
-/// ```
+/// ```text
 /// pending(waiting) ──fulfil──▶ resolved(result)   (the waiting conduits are fulfilled after the lock)
 /// resolved ──fulfil──▶ resolved                  (later promises are ignored)
 /// ```

@@ -3,7 +3,7 @@
 /// States and transitions of ``FutureConduit/Machine`` (under the conduit's lock; signals
 /// are sent after it):
 ///
-/// ```
+/// ```text
 /// active(result: nil, demanded) ──request──▶ active(demanded: true)
 /// active(result: nil) ──fulfil(success)──▶ active(result)                 (no demand yet)
 /// active(demanded: true) ──fulfil(success)──▶ done        → value, .finished

@@ -7,6 +7,7 @@
 /// properties gets a new publisher at each read, which never emits: declare
 /// `let objectWillChange = ObservableObjectPublisher()` and call `send()` yourself instead.
 ///
+/// <!-- snippet: ObservableObjectWillChange -->
 /// ```swift
 /// final class Contact: ObservableObject {
 ///     @Published var name: String
@@ -15,8 +16,10 @@
 /// }
 ///
 /// let john = Contact(name: "John Appleseed", age: 24)
-/// let cancellable = john.objectWillChange.sink { _ in print("\(john.age) will change") }
-/// john.age += 1   // prints "24 will change"
+/// var agesBeforeChange: [Int] = []
+/// let cancellable = john.objectWillChange.sink { _ in agesBeforeChange.append(john.age) }
+/// john.age += 1                   // agesBeforeChange == [24]: it emits before the change
+/// cancellable.cancel()
 /// ```
 public protocol ObservableObject: AnyObject {
     /// The type of publisher that emits before the object changes.

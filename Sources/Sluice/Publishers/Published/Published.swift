@@ -8,6 +8,7 @@
 /// Combine, on a struct's property it does not compile). Reading and setting are thread-safe;
 /// the subscribers run on the setting thread.
 ///
+/// <!-- snippet: PublishedBeforeStored -->
 /// ```swift
 /// final class Weather {
 ///     @Published var temperature: Double
@@ -15,8 +16,10 @@
 /// }
 ///
 /// let weather = Weather(temperature: 20)
-/// let cancellable = weather.$temperature.sink { print("Temperature now: \($0)") }  // 20.0
-/// weather.temperature = 25                                                         // 25.0
+/// var sent: [Double] = [], stored: [Double] = []
+/// let cancellable = weather.$temperature.sink { sent.append($0); stored.append(weather.temperature) }
+/// weather.temperature = 25        // sent == [20, 25], stored == [20, 20]: sent before it is stored
+/// cancellable.cancel()
 /// ```
 @propertyWrapper
 public struct Published<Value> {
@@ -81,10 +84,11 @@ extension Publisher where Failure == Never {
     /// `AnyCancellable` to keep), and holds the object only weakly, so a pipeline that feeds an
     /// object's own property makes no reference cycle.
     ///
+    /// <!-- snippet: PublishedAssignTo -->
     /// ```swift
-    /// final class Clock: ObservableObject {
-    ///     @Published var now = 0
-    ///     init(ticks: some Publisher<Int, Never>) { ticks.assign(to: &$now) }
+    /// final class TickCounter: ObservableObject {
+    ///     @Published var latest = 0
+    ///     init(ticks: some Publisher<Int, Never>) { ticks.assign(to: &$latest) }
     /// }
     /// ```
     public func assign(to published: inout Published<Output>.Publisher) {

@@ -6,20 +6,12 @@ extension Record: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Decodes a record from its recording.
-    ///
-    /// ```swift
-    /// let record = try JSONDecoder().decode(Record<Int, MyError>.self, from: data)
-    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(recording: try container.decode(Recording.self, forKey: .recording))
     }
 
     /// Encodes the recording.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(Record<Int, MyError>(output: [1, 2], completion: .finished))
-    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recording, forKey: .recording)
@@ -35,10 +27,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Decodes a complete recording.
-    ///
-    /// ```swift
-    /// let recording = try JSONDecoder().decode(Record<Int, MyError>.Recording.self, from: data)
-    /// ```
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -47,10 +35,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// Encodes the output and the completion.
-    ///
-    /// ```swift
-    /// let data = try JSONEncoder().encode(Record<Int, MyError>.Recording(output: [1]))
-    /// ```
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)
@@ -58,10 +42,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     }
 
     /// The same as ``encode(to:)``; Combine has both names.
-    ///
-    /// ```swift
-    /// try recording.encode(into: encoder)
-    /// ```
     public func encode(into encoder: any Encoder) throws {
         try encode(to: encoder)
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// States and transitions of ``Machine`` (under the lock; signals are sent after it, by the
 /// one caller that is draining):
 ///
-/// ```
+/// ```text
 /// idle(next, demand) ──request(n)──▶ draining            → deliver output[next..<next+k], k ≤ demand
 /// draining ──request(n)──▶ draining                        (demand added; the drain loop goes on)
 /// draining ──delivered(extra), more & demand > 0──▶ draining → deliver the next batch

@@ -6,31 +6,14 @@ extension Publishers {
     /// Each subscriber iterates the sequence afresh. When the last element has been
     /// delivered, the publisher finishes without waiting for more demand; an empty sequence
     /// finishes at once.
-    ///
-    /// ```swift
-    /// let cancellable = Publishers.Sequence<[Int], Never>(sequence: [1, 2, 3])
-    ///     .sink { print($0) }   // prints 1, 2, 3
-    /// ```
     public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
         /// The kind of values published: the sequence's elements.
-        ///
-        /// ```swift
-        /// let publisher: some Publisher<Int, Never> = [1, 2].publisher   // Output is Int
-        /// ```
         public typealias Output = Elements.Element
 
         /// The sequence of elements to publish.
-        ///
-        /// ```swift
-        /// Publishers.Sequence<[Int], Never>(sequence: [1, 2]).sequence   // [1, 2]
-        /// ```
         public let sequence: Elements
 
         /// Creates a publisher for a sequence of elements.
-        ///
-        /// ```swift
-        /// let publisher = Publishers.Sequence<ClosedRange<Int>, Error>(sequence: 1...3)
-        /// ```
         @inlinable
         public init(sequence: Elements) {
             self.sequence = sequence
@@ -39,10 +22,6 @@ extension Publishers {
         /// Gives the subscriber a subscription that delivers the elements on demand.
         ///
         /// Inlinable so that the per-element loop is specialised for the client's subscriber.
-        ///
-        /// ```swift
-        /// [1, 2].publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
-        /// ```
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var iterator = sequence.makeIterator()
@@ -67,10 +46,6 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
 extension Sequence {
     /// A publisher that publishes the elements of this sequence on demand, then finishes.
-    ///
-    /// ```swift
-    /// let cancellable = (1...3).publisher.sink { print($0) }   // prints 1, 2, 3
-    /// ```
     @inlinable
     public var publisher: Publishers.Sequence<Self, Never> {
         Publishers.Sequence(sequence: self)

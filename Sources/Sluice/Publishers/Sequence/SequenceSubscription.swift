@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// States (`terminated` is set by `cancel()` or by the last element, and is final):
 ///
-/// ```
+/// ```text
 ///   idle (count 0) ──request──▶ emitting ──demand used up, nothing added──▶ idle
 ///        │                        │  request: count += n (the emitter continues with it)
 ///        │ cancel: take the role,  │ cancel: the emitter sees `terminated` before the next

@@ -7,7 +7,7 @@
 /// time drains the queue on the actor, in arrival order. The runtime offers no public test
 /// for "running on this custom actor", so a custom actor's subscriber always takes the queue.
 ///
-/// ```
+/// ```text
 /// idle ──signal off the actor──▶ scheduled (queue drained on the actor) ──queue empty──▶ idle
 ///   └─signal already on the main actor, nothing queued─▶ performed at once (stays idle)
 /// ```
