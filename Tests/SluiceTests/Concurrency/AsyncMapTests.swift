@@ -188,6 +188,48 @@ struct AsyncMapTests {
         #expect(recorder.values == (0..<2_000).map { $0 * 2 } && recorder.violations.isEmpty)
     }
 
+    @Test("the transforms run on at most maxConcurrent tasks, which take the values one after another")
+    func workersAreReused() async {
+        let tasks = Locked<Set<Int>>([])
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        (0..<200).publisher.asyncMap(maxConcurrent: 2) { value in
+            // A worker's task lives until the stream ends, so two transforms that see the same
+            // task address ran on one task. (A task per value could reuse a freed address, so
+            // this can pass by luck, but not reliably.)
+            tasks.withLock { _ = $0.insert(withUnsafeCurrentTask { $0!.hashValue }) }
+            return value
+        }.subscribe(recorder)
+        #expect(await recorder.waitForCompletion() == .finished)
+        #expect(tasks.withLock { $0.count } <= 2)
+        #expect(recorder.values == Array(0..<200))
+    }
+
+    @Test("its tasks end with the subscription: after the completion, and after a cancel", arguments: [false, true])
+    func tasksEndWithTheSubscription(cancelling: Bool) async {
+        weak var subscription: AnyObject?
+        do {
+            let upstream = ControllablePublisher<Int, Never>()
+            defer { upstream.detachAll() }
+            let recorder = RecordingSubscriber<Int, Never>()
+            upstream.asyncMap(maxConcurrent: 3) { $0 }.subscribe(recorder)
+            for value in 0..<3 { _ = upstream.subscriptions[0].send(value) }
+            await recorder.waitForValues(count: 3)  // three workers, parked for a value
+            if cancelling {
+                recorder.cancel()
+            } else {
+                upstream.subscriptions[0].send(completion: .finished)
+                #expect(await recorder.waitForCompletion() == .finished)
+            }
+            subscription = recorder.subscription as AnyObject?
+            #expect(subscription != nil)
+        }
+        // Only a worker left parked would still hold the subscription.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while subscription != nil, ContinuousClock.now < deadline { await Task.yield() }
+        #expect(subscription == nil)
+    }
+
     @Test("describes itself")
     func description() {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)

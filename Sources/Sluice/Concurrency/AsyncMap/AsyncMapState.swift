@@ -1,8 +1,10 @@
 /// The state of one `asyncMap` subscription (``AsyncMapSubscription``), under its lock.
 ///
-/// Each upstream value gets a task that runs the transform; the task's result is delivered in
-/// upstream order (`ordered`), as the tasks finish (`unordered`), or, for `latest`, only if no
-/// newer value has come meanwhile (a newer value cancels the running task).
+/// The transform runs on worker tasks, at most `limit` of them, each taking one value after
+/// another and parking (a continuation in `parked`) when none is waiting, so that a value costs
+/// no task of its own. Results are delivered in upstream order (`ordered`) or as the transforms
+/// finish (`unordered`). `latest` gives each value a task of its own instead, because a newer
+/// value cancels the running one, and delivers a result only if no newer value has come.
 ///
 /// Demand: in the ordered and unordered modes, once the downstream has asked for anything,
 /// values requested, tasks running and results waiting for demand together stay at `limit`:
@@ -23,6 +25,9 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
     @usableFromInline
     enum Mode: Sendable { case ordered, unordered, latest }
 
+    /// A value for the transform, and the id its result goes under.
+    @usableFromInline typealias Job = (id: Int, value: Input)
+
     @usableFromInline let mode: Mode
     @usableFromInline let limit: Int
     /// Released on cancel and after the completion goes out.
@@ -34,8 +39,16 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
     @usableFromInline var upstreamFinished = false
     /// The id the next task gets.
     @usableFromInline var nextID = 0
-    /// The tasks still running, by id; a handle is set once the task exists.
+    /// The transforms still running, by id; for `latest`, the task's handle once it exists.
     @usableFromInline var running: [Int: Task<Void, Never>?] = [:]
+    /// Values that no worker has taken yet (a worker between two values takes the next here).
+    @usableFromInline var jobs = FIFO<Job>()
+    /// Workers waiting for a value; resumed with `nil` when the subscription ends.
+    @usableFromInline var parked: [UnsafeContinuation<Job?, Never>] = []
+    /// The workers' tasks, cancelled when the subscription ends; `workerCount` counts those
+    /// not yet registered too.
+    @usableFromInline var workers: [Task<Void, Never>] = []
+    @usableFromInline var workerCount = 0
     /// Ordered: results waiting for an earlier one, by id; the next to go is `nextToDeliver`.
     @usableFromInline var finishedOutOfOrder: [Int: Output] = [:]
     @usableFromInline var nextToDeliver = 0
@@ -61,7 +74,14 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
         /// Ask the upstream for this many values.
         @usableFromInline var request: (any Subscription, Subscribers.Demand)?
         /// Start a task for this value, with this id.
-        @usableFromInline var start: (id: Int, value: Input)?
+        /// `latest`: a task of its own for this value.
+        @usableFromInline var start: Job?
+        /// A new worker, starting with this value.
+        @usableFromInline var spawn: Job?
+        /// A parked worker and the value it resumes with.
+        @usableFromInline var resume: (UnsafeContinuation<Job?, Never>, Job)?
+        /// Parked workers to resume with `nil`: the subscription has ended.
+        @usableFromInline var stopWorkers: [UnsafeContinuation<Job?, Never>] = []
         @usableFromInline var complete: (Downstream, Subscribers.Completion<Failure>)?
         /// Deliver this result: the caller became the deliverer.
         @usableFromInline var deliver: (Downstream, Output)?
@@ -127,9 +147,37 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
             awaitingUpstream -= 1
         }
         running[nextID] = .some(nil)
-        action.start = (nextID, value)
+        let job = (id: nextID, value: value)
         nextID += 1
+        if mode == .latest {
+            action.start = job
+        } else if let worker = parked.popLast() {
+            action.resume = (worker, job)
+        } else if workerCount < limit {
+            workerCount += 1
+            action.spawn = job
+        } else {
+            jobs.append(job)  // a busy worker takes it when its transform returns
+        }
         return action
+    }
+
+    /// A worker's next value: `.some(job)`, `.some(nil)` to stop, or `nil` when it is parked
+    /// (with `continuation`) until a value comes or the subscription ends.
+    @inlinable
+    mutating func nextJob(parking continuation: UnsafeContinuation<Job?, Never>) -> Job?? {
+        if ended { return .some(nil) }
+        if let job = jobs.popFirst() { return .some(job) }
+        parked.append(continuation)
+        return nil
+    }
+
+    /// Keeps a new worker's task for cancelling; returns it if the subscription has ended.
+    @inlinable
+    mutating func registerWorker(_ task: Task<Void, Never>) -> Task<Void, Never>? {
+        if ended { return task }
+        workers.append(task)
+        return nil
     }
 
     /// The task `id` exists: keep its handle to cancel it, or return it to cancel now.
@@ -190,9 +238,8 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
     mutating func end(with completion: Subscribers.Completion<Failure>, into action: inout Action) {
         ended = true
         if let upstream = upstream.end()?.upstream { action.cancels.append(upstream) }
-        action.cancelTasks += running.values.compactMap { $0 }
+        stopTasks(into: &action)
         action.request = nil
-        running.removeAll()
         finishedOutOfOrder.removeAll()
         waiting = FIFO()
         if delivery.finish(completion), let downstream {
@@ -207,12 +254,22 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
         var action = Action()
         ended = true
         if let upstream = upstream.end()?.upstream { action.cancels.append(upstream) }
-        action.cancelTasks = running.values.compactMap { $0 }
-        running.removeAll()
+        stopTasks(into: &action)
         finishedOutOfOrder.removeAll()
         waiting = FIFO()
         delivery.reset()
         defer { downstream = nil }
         return (action, downstream)
+    }
+
+    /// Cancels the running transforms and the workers, and resumes the parked workers to stop.
+    @inlinable
+    mutating func stopTasks(into action: inout Action) {
+        action.cancelTasks += running.values.compactMap { $0 } + workers
+        action.stopWorkers += parked
+        running.removeAll()
+        workers.removeAll()
+        parked.removeAll()
+        jobs = FIFO()
     }
 }

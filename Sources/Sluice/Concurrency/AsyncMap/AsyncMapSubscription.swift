@@ -54,6 +54,28 @@ where Downstream.Input: Sendable {
     }
 
     /// The task of value `id`: the transform, then its result.
+    /// Starts a worker: it runs the transform on `job`, then on each value it finds waiting,
+    /// parking when there is none, until the subscription ends.
+    @inlinable
+    func spawnWorker(_ job: AsyncMapState<Input, Downstream>.Job) {
+        let body = UncheckedSendableBody<Void> { _ in await self.work(from: job) }
+        let task = Task { await body.run(()) }
+        if let cancelled = state.withLock({ $0.registerWorker(task) }) { cancelled.cancel() }
+    }
+
+    @inlinable
+    func work(from first: AsyncMapState<Input, Downstream>.Job) async {
+        var job = first
+        while true {
+            await run(job.id, job.value)
+            let next = await withUnsafeContinuation { (worker: UnsafeContinuation<AsyncMapState<Input, Downstream>.Job?, Never>) in
+                if let next = state.withLock({ $0.nextJob(parking: worker) }) { worker.resume(returning: next) }
+            }
+            guard let next else { return }
+            job = next
+        }
+    }
+
     @inlinable
     func run(_ id: Int, _ value: Input) async {
         do throws(Failure) {
@@ -107,6 +129,9 @@ where Downstream.Input: Sendable {
         for task in action.cancelTasks { task.cancel() }
         if let (upstream, demand) = action.request { upstream.request(demand) }
         if let (id, value) = action.start { start(id, value) }
+        if let job = action.spawn { spawnWorker(job) }
+        if let (worker, job) = action.resume { worker.resume(returning: job) }
+        for worker in action.stopWorkers { worker.resume(returning: nil) }
     }
 
     @usableFromInline var description: String { "AsyncMap" }
