@@ -2,7 +2,7 @@
 ///
 /// States and transitions (`waiter` is the suspended consumer, `requested` whether one value
 /// is outstanding upstream):
-/// ```
+/// ```text
 /// active(waiter: nil) ──next──▶ active(waiter)     [request .max(1) if subscribed and none outstanding]
 /// active, not subscribed ──subscription──▶ active     [keep it; request .max(1) if a waiter]
 /// active(waiter) ──value──▶ active(waiter: nil)                        [resume waiter: value]

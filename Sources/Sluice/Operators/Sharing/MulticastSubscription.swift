@@ -6,7 +6,7 @@
 /// from `receive(_:)` is requested from the subject (and `.none` returned to it), as Combine's
 /// does. Every transition is under one lock; every call out happens after unlocking.
 ///
-/// ```
+/// ```text
 /// awaiting ──subject's subscription──▶ subscribed ──completion / cancel──▶ terminated
 /// ```
 /// It lets go of the downstream on completion and on cancel.
