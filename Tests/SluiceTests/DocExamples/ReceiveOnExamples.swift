@@ -24,7 +24,7 @@ import Testing
         let queries = PassthroughSubject<String, Never>()
         let model = SearchModel(queries: queries)
         await Task.detached { queries.send("swift") }.value
-        while model.results.isEmpty { await Task.yield() }
+        await yieldUntil { !model.results.isEmpty }
         #expect(model.results == ["swift 1", "swift 2"])
     }
 }

@@ -23,7 +23,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct SubscribeOnExamples {
     @Test @MainActor func theRowsArriveOnTheMainActorInOrder() async {
         let model = TableModel(expensiveRows: Array(1...100))
-        while model.rows.count < 100 { await Task.yield() }
+        await yieldUntil { model.rows.count == 100 }
         #expect(model.rows == Array(1...100))
     }
 }
