@@ -2,13 +2,15 @@
 /// clock) and whose actions run in the order they were scheduled, either isolated to an actor
 /// (the main actor above all) or on the global concurrent executor.
 ///
-/// `receive(on: .mainActor)` is the race-free way to bring a pipeline's output to UI state:
+/// ``mainActor`` is the race-free way to bring a pipeline's output to UI state, whether it only
+/// hops (`receive(on: .mainActor)`) or keeps time too:
 ///
+/// <!-- snippet: ClockSchedulerMainActorDebounce -->
 /// ```swift
+/// // In a @MainActor model: the debounced query is delivered on the main actor.
 /// model.$query
 ///     .debounce(for: .milliseconds(300), scheduler: .mainActor)
-///     .receive(on: .mainActor)
-///     .sink { self.title = $0 }
+///     .sink { [weak self] in self?.title = $0 }
 ///     .store(in: &cancellables)
 /// ```
 ///
