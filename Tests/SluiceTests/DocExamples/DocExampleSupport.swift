@@ -27,8 +27,8 @@ func prefix<Element>(_ count: Int, of stream: AsyncStream<Element>) async -> [El
     return elements
 }
 
-/// Suspends, yielding the main actor to the work queued on it, until `condition` holds; the
-/// suite's time limit ends a wait that would never end.
+/// Suspends, yielding the main actor to the work queued on it, until `condition` holds or the
+/// task is cancelled (so that the suite's time limit ends a wait that would never end).
 @MainActor func yieldUntil(_ condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
+    while !condition() && !Task.isCancelled { await Task.yield() }
 }
