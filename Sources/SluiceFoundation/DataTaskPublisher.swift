@@ -7,12 +7,15 @@ import FoundationNetworking
 extension URLSession {
     /// A publisher that loads the contents of `url` with a data task of this session.
     ///
+    /// <!-- snippet: DataTaskPublisherForecast -->
     /// ```swift
-    /// URLSession.shared.dataTaskPublisher(for: url)
+    /// // In a @MainActor model: the response arrives on a session thread, the forecast here.
+    /// cancellable = URLSession.shared.dataTaskPublisher(for: url)
     ///     .map(\.data)
     ///     .decode(type: Forecast.self, decoder: JSONDecoder())
     ///     .receive(on: .mainActor)
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { self.forecast = $0 })
+    ///     .sink(receiveCompletion: { [weak self] in self?.completion = $0 },
+    ///           receiveValue: { [weak self] in self?.forecast = $0 })
     /// ```
     public func dataTaskPublisher(for url: URL) -> DataTaskPublisher {
         DataTaskPublisher(request: URLRequest(url: url), session: self)

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// The subscription of a `URLSession.DataTaskPublisher`: it starts the task at the first demand
 /// and delivers the task's result once, unless cancelled first.
 ///
-/// ```
+/// ```text
 /// waiting ──request──▶ running (task) ──completion handler──▶ ended (value + .finished, or failure)
 ///    └──────────────┴──cancel (cancels the task)──────────────▶ ended
 /// ```

@@ -6,10 +6,6 @@ import Sluice
 /// Combine names it `RunLoop.SchedulerTimeType` and `OperationQueue.SchedulerTimeType`; here
 /// both names are aliases of this one type, so the arithmetic is written once. Being a `Date`,
 /// it follows the system clock: setting the clock moves it, unlike `DispatchQueue`'s uptime.
-///
-/// ```swift
-/// let later = RunLoop.main.now.advanced(by: .milliseconds(300))
-/// ```
 public struct DateSchedulerTime: Strideable, Codable, Hashable, Sendable {
     /// The instant.
     public var date: Date

@@ -15,8 +15,9 @@ extension _KeyValueCodingAndObservingPublishing where Self: NSObject {
     /// requests demand, then each new value. See `NSObject.KeyValueObservingPublisher`
     /// for demand and threading.
     ///
+    /// <!-- snippet: KeyValueObservingRate -->
     /// ```swift
-    /// player.publisher(for: \.rate).sink { rate in button.isPlaying = rate > 0 }
+    /// let cancellable = player.publisher(for: \.rate).sink { rate in button.isPlaying = rate > 0 }
     /// ```
     public func publisher<Value>(
         for keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [.initial, .new]

@@ -18,10 +18,11 @@ extension NotificationCenter {
     /// thread already delivering delivers it right after, so signals stay serial; its own
     /// `post(_:)` returns without waiting.
     ///
+    /// <!-- snippet: NotificationCenterPublisherRefresh -->
     /// ```swift
     /// let cancellable = NotificationCenter.default
-    ///     .publisher(for: .NSSystemClockDidChange)
-    ///     .sink { notification in reload() }
+    ///     .publisher(for: .userDidLogIn)   // a name the app declares
+    ///     .sink { notification in refresh() }
     /// ```
     public struct Publisher: Sluice.Publisher {
         public typealias Output = Notification
@@ -54,10 +55,6 @@ extension NotificationCenter {
 
     /// A publisher of the notifications this center posts named `name`, from `object` (from any
     /// object if `nil`). See ``Publisher`` for demand and threading.
-    ///
-    /// ```swift
-    /// center.publisher(for: .userDidLogIn, object: session).sink { _ in refresh() }
-    /// ```
     public func publisher(for name: Notification.Name, object: AnyObject? = nil) -> NotificationCenter.Publisher {
         Publisher(center: self, name: name, object: object)
     }

@@ -5,7 +5,7 @@ import Sluice
 /// observation (`Resource`) to end when the subscription ends.
 ///
 /// States:
-/// ```
+/// ```text
 /// waiting ──start──▶ observing ──end──▶ ended (downstream released, observation handed back)
 ///    └───────────────────end─────────────▲
 /// ```

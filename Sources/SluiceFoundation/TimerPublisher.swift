@@ -10,12 +10,6 @@ extension Timer {
     /// and cancels the connection when the last one leaves). See ``TimerPublisher`` for demand
     /// and threading.
     ///
-    /// ```swift
-    /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
-    ///     .autoconnect()
-    ///     .sink { date in clock.text = formatter.string(from: date) }
-    /// ```
-    ///
     /// - Parameters:
     ///   - interval: The time between firings, in seconds.
     ///   - tolerance: How late the timer may fire, to save power; `nil` for none.

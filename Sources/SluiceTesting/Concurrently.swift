@@ -30,6 +30,7 @@ public let defaultRacingThreads: Int = {
 /// calls a test makes in them race. What the bodies captured is released by the time this
 /// returns (a test may check it with `weak`).
 ///
+/// <!-- snippet: RunConcurrentlyRace -->
 /// ```swift
 /// runConcurrently { thread in
 ///     if thread.isMultiple(of: 2) { recorder.cancel() } else { recorder.request(.max(1)) }

@@ -6,6 +6,7 @@
 /// `cancel` and lets the test send values and a completion at will, within demand or,
 /// to test a subscriber's defences, beyond it.
 ///
+/// <!-- snippet: ControllablePublisherDriven -->
 /// ```swift
 /// let publisher = ControllablePublisher<Int, Never>()
 /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
@@ -21,39 +22,22 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
     private let subscribed = EventLog<Int>()
 
     /// Creates a publisher with no subscribers yet.
-    ///
-    /// ```swift
-    /// let publisher = ControllablePublisher<String, Error>()
-    /// ```
     public init() {}
 
     /// Lets every subscription drop its subscriber; later sends reach nobody.
     ///
     /// A subscription keeps its subscriber after a cancel (so a test can send past it), and a
     /// recording subscriber keeps its subscription, so a test that ends without this leaves the
-    /// pair keeping each other alive (which the leak checker reports):
-    ///
-    /// ```swift
-    /// let publisher = ControllablePublisher<Int, Never>()
-    /// defer { publisher.detachAll() }
-    /// ```
+    /// pair keeping each other alive (which the leak checker reports): call it in a `defer`
+    /// right after making the publisher.
     public func detachAll() {
         for subscription in created.withLock({ $0 }) { subscription.detach() }
     }
 
     /// The subscriptions made so far, in order of subscription.
-    ///
-    /// ```swift
-    /// let first = publisher.subscriptions.first
-    /// ```
     public var subscriptions: [ControllableSubscription<Output, Failure>] { created.withLock { $0 } }
 
     /// Gives the subscriber a new ``ControllableSubscription``.
-    ///
-    /// ```swift
-    /// publisher.subscribe(RecordingSubscriber<Int, Never>())   // adds a ControllableSubscription
-    /// #expect(publisher.subscriptions.count == 1)
-    /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = ControllableSubscription<Output, Failure>(AnySubscriber(subscriber))
         let count = created.withLock { $0.append(subscription); return $0.count }
@@ -64,11 +48,6 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
     /// Suspends until a subscriber has subscribed, then returns the first subscription; nil
     /// if the awaiting task is cancelled first, so that a test's time limit ends the wait
     /// instead of leaving it spinning.
-    ///
-    /// ```swift
-    /// let task = Task { await shared.value.firstValue() }
-    /// let subscription = try #require(await publisher.firstSubscription())
-    /// ```
     public func firstSubscription() async -> ControllableSubscription<Output, Failure>? {
         await subscribed.wait { !$0.isEmpty }
         return subscriptions.first
@@ -76,18 +55,8 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
 }
 
 /// A subscription driven by the test; see ``ControllablePublisher``.
-///
-/// ```swift
-/// let demand = subscription.send(42)
-/// #expect(subscription.cancelCount == 0)
-/// ```
 public final class ControllableSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible {
     /// A call the subscriber made on this subscription.
-    ///
-    /// ```swift
-    /// recorder.cancel()
-    /// #expect(subscription.history == [.request(.unlimited), .cancel])
-    /// ```
     public enum Call: Equatable, Sendable {
         /// `request(_:)` with its demand.
         case request(Subscribers.Demand)
@@ -104,10 +73,6 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
     }
 
     /// Drops the subscriber; later sends reach nobody (see ``ControllablePublisher/detachAll()``).
-    ///
-    /// ```swift
-    /// defer { subscription.detach() }
-    /// ```
     public func detach() {
         let subscriber = downstream.withLock { state -> AnySubscriber<Output, Failure>? in
             defer { state = nil }
@@ -117,87 +82,43 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
     }
 
     /// Every `request` and `cancel`, in order.
-    ///
-    /// ```swift
-    /// #expect(subscription.history == [.request(.max(1))])
-    /// ```
     public var history: [Call] { calls.events }
 
     /// The demands requested, in order.
-    ///
-    /// ```swift
-    /// recorder.request(.max(2))
-    /// #expect(subscription.requests == [.max(1), .max(2)])
-    /// ```
     public var requests: [Subscribers.Demand] {
         history.compactMap { if case .request(let demand) = $0 { demand } else { nil } }
     }
 
     /// The sum of the demand requested so far (not counting demand returned from values).
-    ///
-    /// ```swift
-    /// #expect(subscription.requestedDemand == .max(3))   // after .max(1) and .max(2)
-    /// ```
     public var requestedDemand: Subscribers.Demand { requests.reduce(.none, +) }
 
     /// How many times `cancel()` was called.
-    ///
-    /// ```swift
-    /// recorder.cancel()
-    /// #expect(subscription.cancelCount == 1)
-    /// ```
     public var cancelCount: Int { history.count { $0 == .cancel } }
 
     /// Records the request.
-    ///
-    /// ```swift
-    /// recorder.request(.max(2))   // reaches subscription.request(.max(2))
-    /// #expect(subscription.requests.last == .max(2))
-    /// ```
     public func request(_ demand: Subscribers.Demand) { calls.append(.request(demand)) }
 
     /// Records the cancellation.
-    ///
-    /// ```swift
-    /// recorder.cancel()   // reaches subscription.cancel()
-    /// #expect(subscription.history.last == .cancel)
-    /// ```
     public func cancel() { calls.append(.cancel) }
 
     /// Delivers a value to the subscriber, whatever the demand, and returns the subscriber's
     /// answer.
-    ///
-    /// ```swift
-    /// let more = subscription.send(1)
-    /// ```
     @discardableResult
     public func send(_ value: Output) -> Subscribers.Demand {
         downstream.withLock { $0 }?.receive(value) ?? .none
     }
 
     /// Delivers a completion to the subscriber.
-    ///
-    /// ```swift
-    /// subscription.send(completion: .finished)
-    /// ```
     public func send(completion: Subscribers.Completion<Failure>) {
         downstream.withLock { $0 }?.receive(completion: completion)
     }
 
     /// Suspends until `predicate` holds for the calls recorded so far, or until the awaiting
     /// task is cancelled. The predicate runs outside any lock and may read this subscription.
-    ///
-    /// ```swift
-    /// await subscription.waitForCalls { $0.contains(.cancel) }
-    /// ```
     public func waitForCalls(until predicate: @escaping @Sendable ([Call]) -> Bool) async {
         await calls.wait(until: predicate)
     }
 
     /// `"ControllableSubscription"`.
-    ///
-    /// ```swift
-    /// print(subscription)   // ControllableSubscription
-    /// ```
     public var description: String { "ControllableSubscription" }
 }

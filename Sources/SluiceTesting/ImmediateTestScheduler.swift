@@ -13,11 +13,13 @@ import Dispatch
 /// overlap and never nest. A repeating action runs once, as on Sluice's `ImmediateScheduler`:
 /// an immediate scheduler cannot wait for the next interval.
 ///
+/// <!-- snippet: ImmediateTestSchedulerDelay -->
 /// ```swift
 /// let scheduler = ImmediateTestScheduler()
 /// let recorder = RecordingSubscriber<Int, Never>()
 /// Just(1).delay(for: .seconds(5), scheduler: scheduler).subscribe(recorder)
-/// // recorder.values == [1], scheduler.now == 5 seconds after the start
+/// // recorder.values == [1], then .finished; scheduler.now is 10 seconds after the start:
+/// // the value's delay passed at once, then the completion's, scheduled after it
 /// ```
 public final class ImmediateTestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {

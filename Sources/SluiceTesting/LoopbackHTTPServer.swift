@@ -19,6 +19,7 @@ import Musl
 /// connections would starve); ``stop()`` closes the listening socket and
 /// every connection still open.
 ///
+/// <!-- snippet: LoopbackHTTPServerGreeting -->
 /// ```swift
 /// let server = try LoopbackHTTPServer(routes: ["/greeting": .respond(.init(status: 200, body: "hello"))])
 /// defer { server.stop() }

@@ -17,6 +17,7 @@ import Synchronization
 /// (`Just` sends both as one emission). A second value, or a completion from yet another
 /// thread, is a violation.
 ///
+/// <!-- snippet: RecordingSubscriberDemand -->
 /// ```swift
 /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
 /// (1...5).publisher.subscribe(recorder)
@@ -30,11 +31,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     CustomStringConvertible
 {
     /// One signal as the subscriber received it.
-    ///
-    /// ```swift
-    /// Just(1).subscribe(recorder)
-    /// #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
-    /// ```
     public enum Event {
         /// The subscription arrived.
         case subscription
@@ -75,10 +71,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     /// Creates a recorder that requests `initialDemand` when subscribed (nothing for `.none`)
     /// and returns `demandPerValue` from each `receive(_:)`.
-    ///
-    /// ```swift
-    /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
-    /// ```
     public init(initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none) {
         self.initialDemand = initialDemand
         state = Locked(State(demandPerValue: demandPerValue))
@@ -87,48 +79,28 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     // MARK: Reading what was recorded
 
     /// Every signal so far, in order.
-    ///
-    /// ```swift
-    /// #expect(recorder.events.first == .subscription)
-    /// ```
     public var events: [Event] { log.events }
 
     /// The values received so far, in order.
-    ///
-    /// ```swift
-    /// [1, 2, 3].publisher.subscribe(recorder)
-    /// #expect(recorder.values == [1, 2, 3])
-    /// ```
     public var values: [Input] {
         events.compactMap { if case .value(let value) = $0 { value } else { nil } }
     }
 
     /// The number of values received so far (``values``'s count, without copying them).
-    ///
-    /// ```swift
-    /// #expect(recorder.valueCount == 3)
-    /// ```
     public var valueCount: Int { state.withLock { $0.valueCount } }
 
     /// The completion, once received.
-    ///
-    /// ```swift
-    /// #expect(recorder.completion == .finished)
-    /// ```
     public var completion: Subscribers.Completion<Failure>? {
         for case .completion(let completion) in events { return completion }
         return nil
     }
 
     /// Breaches of the subscriber contract seen so far; empty for a well-behaved publisher.
-    ///
-    /// ```swift
-    /// #expect(recorder.violations.isEmpty)
-    /// ```
     public var violations: [String] { state.withLock { $0.violations } }
 
     /// The demand requested and not yet used up by values.
     ///
+    /// <!-- snippet: RecordingSubscriberOutstandingDemand -->
     /// ```swift
     /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
     /// Just(1).subscribe(recorder)
@@ -137,19 +109,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public var outstandingDemand: Subscribers.Demand { state.withLock { $0.outstanding } }
 
     /// The subscription, once received (kept after a cancel, so a second cancel reaches it).
-    ///
-    /// ```swift
-    /// #expect(recorder.subscription != nil)   // once subscribed
-    /// ```
     public var subscription: (any Subscription)? { state.withLock { $0.subscription?.base } }
 
     // MARK: Controlling demand
 
     /// Requests more values through the subscription; does nothing before it arrives.
-    ///
-    /// ```swift
-    /// recorder.request(.max(1))
-    /// ```
     public func request(_ demand: Subscribers.Demand) {
         let subscription = state.withLock { state -> UpstreamSubscription? in
             guard let subscription = state.subscription else { return nil }
@@ -160,10 +124,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Cancels the subscription. Calling it again cancels it again (to test idempotence).
-    ///
-    /// ```swift
-    /// recorder.cancel()
-    /// ```
     public func cancel() {
         guard let subscription = state.withLock({ $0.subscription }) else { return }
         subscription.base.cancel()
@@ -181,10 +141,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Sets the demand each later `receive(_:)` returns.
-    ///
-    /// ```swift
-    /// recorder.demandPerValue = .max(1)
-    /// ```
     public var demandPerValue: Subscribers.Demand {
         get { state.withLock { $0.demandPerValue } }
         set { state.withLock { $0.demandPerValue = newValue } }
@@ -195,6 +151,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// go of `body` when it cancels or completes, so a `body` that captures the recorder keeps
     /// it alive only until then.
     ///
+    /// <!-- snippet: RecordingSubscriberCancelInsideValue -->
     /// ```swift
     /// recorder.onValue { _ in recorder.cancel(); return .none }
     /// ```
@@ -209,20 +166,12 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     ///
     /// The predicate runs outside the recorder's locks, possibly more than once and on the
     /// thread that delivers a signal; it may read the recorder.
-    ///
-    /// ```swift
-    /// await recorder.wait { $0.count >= 3 }
-    /// ```
     public func wait(until predicate: @escaping @Sendable ([Event]) -> Bool) async where Input: Sendable {
         await log.wait(until: predicate)
     }
 
     /// Suspends until at least `count` values have arrived, or until the awaiting task is
     /// cancelled.
-    ///
-    /// ```swift
-    /// await recorder.waitForValues(count: 3)
-    /// ```
     public func waitForValues(count: Int) async where Input: Sendable {
         await log.wait { events in
             events.reduce(0) { if case .value = $1 { $0 + 1 } else { $0 } } >= count
@@ -231,10 +180,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     /// Suspends until the completion arrives and returns it; returns `nil` if the awaiting
     /// task is cancelled first.
-    ///
-    /// ```swift
-    /// #expect(await recorder.waitForCompletion() == .finished)
-    /// ```
     @discardableResult
     public func waitForCompletion() async -> Subscribers.Completion<Failure>? where Input: Sendable {
         await log.wait { events in
@@ -246,11 +191,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     // MARK: Subscriber
 
     /// Records the subscription and requests the initial demand.
-    ///
-    /// ```swift
-    /// ControllablePublisher<Int, Never>().subscribe(recorder)   // reaches receive(subscription:)
-    /// #expect(recorder.events == [.subscription])
-    /// ```
     public func receive(subscription: any Subscription) {
         enter()
         let first = state.withLock { state -> Bool in
@@ -272,11 +212,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Records the value and returns the configured demand.
-    ///
-    /// ```swift
-    /// [1, 2].publisher.subscribe(recorder)   // each value reaches receive(_:)
-    /// #expect(recorder.values == [1, 2])
-    /// ```
     public func receive(_ input: Input) -> Subscribers.Demand {
         enter()
         defer { leave() }
@@ -306,11 +241,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Records the completion.
-    ///
-    /// ```swift
-    /// Empty<Int, Never>().subscribe(recorder)   // reaches receive(completion:)
-    /// #expect(recorder.completion == .finished)
-    /// ```
     public func receive(completion: Subscribers.Completion<Failure>) {
         enter()
         defer { leave() }
@@ -329,10 +259,6 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// `"RecordingSubscriber"`.
-    ///
-    /// ```swift
-    /// print(recorder)   // RecordingSubscriber
-    /// ```
     public var description: String { "RecordingSubscriber" }
 
     private func enter() {

@@ -13,6 +13,7 @@
 /// A task started to sleep may not have gone to sleep yet when the test advances the clock:
 /// ``waitForSleepers(_:)`` waits until enough have.
 ///
+/// <!-- snippet: TestClockScheduler -->
 /// ```swift
 /// let clock = TestClock()
 /// let scheduler = ClockScheduler(clock: clock)

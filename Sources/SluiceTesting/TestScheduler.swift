@@ -15,6 +15,7 @@ import Dispatch
 /// written against that scheduler's time (see ``VirtualTimeScheduler``, and `DispatchQueue.test`
 /// for code written against `DispatchQueue.SchedulerTimeType`):
 ///
+/// <!-- snippet: TestSchedulerDebounce -->
 /// ```swift
 /// let scheduler = VirtualTimeScheduler()
 /// let subject = PassthroughSubject<Int, Never>()

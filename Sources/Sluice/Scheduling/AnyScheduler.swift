@@ -6,6 +6,7 @@
 /// another of the same time type. A `TestScheduler` from SluiceTesting can stand in for a
 /// `DispatchQueue` this way, as its time and options types are the queue's:
 ///
+/// <!-- snippet: AnySchedulerInjected -->
 /// ```swift
 /// final class SearchModel {
 ///     let scheduler: AnyScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>

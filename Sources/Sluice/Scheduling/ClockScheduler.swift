@@ -2,13 +2,15 @@
 /// clock) and whose actions run in the order they were scheduled, either isolated to an actor
 /// (the main actor above all) or on the global concurrent executor.
 ///
-/// `receive(on: .mainActor)` is the race-free way to bring a pipeline's output to UI state:
+/// ``mainActor`` is the race-free way to bring a pipeline's output to UI state, whether it only
+/// hops (`receive(on: .mainActor)`) or keeps time too:
 ///
+/// <!-- snippet: ClockSchedulerMainActorDebounce -->
 /// ```swift
+/// // In a @MainActor model: the debounced query is delivered on the main actor.
 /// model.$query
 ///     .debounce(for: .milliseconds(300), scheduler: .mainActor)
-///     .receive(on: .mainActor)
-///     .sink { self.title = $0 }
+///     .sink { [weak self] in self?.title = $0 }
 ///     .store(in: &cancellables)
 /// ```
 ///
@@ -136,20 +138,17 @@ public struct ClockScheduler<C: Clock>: Scheduler, Sendable where C.Duration == 
 }
 
 extension Scheduler where Self == ClockScheduler<ContinuousClock> {
-    /// A scheduler whose actions run on the main actor, in order, timed by `ContinuousClock`:
-    /// `publisher.receive(on: .mainActor).sink { self.title = $0 }`.
+    /// A scheduler whose actions run on the main actor, in order, timed by `ContinuousClock`.
     ///
-    /// Every use shares one queue, so actions run in the order they were scheduled across all
-    /// of them. An action scheduled on the main actor while nothing is queued or running runs at
-    /// once, inside `schedule`; otherwise it waits its turn, and is never nested inside another.
+    /// Every use shares one queue, so actions keep their order across all of them; one
+    /// scheduled from the main actor into an idle queue runs at once (see ``ClockScheduler``).
     @inlinable
     public static var mainActor: Self { ClockScheduler(clock: ContinuousClock(), queue: .mainActor) }
 
     /// A scheduler whose actions run isolated to `actor`, in order, timed by `ContinuousClock`.
     ///
     /// Each call makes a scheduler with a queue of its own: keep one and copy it to keep order
-    /// across uses. Actions always hop to the actor, even when scheduled from it (the runtime
-    /// cannot tell, without trapping, whether code runs on a given actor); `.actor(MainActor.shared)`
-    /// is ``mainActor``.
+    /// across uses. Actions always hop to the actor (see ``ClockScheduler``);
+    /// `.actor(MainActor.shared)` is ``mainActor``.
     public static func actor(_ actor: any Actor) -> Self { ClockScheduler(clock: ContinuousClock(), actor: actor) }
 }

@@ -1,7 +1,7 @@
 /// The ordered action queue behind a ``ClockScheduler``: one FIFO of actions, drained by one
 /// runner at a time, on the scheduler's actor or on the global concurrent executor.
 ///
-/// ```
+/// ```text
 /// idle ──schedule off the actor──▶ draining (a task drains the FIFO on the actor) ──FIFO empty──▶ idle
 ///   └─schedule on the main actor, from a main-actor queue─▶ draining (run inline, then the FIFO) ──▶ idle
 /// draining ──schedule (anywhere, from inside an action too)──▶ draining (appended, runs in turn)

@@ -6,29 +6,20 @@
 /// requests a value. The result is delivered as one value followed by `.finished`; a thrown
 /// error (typed: `Failure`) fails the subscription. After a cancel nothing is delivered.
 ///
+/// <!-- snippet: AsyncFutureLazyCall -->
 /// ```swift
-/// let profile = AsyncFuture<Profile, APIError> { try await api.fetchProfile() }
-/// let cancellable = profile.sink(receiveCompletion: { print($0) }, receiveValue: { show($0) })
+/// let profile = AsyncFuture<Profile, APIError> { () throws(APIError) in
+///     try await api.fetchProfile()   // not called yet
+/// }
+/// let cancellable = profile.sink(receiveCompletion: { _ in }, receiveValue: { show($0) })   // calls it
 /// ```
 public struct AsyncFuture<Output, Failure: Error>: Publisher, Sendable {
     /// The call made for each subscriber.
-    ///
-    /// ```swift
-    /// let answer = await AsyncFuture<Int, Never> { 42 }.operation()   // 42, without subscribing
-    /// ```
     public let operation: @Sendable () async throws(Failure) -> Output
     /// The priority of the calling task.
-    ///
-    /// ```swift
-    /// AsyncFuture<Int, Never>(priority: .background) { 42 }.priority   // .background
-    /// ```
     public let priority: TaskPriority?
 
     /// Creates a publisher that calls `operation` for each subscriber, at `priority`.
-    ///
-    /// ```swift
-    /// let answer = AsyncFuture<Int, Never> { await oracle.answer() }
-    /// ```
     public init(priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async throws(Failure) -> Output) {
         self.operation = operation
         self.priority = priority
@@ -36,11 +27,6 @@ public struct AsyncFuture<Output, Failure: Error>: Publisher, Sendable {
 
     /// Subscribes the subscriber to a ``Producer`` that makes the call and sends
     /// its result.
-    ///
-    /// ```swift
-    /// let future = AsyncFuture<Int, Never> { 42 }
-    /// future.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 42
-    /// ```
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let operation = self.operation
         Producer<Output, Failure>(priority: priority) { (sender) throws(Failure) in

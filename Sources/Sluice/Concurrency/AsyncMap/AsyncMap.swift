@@ -79,6 +79,7 @@ extension Publisher where Output: Sendable {
     /// It replaces Combine's `flatMap { value in Future { promise in Task { … } } }`, which
     /// neither cancels the tasks nor holds the upstream back:
     ///
+    /// <!-- snippet: AsyncMapThumbnails -->
     /// ```swift
     /// let thumbnails = urls.asyncMap(maxConcurrent: 4) { url throws(LoadError) in
     ///     try await loadThumbnail(url)  // cancelled with the subscription
@@ -106,6 +107,7 @@ extension Publisher where Output: Sendable {
     /// It replaces Combine's `map { query in Future { … } }.switchToLatest()` for
     /// search-as-you-type, with the superseded request cancelled, not just ignored:
     ///
+    /// <!-- snippet: AsyncMapLatestSearch -->
     /// ```swift
     /// let results = queries.asyncMapLatest { query in await search(query) }
     /// ```

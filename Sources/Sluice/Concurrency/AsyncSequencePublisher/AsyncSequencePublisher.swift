@@ -10,50 +10,25 @@
 /// The sequence must be `Sendable`; to publish one that is not, kept by an actor, see
 /// ``IsolatedAsyncSequencePublisher``.
 ///
+/// <!-- snippet: AsyncSequencePublisherStream -->
 /// ```swift
 /// let stream = AsyncStream<Int> { c in c.yield(1); c.yield(2); c.finish() }
-/// let cancellable = stream.publisher.sink { print($0) }   // prints 1, 2
+/// let cancellable = stream.publisher.sink { show($0) }   // shows 1, then 2, from the iterating task
 /// ```
 public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable {
     /// The sequence's element.
-    ///
-    /// ```swift
-    /// let stream = AsyncStream<Int> { $0.yield(1); $0.finish() }
-    /// let publisher: some Publisher<Int, Never> = stream.publisher   // Output is Int
-    /// ```
     public typealias Output = Base.Element
     /// The sequence's failure; `Never` for a sequence that cannot throw.
-    ///
-    /// ```swift
-    /// let stream = AsyncThrowingStream<Int, any Error> { $0.finish() }
-    /// let publisher: some Publisher<Int, any Error> = stream.publisher   // Failure is any Error
-    /// ```
     public typealias Failure = Base.Failure
 
     /// The sequence iterated for each subscriber.
-    ///
-    /// ```swift
-    /// stream.publisher.base   // stream
-    /// ```
     public let base: Base
     /// The priority of the iterating task; `nil` inherits nothing (the default priority).
-    ///
-    /// ```swift
-    /// stream.publisher(priority: .utility).priority   // .utility
-    /// ```
     public let priority: TaskPriority?
     /// The actor the iteration runs on; `nil` for no actor (the global executor).
-    ///
-    /// ```swift
-    /// stream.publisher(iteratingOn: MainActor.shared).actor   // MainActor.shared
-    /// ```
     public let actor: (any Actor)?
 
     /// Creates a publisher of `base`'s elements, iterated at `priority` on `actor`.
-    ///
-    /// ```swift
-    /// let publisher = AsyncSequencePublisher(stream, priority: .high, iteratingOn: MainActor.shared)
-    /// ```
     public init(_ base: Base, priority: TaskPriority? = nil, iteratingOn actor: (any Actor)? = nil) {
         self.base = base
         self.priority = priority
@@ -61,10 +36,6 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
     }
 
     /// Gives the subscriber a subscription whose task iterates the sequence on demand.
-    ///
-    /// ```swift
-    /// stream.publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
-    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let base = self.base
@@ -90,18 +61,9 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
 
 extension AsyncSequence where Self: Sendable {
     /// A publisher of this sequence's elements, iterated on demand in a task of its own.
-    ///
-    /// ```swift
-    /// let cancellable = stream.publisher.sink { print($0) }
-    /// ```
     public var publisher: AsyncSequencePublisher<Self> { AsyncSequencePublisher(self) }
 
     /// A publisher of this sequence's elements, iterated at `priority` on `actor`.
-    ///
-    /// ```swift
-    /// let cancellable = stream.publisher(priority: .userInitiated, iteratingOn: MainActor.shared)
-    ///     .sink { label.text = "\($0)" }
-    /// ```
     public func publisher(priority: TaskPriority? = nil, iteratingOn actor: (any Actor)? = nil)
         -> AsyncSequencePublisher<Self>
     {

@@ -19,58 +19,31 @@
 /// (`MainActor.publisher(iterating:)`); keep a sequence of another global actor's state in an
 /// actor instance.
 ///
+/// <!-- snippet: IsolatedAsyncSequencePublisherFeed -->
 /// ```swift
 /// actor Feed {
 ///     let entries = Entries()   // an AsyncSequence that is not Sendable
 /// }
 /// let feed = Feed()
 /// let publisher = IsolatedAsyncSequencePublisher(iteratingOn: feed) { feed in feed.entries }
-/// let cancellable = publisher.sink { print($0) }   // or: feed.publisher { $0.entries }.sink { … }
+/// let cancellable = publisher.sink { show($0) }   // or: feed.publisher { $0.entries }.sink { … }
 /// ```
 public struct IsolatedAsyncSequencePublisher<A: Actor, Base: AsyncSequence>: Publisher, Sendable
 where Base.Element: Sendable {
     /// The sequence's element.
-    ///
-    /// ```swift
-    /// let publisher = IsolatedAsyncSequencePublisher(iteratingOn: feed) { $0.entries }
-    /// // publisher.Output == Entries.Element
-    /// ```
     public typealias Output = Base.Element
     /// The sequence's failure; `Never` for a sequence that cannot throw.
-    ///
-    /// ```swift
-    /// let publisher = IsolatedAsyncSequencePublisher(iteratingOn: feed) { $0.entries }
-    /// // publisher.Failure == Entries.Failure
-    /// ```
     public typealias Failure = Base.Failure
 
     /// The actor that makes the sequence and that its iteration runs on.
-    ///
-    /// ```swift
-    /// IsolatedAsyncSequencePublisher(iteratingOn: feed) { $0.entries }.actor   // feed
-    /// ```
     public let actor: A
     /// The priority of the iterating task; `nil` inherits nothing (the default priority).
-    ///
-    /// ```swift
-    /// IsolatedAsyncSequencePublisher(priority: .utility, iteratingOn: feed) { $0.entries }.priority   // .utility
-    /// ```
     public let priority: TaskPriority?
     /// Makes the sequence, on ``actor``, once for each subscriber, at its first demand.
-    ///
-    /// ```swift
-    /// let makeSequence = IsolatedAsyncSequencePublisher(iteratingOn: feed) { $0.entries }.makeSequence
-    /// ```
     public let makeSequence: @Sendable (isolated A) -> Base
 
     /// Creates a publisher of the elements of the sequence that `makeSequence` makes on
     /// `actor`, iterated there, in a task of priority `priority`.
-    ///
-    /// ```swift
-    /// let publisher = IsolatedAsyncSequencePublisher(priority: .high, iteratingOn: feed) { feed in
-    ///     feed.entries
-    /// }
-    /// ```
     public init(
         priority: TaskPriority? = nil, iteratingOn actor: A,
         makeSequence: @escaping @Sendable (isolated A) -> Base
@@ -82,10 +55,6 @@ where Base.Element: Sendable {
 
     /// Gives the subscriber a subscription whose task makes and iterates the sequence on the
     /// actor, on demand.
-    ///
-    /// ```swift
-    /// publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
-    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let priority = self.priority
@@ -105,11 +74,6 @@ extension Actor {
     /// A publisher of the elements of the sequence that `makeSequence` makes on this actor,
     /// iterated on this actor, on demand, in a task of priority `priority` (see
     /// ``IsolatedAsyncSequencePublisher``). The sequence need not be `Sendable`.
-    ///
-    /// ```swift
-    /// let cancellable = feed.publisher { feed in feed.entries }   // `entries` is not Sendable
-    ///     .sink { print($0) }
-    /// ```
     public nonisolated func publisher<Base: AsyncSequence>(
         priority: TaskPriority? = nil, iterating makeSequence: @escaping @Sendable (isolated Self) -> Base
     ) -> IsolatedAsyncSequencePublisher<Self, Base> where Base.Element: Sendable {

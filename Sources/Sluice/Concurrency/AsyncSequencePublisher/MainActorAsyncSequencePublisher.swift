@@ -13,47 +13,29 @@
 /// `CancellationError` it causes included) and releases the subscriber. The publisher's
 /// `Failure` is the sequence's; its elements must be `Sendable`, as they leave the main actor.
 ///
+/// <!-- snippet: MainActorAsyncSequencePublisherModel -->
 /// ```swift
 /// @MainActor final class Model {
 ///     let events = EventSequence()   // an AsyncSequence that is not Sendable
 /// }
+/// let model = Model()
 /// let publisher = MainActor.publisher { model.events }
-/// let cancellable = publisher.sink { print($0) }
+/// let cancellable = publisher.sink { show($0) }
 /// ```
 public struct MainActorAsyncSequencePublisher<Base: AsyncSequence>: Publisher, Sendable
 where Base.Element: Sendable {
     /// The sequence's element.
-    ///
-    /// ```swift
-    /// let publisher = MainActor.publisher { model.events }   // Output == EventSequence.Element
-    /// ```
     public typealias Output = Base.Element
     /// The sequence's failure; `Never` for a sequence that cannot throw.
-    ///
-    /// ```swift
-    /// let publisher = MainActor.publisher { model.events }   // Failure == EventSequence.Failure
-    /// ```
     public typealias Failure = Base.Failure
 
     /// The priority of the iterating task; `nil` inherits nothing (the default priority).
-    ///
-    /// ```swift
-    /// MainActor.publisher(priority: .userInitiated) { model.events }.priority   // .userInitiated
-    /// ```
     public let priority: TaskPriority?
     /// Makes the sequence, on the main actor, once for each subscriber, at its first demand.
-    ///
-    /// ```swift
-    /// let makeSequence = MainActor.publisher { model.events }.makeSequence
-    /// ```
     public let makeSequence: @MainActor @Sendable () -> Base
 
     /// Creates a publisher of the elements of the sequence that `makeSequence` makes on the
     /// main actor, iterated there, in a task of priority `priority`.
-    ///
-    /// ```swift
-    /// let publisher = MainActorAsyncSequencePublisher(priority: .high) { model.events }
-    /// ```
     public init(priority: TaskPriority? = nil, makeSequence: @escaping @MainActor @Sendable () -> Base) {
         self.priority = priority
         self.makeSequence = makeSequence
@@ -61,10 +43,6 @@ where Base.Element: Sendable {
 
     /// Gives the subscriber a subscription whose task makes and iterates the sequence on the
     /// main actor, on demand.
-    ///
-    /// ```swift
-    /// publisher.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))
-    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let priority = self.priority
@@ -83,11 +61,6 @@ extension MainActor {
     /// A publisher of the elements of the sequence that `makeSequence` makes from `@MainActor`
     /// state, iterated on the main actor, on demand, in a task of priority `priority` (see
     /// ``MainActorAsyncSequencePublisher``). The sequence need not be `Sendable`.
-    ///
-    /// ```swift
-    /// let cancellable = MainActor.publisher { model.events }   // `events` is not Sendable
-    ///     .sink { print($0) }
-    /// ```
     public static func publisher<Base: AsyncSequence>(
         priority: TaskPriority? = nil, iterating makeSequence: @escaping @MainActor @Sendable () -> Base
     ) -> MainActorAsyncSequencePublisher<Base> where Base.Element: Sendable {

@@ -8,10 +8,6 @@ extension Future where Failure == Never, Output: Sendable {
     /// a promise never fulfilled keeps it waiting. To stop waiting on cancellation, use
     /// ``Publisher/firstValue(isolation:)``, which returns `nil` then.
     /// A future already fulfilled returns its value at once, without subscribing.
-    ///
-    /// ```swift
-    /// let answer = await Future<Int, Never> { $0(.success(42)) }.value   // 42
-    /// ```
     public var value: Output {
         get async {
             if case .success(let value)? = storage.result { return value }
@@ -33,10 +29,6 @@ extension Future where Output: Sendable {
     /// `CancellationError` does not fit a typed `Failure`. For typed throws, await
     /// ``Publisher/firstValue(isolation:)`` instead: it throws `Failure` only, and returns
     /// `nil` when the awaiting task is cancelled.
-    ///
-    /// ```swift
-    /// let user = try await Future<User, APIError> { promise in fetchUser(promise) }.value
-    /// ```
     public var value: Output {
         get async throws {
             // As through a subscription: a cancel that came first wins over a kept result.

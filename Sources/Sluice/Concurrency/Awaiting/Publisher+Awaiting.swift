@@ -1,8 +1,15 @@
 /// Why ``Publisher/onlyValue(isolation:)`` found no single value.
 ///
+/// <!-- snippet: OnlyValueErrorCatch -->
 /// ```swift
-/// do { let user = try await users.onlyValue() }
-/// catch .moreThanOneValue { print("ambiguous") }
+/// do throws(OnlyValueError<Never>) {
+///     let user = try await users.onlyValue()
+///     greet(user)
+/// } catch .moreThanOneValue {
+///     greet(nil)   // ambiguous: the subscription was cancelled at the second user
+/// } catch {
+///     // .noValue, .cancelled or .failure(_)
+/// }
 /// ```
 public enum OnlyValueError<Failure: Error>: Error {
     /// The publisher failed.
@@ -26,10 +33,6 @@ extension Publisher where Output: Sendable {
     /// the wait leaves it `true` (cancellation is permanent), and an empty publisher in a task
     /// nobody cancelled leaves it `false`. The error type stays the publisher's own, so
     /// cancellation is not thrown.
-    ///
-    /// ```swift
-    /// let first = await [1, 2, 3].publisher.firstValue()   // 1
-    /// ```
     @inlinable
     public func firstValue(isolation: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
         switch await ValueAwaiter.outcome(of: self, mode: .first) {
@@ -44,10 +47,6 @@ extension Publisher where Output: Sendable {
     ///
     /// Returns `nil` if the publisher finishes without a value or the awaiting task is
     /// cancelled (the subscription is cancelled then too); throws the publisher's failure.
-    ///
-    /// ```swift
-    /// let last = await [1, 2, 3].publisher.lastValue()   // 3
-    /// ```
     @inlinable
     public func lastValue(isolation: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
         switch await ValueAwaiter.outcome(of: self, mode: .last) {
@@ -64,10 +63,6 @@ extension Publisher where Output: Sendable {
     /// subscription), ``OnlyValueError/noValue`` if it finishes without one,
     /// ``OnlyValueError/failure(_:)`` if it fails and ``OnlyValueError/cancelled`` if the
     /// awaiting task is cancelled.
-    ///
-    /// ```swift
-    /// let only = try await Just(1).onlyValue()   // 1
-    /// ```
     @inlinable
     public func onlyValue(isolation: isolated (any Actor)? = #isolation) async throws(OnlyValueError<Failure>) -> Output {
         switch await ValueAwaiter.outcome(of: self, mode: .only) {

@@ -2,7 +2,7 @@
 ///
 /// States and transitions (`done` is final; every path into it resumes the awaiting task
 /// exactly once and gives back the upstream subscription to cancel when it is still live):
-/// ```
+/// ```text
 /// waiting ──subscription──▶ waiting(subscription)                    [request the demand]
 /// waiting ──value, .first──▶ done                        [resume: value, cancel upstream]
 /// waiting ──value, .only, none yet──▶ waiting(kept)

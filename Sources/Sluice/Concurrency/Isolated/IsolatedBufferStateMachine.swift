@@ -6,7 +6,7 @@
 ///
 /// Phases and transitions (`waiter` is the suspended consumer loop, `handed` the value it was
 /// woken for, `buffer` the values kept after that one):
-/// ```
+/// ```text
 /// awaitingSubscription ──subscription──▶ active(sub)                     [request .unlimited]
 /// active ──value, waiter──▶ active                        [handed = value, resume the waiter]
 /// active ──value, no waiter──▶ active          [buffer keeps it per policy; drop the refused]

@@ -20,8 +20,9 @@ extension Publisher where Output: Sendable {
     /// For end-to-end back-pressure (one value requested at a time), use
     /// ``sink(isolation:receiveCompletion:receiveValue:)``.
     ///
+    /// <!-- snippet: IsolatedBufferedSinkProgress -->
     /// ```swift
-    /// @MainActor func bind() {
+    /// @MainActor func bind(_ bar: ProgressBar) {
     ///     cancellable = progress.sink(isolation: MainActor.shared,
     ///                                 bufferingPolicy: .bufferingNewest(1),
     ///                                 receiveCompletion: { _ in bar.isHidden = true },
@@ -64,12 +65,6 @@ extension Publisher where Output: Sendable, Failure == Never {
     /// Attaches a subscriber whose `receiveValue` runs isolated to `actor`, with `.unlimited`
     /// demand and unprocessed values kept as `bufferingPolicy` says; see
     /// ``Publisher/sink(isolation:bufferingPolicy:receiveCompletion:receiveValue:)``.
-    ///
-    /// ```swift
-    /// cancellable = taps.sink(isolation: MainActor.shared, bufferingPolicy: .unbounded) { tap in
-    ///     log.append(tap)
-    /// }
-    /// ```
     @inlinable
     public func sink(
         isolation actor: isolated (any Actor)? = #isolation,

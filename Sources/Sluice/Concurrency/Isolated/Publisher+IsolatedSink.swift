@@ -10,8 +10,9 @@ extension Publisher where Output: Sendable {
     /// completion that had already woken the loop; cancelled from another thread, at most the
     /// one signal the actor was already taking still does.
     ///
+    /// <!-- snippet: IsolatedSinkTitle -->
     /// ```swift
-    /// @MainActor func bind() {
+    /// @MainActor func bind(_ label: Label) {
     ///     cancellable = model.$title.sink(isolation: MainActor.shared,
     ///                                     receiveCompletion: { _ in },
     ///                                     receiveValue: { label.text = $0 })
@@ -47,10 +48,6 @@ extension Publisher where Output: Sendable {
 extension Publisher where Output: Sendable, Failure == Never {
     /// Attaches a subscriber whose `receiveValue` runs isolated to `actor`, one value at a
     /// time; see ``Publisher/sink(isolation:receiveCompletion:receiveValue:)``.
-    ///
-    /// ```swift
-    /// cancellable = counter.sink(isolation: MainActor.shared) { label.text = "\($0)" }
-    /// ```
     @inlinable
     public func sink(
         isolation actor: isolated (any Actor)?,

@@ -13,36 +13,22 @@
 /// it was delivered. So a consumer asking for one value at a time gets a waiting value without
 /// waiting for the body's task to be scheduled.
 ///
+/// <!-- snippet: ProducerNumbers -->
 /// ```swift
 /// let numbers = Producer<Int, Never> { sender in
 ///     for n in 1...3 {
 ///         guard await sender.send(n) else { return }   // false: cancelled
 ///     }
 /// }
-/// let cancellable = numbers.sink { print($0) }   // prints 1, 2, 3
+/// let cancellable = numbers.sink { show($0) }   // shows 1, 2, 3
 /// ```
 public struct Producer<Output, Failure: Error>: Publisher, Sendable {
     /// The closure producing one subscriber's values.
-    ///
-    /// ```swift
-    /// let producer = Producer<Int, any Error> { sender in await sender.send(1) }
-    /// let body = producer.body   // run once per subscriber, with its own Sender
-    /// ```
     public let body: @Sendable (Sender) async throws(Failure) -> Void
     /// The priority of the producing task.
-    ///
-    /// ```swift
-    /// Producer<Int, Never>(priority: .utility) { _ in }.priority   // .utility
-    /// ```
     public let priority: TaskPriority?
 
     /// Creates a publisher that runs `body` for each subscriber, at `priority`.
-    ///
-    /// ```swift
-    /// let lines = Producer<String, ReadError>(priority: .utility) { sender in
-    ///     for try await line in file.lines { guard await sender.send(line) else { return } }
-    /// }
-    /// ```
     public init(
         priority: TaskPriority? = nil,
         _ body: @escaping @Sendable (Sender) async throws(Failure) -> Void
@@ -56,11 +42,6 @@ public struct Producer<Output, Failure: Error>: Publisher, Sendable {
     /// `@inlinable`: the client specialises the run for its subscriber, so each `send`
     /// calls the subscriber's concrete `receive(_:)` (no `AnySubscriber`, no unspecialised
     /// generic code looking up type metadata per value).
-    ///
-    /// ```swift
-    /// let producer = Producer<Int, Never> { sender in await sender.send(1) }
-    /// producer.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { print($0) }))   // prints 1
-    /// ```
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let signalled = TaskSubscriber(subscriber)

@@ -1,10 +1,6 @@
 extension Producer {
     /// What a ``Producer`` body sends its values through; it belongs to the
     /// body's task and is not `Sendable`, so values are sent serially, from that task only.
-    ///
-    /// ```swift
-    /// let delivered = await sender.send(42)
-    /// ```
     public final class Sender {
         @usableFromInline
         let subscription: TaskSubscription
@@ -14,7 +10,7 @@ extension Producer {
         /// Demand taken from the subscription and not yet spent: owned by the body's task,
         /// so spending it needs no lock.
         ///
-        /// Unchecked exclusivity (the dynamic check cost ≈ 5% of a prefetching `send`): the
+        /// Unchecked exclusivity (the dynamic check would run on every `send`): the
         /// sender is not `Sendable`, so only the body's task reaches it, and every access in
         /// ``send(_:)`` is instantaneous (none spans an `await`), so no two can overlap.
         @exclusivity(unchecked) @usableFromInline
@@ -36,13 +32,10 @@ extension Producer {
         /// waits, the value is delivered by the subscriber's `request(_:)`, inside that call.
         ///
         /// The result may be ignored (`@discardableResult`) where nothing follows the send, as
-        /// for a body's one or last value. In a loop, stop on `false`, as below: a cancel also
-        /// cancels the body's task, so work that checks `Task.isCancelled` stops too, but a
-        /// loop that checks neither would go on producing values nobody receives.
-        ///
-        /// ```swift
-        /// for n in 1... { guard await sender.send(n) else { break } }
-        /// ```
+        /// for a body's one or last value. In a loop, stop on `false`, as ``Producer``'s
+        /// example does: a cancel also cancels the body's task, so work that checks
+        /// `Task.isCancelled` stops too, but a loop that checks neither would go on producing
+        /// values nobody receives.
         @inlinable @discardableResult
         public func send(_ value: Output) async -> Bool {
             if demand == .none {
@@ -70,10 +63,6 @@ extension Producer {
         }
 
         /// `true` once the subscription is cancelled; nothing sent afterwards is delivered.
-        ///
-        /// ```swift
-        /// while !sender.isCancelled { await sender.send(await next()) }
-        /// ```
         public var isCancelled: Bool { subscription.isCancelled }
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// not return for a long time (rule 4: after a cancel the subscription holds no subscriber).
 ///
 /// The state word (`state`):
-/// ```
+/// ```text
 ///   bit 0 "released": set once by release(); afterwards no signal reaches the subscriber
 ///   bit 1 "dropped":  the subscriber has been let go (the slot is nil)
 ///   bits 2…:          signals in progress (0 or 1: one party signals at a time)

@@ -4,7 +4,7 @@
 /// in one step and spends it locally, so a task with demand in hand needs no lock per value.
 ///
 /// States and transitions:
-/// ```
+/// ```text
 /// subscribing(pending) ──subscriptionDelivered, pending > 0──▶ running(0, nil)  [start task]
 /// subscribing(pending) ──subscriptionDelivered, pending = 0──▶ idle
 /// idle ──request(d)──▶ running(d, nil)                                           [start task]

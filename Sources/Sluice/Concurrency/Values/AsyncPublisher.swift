@@ -20,49 +20,32 @@
 /// dropped, as in Combine. To keep them, use ``Publisher/values(prefetch:)`` or
 /// ``Publisher/values(bufferingPolicy:)``.
 ///
+/// <!-- snippet: AsyncPublisherLoops -->
 /// ```swift
-/// for await number in [1, 2, 3].publisher.values {
-///     print(number)
+/// var total = 0
+/// for await number in [1, 2, 3].publisher.values {   // no `try`: the Failure is Never
+///     total += number
 /// }
-/// do {
-///     for try await line in linesPublisher.values { print(line) }
+/// do throws(ReadError) {
+///     for try await line in lines.values { show(line) }
 /// } catch {
-///     // `error` is linesPublisher's Failure
+///     report(error)   // a ReadError: the publisher's own Failure
 /// }
 /// ```
 public struct AsyncPublisher<P: Publisher>: AsyncSequence {
     /// The publisher's output.
-    ///
-    /// ```swift
-    /// for await number in [1, 2].publisher.values { print(number) }   // Element is Int
-    /// ```
     public typealias Element = P.Output
 
     /// The publisher's failure; `Never` for a publisher that cannot fail.
-    ///
-    /// ```swift
-    /// struct Oops: Error {}
-    /// do throws(Oops) { for try await _ in Fail<Int, Oops>(error: Oops()).values {} }
-    /// catch { print(error) }   // error is an Oops
-    /// ```
     public typealias Failure = P.Failure
 
     /// How a buffering variant keeps elements; see ``Publisher/values(bufferingPolicy:)``.
-    ///
-    /// ```swift
-    /// let policy: AsyncPublisher<PassthroughSubject<Int, Never>>.BufferingPolicy = .bufferingNewest(8)
-    /// let latest = subject.values(bufferingPolicy: policy)
-    /// ```
     public typealias BufferingPolicy = ValuesBufferingPolicy
 
     @usableFromInline let publisher: P
     @usableFromInline let mode: ValuesMode
 
     /// Wraps `publisher`; the same as `publisher.values`.
-    ///
-    /// ```swift
-    /// let numbers = AsyncPublisher([1, 2, 3].publisher)
-    /// ```
     @inlinable
     public init(_ publisher: P) {
         self.init(publisher, mode: .onDemand)
@@ -75,11 +58,6 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
     }
 
     /// Subscribes to the publisher (requesting nothing yet) and returns the iterator.
-    ///
-    /// ```swift
-    /// var iterator = publisher.values.makeAsyncIterator()
-    /// let first = await iterator.next()
-    /// ```
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         let subscriber = ValuesSubscriber<P.Output, P.Failure>(mode: mode)
@@ -91,11 +69,6 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
     /// The iterator of an ``AsyncPublisher``; not Sendable: one task iterates.
     ///
     /// Dropping it cancels the subscription.
-    ///
-    /// ```swift
-    /// var iterator = subject.values.makeAsyncIterator()
-    /// while let value = await iterator.next() { print(value) }
-    /// ```
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline let lifetime: ValuesIteratorLifetime<P.Output, P.Failure>
 
@@ -115,10 +88,6 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         /// hop to `actor` on entry and back afterwards: two runtime executor switches.) Called
         /// through the protocol, from generic code, the standard witness hops to `actor`
         /// first, so it runs there.
-        ///
-        /// ```swift
-        /// @MainActor func show() async { for await x in model.values { label = x } }
-        /// ```
         @inlinable
         public nonisolated(nonsending) mutating func next(isolation actor: (any Actor)?) async throws(P.Failure) -> P.Output? {
             switch await lifetime.subscriber.next(cache: &cache) {
@@ -129,10 +98,6 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         }
 
         /// The next element, nil at the end or after cancellation; throws the failure once.
-        ///
-        /// ```swift
-        /// let value = try await iterator.next()
-        /// ```
         @inlinable
         public nonisolated(nonsending) mutating func next() async throws(P.Failure) -> P.Output? {
             try await next(isolation: nil)
@@ -146,20 +111,11 @@ extension AsyncPublisher: Sendable where P: Sendable {}
 extension AsyncPublisher.Iterator: Sendable {}
 
 /// Combine's name for the throwing variant; in Sluice one type serves both.
-///
-/// ```swift
-/// let lines: AsyncThrowingPublisher<AnyPublisher<String, any Error>> = publisher.values
-/// ```
 public typealias AsyncThrowingPublisher<P: Publisher> = AsyncPublisher<P>
 
 /// How ``Publisher/values(bufferingPolicy:)`` keeps elements the loop has not taken yet, and
 /// ``Publisher/sink(isolation:bufferingPolicy:receiveCompletion:receiveValue:)`` the values its
 /// actor has not processed yet; the names are `AsyncStream`'s.
-///
-/// ```swift
-/// for await event in subject.values(bufferingPolicy: .bufferingNewest(10)) { handle(event) }
-/// let latest = subject.sink(isolation: MainActor.shared, bufferingPolicy: .bufferingNewest(1)) { show($0) }
-/// ```
 public enum ValuesBufferingPolicy: Sendable, Equatable {
     /// Keep every element. Memory grows without bound if the loop falls behind.
     case unbounded
@@ -175,10 +131,6 @@ extension Publisher {
     /// Right for cold publishers and for anything that honours demand. A hot publisher's
     /// values sent while the loop body runs are dropped (Combine's contract); see
     /// ``values(prefetch:)`` and ``values(bufferingPolicy:)``.
-    ///
-    /// ```swift
-    /// for await x in (1...3).publisher.values { print(x) }
-    /// ```
     @inlinable
     public var values: AsyncPublisher<Self> { AsyncPublisher(self) }
 
@@ -192,10 +144,6 @@ extension Publisher {
     /// on another task or thread (a `Producer`, a subject): over one that delivers inside
     /// `request(_:)`, such as a sequence, the default ``values`` is faster, as every element
     /// it buffers takes the lock once.
-    ///
-    /// ```swift
-    /// for await row in rowsPublisher.values(prefetch: 64) { process(row) }
-    /// ```
     @inlinable
     public func values(prefetch: Int) -> AsyncPublisher<Self> {
         if prefetch <= 0 { Violation.nonPositivePrefetch(prefetch) }
@@ -209,10 +157,6 @@ extension Publisher {
     /// `.bufferingNewest(n)` for state where only the latest matters, `.bufferingOldest(n)`
     /// to keep the first `n` and drop the rest, `.unbounded` only when the producer is known
     /// to be finite or slower than the loop.
-    ///
-    /// ```swift
-    /// for await tap in taps.values(bufferingPolicy: .bufferingNewest(1)) { refresh(tap) }
-    /// ```
     @inlinable
     public func values(bufferingPolicy: ValuesBufferingPolicy) -> AsyncPublisher<Self> {
         bufferingPolicy.checkLimit(in: "values(bufferingPolicy:)")

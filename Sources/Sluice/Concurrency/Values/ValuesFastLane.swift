@@ -6,7 +6,7 @@ import Synchronization
 /// thread (sequences, `Just`, a subject with a value ready). For them the lane replaces the
 /// lock with one atomic word and a one-element slot:
 ///
-/// ```
+/// ```text
 ///   idle ──iterator arms it, then requests .max(1)──▶ armed
 ///   armed ──receive(_:): writes the slot, then armed → filled──▶ filled
 ///   filled ──iterator (or cancel) takes the element──▶ idle

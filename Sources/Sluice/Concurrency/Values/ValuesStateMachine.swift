@@ -5,7 +5,7 @@
 /// Phases and transitions (`waiter` is the one suspended `next()`, `buffer` the elements
 /// delivered and not yet taken, `outstanding` the demand requested and not yet used):
 ///
-/// ```
+/// ```text
 /// awaitingSubscription ──subscribed──▶ active(subscription)
 ///   │                                    │  next(): buffer empty, outstanding 0 → request
 ///   │                                    │          (waiting for demand), then element ready

@@ -97,6 +97,7 @@ extension Publisher {
     /// full. `.finished` comes after the buffered elements; a failure comes at once (after the
     /// elements already requested), dropping the rest.
     ///
+    /// <!-- snippet: BufferPrefetch -->
     /// ```swift
     /// // The pages are fetched up to 8 ahead of the consumer, which asks for one at a time.
     /// for await page in pages.buffer(size: 8, prefetch: .keepFull, whenFull: .dropNewest).values {

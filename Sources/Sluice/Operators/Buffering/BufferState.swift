@@ -7,7 +7,7 @@
 /// the buffer holds elements only while the delivery has no demand left (new demand moves
 /// them into the delivery at once, oldest first), so elements keep their order.
 ///
-/// ```
+/// ```text
 /// running ──upstream .finished──▶ finishing (buffered elements, then .finished, as demand comes)
 ///    │  └──upstream failure, or customError when full──▶ (the requested elements, then the failure;
 ///    │                                                    the buffer dropped)

@@ -9,6 +9,7 @@ extension Publishers {
     /// the first failure cancels the others and fails it. Pairs reach the downstream one at a
     /// time, on the thread of whichever upstream sends, and none is lost to a re-entrant send.
     ///
+    /// <!-- snippet: CombineLatestForm -->
     /// ```swift
     /// // The form is valid whenever both fields are, re-checked on every keystroke.
     /// let canSubmit = name.combineLatest(email) { !$0.isEmpty && $1.contains("@") }

@@ -376,10 +376,6 @@ extension Publishers.Merge8: Equatable where A: Equatable, B: Equatable, C: Equa
 extension Publisher {
     /// Republishes the elements of this publisher and `other` as they arrive, interleaved; see
     /// ``Publishers/Merge`` for demand and completion.
-    ///
-    /// ```swift
-    /// let taps = buttonTaps.merge(with: keyPresses)   // whichever comes first
-    /// ```
     @inlinable
     public func merge<B>(with other: B) -> Publishers.Merge<Self, B>
     where B: Publisher, B.Output == Output, B.Failure == Failure {

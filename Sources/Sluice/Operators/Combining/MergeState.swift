@@ -7,7 +7,7 @@
 /// at most one value per upstream waits. Values with demand go through a ``SerialDelivery``,
 /// so that the downstream gets one signal at a time from whichever thread sends.
 ///
-/// ```
+/// ```text
 /// active ──every upstream finished, slots empty──▶ finishing (queue, then .finished)
 ///   │  └──an upstream failed──▶ finishing (queue, then the failure; the others cancelled,
 ///   │                           and values still waiting for demand dropped, as in Combine)

@@ -69,10 +69,6 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 
 extension Publisher {
     /// Republishes elements until `publisher` emits one, then finishes.
-    ///
-    /// ```swift
-    /// let untilStop = ticks.prefix(untilOutputFrom: stopButton)
-    /// ```
     @inlinable
     public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
         Publishers.PrefixUntilOutput(upstream: self, other: publisher)

@@ -9,11 +9,6 @@ extension Publishers {
     /// cancelling the others; the first failure cancels the others and fails it. Pairs reach
     /// the downstream one at a time, on the thread of whichever upstream (or request) completes
     /// them.
-    ///
-    /// ```swift
-    /// // Each upload with its own progress label, however the two streams interleave.
-    /// let labelled = uploads.zip(labels)
-    /// ```
     public struct Zip<A, B>: Publisher where A: Publisher, B: Publisher, A.Failure == B.Failure {
         public typealias Output = (A.Output, B.Output)
         public typealias Failure = A.Failure

@@ -58,10 +58,6 @@ extension Publishers {
 extension Publisher {
     /// Calls the given closures when events happen, for side effects such as logging; the
     /// events themselves pass through unchanged.
-    ///
-    /// ```swift
-    /// let logged = requests.handleEvents(receiveCancel: { log("cancelled") })
-    /// ```
     @inlinable
     public func handleEvents(
         receiveSubscription: ((any Subscription) -> Void)? = nil,

@@ -42,10 +42,6 @@ extension Publishers {
 extension Publisher {
     /// Replaces the upstream, when it fails, with the publisher `handler` makes from the
     /// failure; outstanding demand carries over to it.
-    ///
-    /// ```swift
-    /// let profile = remoteProfile().catch { _ in cachedProfile() }
-    /// ```
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where Output == P.Output {
         Publishers.Catch(upstream: self, handler: handler)

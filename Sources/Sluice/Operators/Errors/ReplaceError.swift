@@ -43,10 +43,6 @@ extension Publisher {
     ///
     /// The failure itself is lost: use `catch` to look at it, or to continue with another
     /// publisher. The replacement waits for demand, like any element.
-    ///
-    /// ```swift
-    /// let names = loadNames().replaceError(with: [])   // [] if loading fails
-    /// ```
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
         Publishers.ReplaceError(upstream: self, output: output)
     }

@@ -54,6 +54,7 @@ extension Publisher {
     /// Each attempt is a new subscription, so a cold publisher repeats its elements from the
     /// start, and the downstream sees them again.
     ///
+    /// <!-- snippet: RetryAttempts -->
     /// ```swift
     /// let page = fetchPage(1).retry(3)   // at most four attempts
     /// ```

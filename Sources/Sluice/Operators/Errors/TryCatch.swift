@@ -53,6 +53,7 @@ extension Publisher {
     /// failure, or fails with the error `handler` throws; outstanding demand carries over to
     /// the new publisher.
     ///
+    /// <!-- snippet: TryCatchFallback -->
     /// ```swift
     /// let data = primary().tryCatch { error in
     ///     guard error.isRetryable else { throw error }

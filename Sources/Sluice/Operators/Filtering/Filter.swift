@@ -55,10 +55,6 @@ extension Publishers.Filter {
 
 extension Publisher {
     /// Republishes only the elements that satisfy `isIncluded`.
-    ///
-    /// ```swift
-    /// let evens = (1...6).publisher.filter { $0.isMultiple(of: 2) }   // 2, 4, 6
-    /// ```
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)

@@ -45,10 +45,6 @@ struct RemoveDuplicatesStep<Input, Failure: Error>: OperatorStep {
 
 extension Publisher where Output: Equatable {
     /// Republishes an element only if it is not equal to the last one republished.
-    ///
-    /// ```swift
-    /// let changes = [1, 1, 2, 2, 1].publisher.removeDuplicates()   // 1, 2, 1
-    /// ```
     @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)

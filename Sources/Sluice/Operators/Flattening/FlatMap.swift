@@ -61,10 +61,6 @@ extension Publisher {
     ///
     /// See ``Publishers/FlatMap`` for demand, threads and completion: an inner publisher
     /// finishing does not finish the stream; any failure fails it.
-    ///
-    /// ```swift
-    /// let results = queries.flatMap(maxPublishers: .max(2)) { query in search(query) }
-    /// ```
     @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P

@@ -12,7 +12,7 @@
 /// Each inner has an index and a ``SubscriptionSlot`` in `inners`, from the upstream value that
 /// made it until it finishes; a signal from an index no longer there is ignored.
 ///
-/// ```
+/// ```text
 /// active ──upstream finished, no inner left, nothing waiting──▶ finishing (queue, then .finished)
 ///   │  └──the upstream or an inner failed──▶ finishing (queue, then the failure; everything
 ///   │                                       else cancelled, waiting values dropped)

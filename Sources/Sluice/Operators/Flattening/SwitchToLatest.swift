@@ -42,10 +42,6 @@ extension Publishers {
 extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// Republishes the elements of the latest publisher this one sent, cancelling the previous
     /// one; see ``Publishers/SwitchToLatest`` for demand and completion.
-    ///
-    /// ```swift
-    /// let results = searchText.map { text in search(text) }.switchToLatest()
-    /// ```
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)

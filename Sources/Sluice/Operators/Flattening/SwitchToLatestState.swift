@@ -9,7 +9,7 @@
 /// behind that delivery are dropped and their demand given back, so nothing of a cancelled
 /// inner goes out after the switch.
 ///
-/// ```
+/// ```text
 /// no inner ──upstream sends P──▶ inner(i, awaiting) ──its subscription──▶ inner(i, subscribed)
 ///     ▲                               │  └──upstream sends P'──▶ inner(i+1, awaiting), i cancelled
 ///     └──────inner i finished─────────┘

@@ -1,7 +1,7 @@
 /// The subscriber to the upstream and the subscription of the downstream, for every operator
 /// built on a ``ReducerStep``.
 ///
-/// ```
+/// ```text
 /// subscribed ──first request: .unlimited upstream──▶ requested
 ///     │  └── finished / failed / finished early / cancelled ──▶ terminated
 ///     ├── upstream finished, a result to send ──▶ holding ──first request: send it──▶ terminated

@@ -3,7 +3,7 @@
 ///
 /// The link to the upstream, which the operator may replace each time one completes:
 ///
-/// ```
+/// ```text
 ///  idle ──connect──▶ connecting(t) ──subscription of t──▶ connected(t) ──t completes──▶ between
 ///                        ▲                                                             │
 ///                        └──────────── connect: the operator subscribes the next one ───┘

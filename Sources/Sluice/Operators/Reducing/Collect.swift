@@ -71,10 +71,6 @@ extension Publishers {
 
 extension Publisher {
     /// Collects every element and sends them in one array when the upstream finishes.
-    ///
-    /// ```swift
-    /// let all = (1...3).publisher.collect()   // [1, 2, 3]
-    /// ```
     @inlinable
     public func collect() -> Publishers.Collect<Self> { Publishers.Collect(upstream: self) }
 

@@ -89,10 +89,6 @@ extension Publisher {
     ///
     /// A downstream demand of `n` arrays asks the upstream for `n * count` elements. A
     /// failure drops the elements not yet sent.
-    ///
-    /// ```swift
-    /// let pairs = (1...5).publisher.collect(2)   // [1, 2], [3, 4], [5]
-    /// ```
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         Publishers.CollectByCount(upstream: self, count: count)
     }

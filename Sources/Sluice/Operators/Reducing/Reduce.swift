@@ -79,10 +79,6 @@ extension Publishers {
 extension Publisher {
     /// Combines every element with `nextPartialResult`, from `initialResult`, and sends the
     /// result when the upstream finishes.
-    ///
-    /// ```swift
-    /// let sum = (1...4).publisher.reduce(0, +)   // 10
-    /// ```
     @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)

@@ -11,11 +11,12 @@ extension Publisher {
     /// To update main-actor state, receive on the main actor's scheduler; the closure then runs
     /// there, and without a hop when the value is already on the main actor:
     ///
+    /// <!-- snippet: ReceiveOnMainActor -->
     /// ```swift
-    /// model.$query
-    ///     .debounce(for: .milliseconds(300), scheduler: DispatchQueue.global())
+    /// // In a @MainActor model; `queries` may send from any thread.
+    /// cancellable = queries
     ///     .receive(on: .mainActor)
-    ///     .sink { self.results = search($0) }
+    ///     .sink { [weak self] in self?.results = search($0) }
     /// ```
     @inlinable
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {

@@ -2,7 +2,7 @@
 /// scheduler, and whether a drain is scheduled or running (at most one is, so signals stay
 /// serial on any scheduler).
 ///
-/// ```
+/// ```text
 /// idle ──signal arrives: queue it, schedule the drain──▶ draining
 ///   ▲                                                    │ each run delivers the signals
 ///   └──────── the queue is empty ◀───────────────────────┘ queued when it started

@@ -9,11 +9,13 @@ extension Publisher {
     /// Requests made before the scheduler has run are added up and passed on together; a cancel
     /// stops the values at once, and reaches the upstream on the scheduler.
     ///
+    /// <!-- snippet: SubscribeOnGlobalQueue -->
     /// ```swift
-    /// expensiveSequence.publisher
+    /// // In a @MainActor model: the rows are made on a global queue and appended on the main actor.
+    /// cancellable = expensiveRows.publisher
     ///     .subscribe(on: DispatchQueue.global())
     ///     .receive(on: .mainActor)
-    ///     .sink { self.rows.append($0) }
+    ///     .sink { [weak self] in self?.rows.append($0) }
     /// ```
     @inlinable
     public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {

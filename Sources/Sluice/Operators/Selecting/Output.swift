@@ -64,8 +64,9 @@ extension Publisher {
 
     /// Republishes up to the first `maxLength` elements, then finishes.
     ///
+    /// <!-- snippet: OutputPrefixOfEndless -->
     /// ```swift
-    /// let firstThree = (1...).publisher.prefix(3)   // 1, 2, 3
+    /// let firstThree = (1...).publisher.prefix(3)   // 1, 2, 3, then finished: demand stops the endless sequence
     /// ```
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {

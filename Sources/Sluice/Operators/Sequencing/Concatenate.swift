@@ -43,10 +43,6 @@ extension Publisher {
     ///
     /// The elements go out as demand allows; this publisher is subscribed once they are all
     /// out, and asked for the demand left over.
-    ///
-    /// ```swift
-    /// let log = events.prepend("started")
-    /// ```
     public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
         prepend(elements)
     }
@@ -73,10 +69,6 @@ extension Publisher {
     ///
     /// A failure ends the stream without them. They go out as demand allows, the demand this
     /// publisher left unused included.
-    ///
-    /// ```swift
-    /// let lines = body.append("-- end --")
-    /// ```
     public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
         append(elements)
     }

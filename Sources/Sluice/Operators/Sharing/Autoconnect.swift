@@ -50,9 +50,10 @@ extension ConnectablePublisher {
     /// Connects this publisher when the first subscriber arrives, and disconnects it when the
     /// last one cancels; see ``Publishers/Autoconnect``.
     ///
+    /// <!-- snippet: AutoconnectFirstSubscriber -->
     /// ```swift
     /// let shared = [1, 2, 3].publisher.makeConnectable().autoconnect()
-    /// let cancellable = shared.sink { print($0) }   // connects: prints 1, 2, 3
+    /// let cancellable = shared.sink { received.append($0) }   // connects: received == [1, 2, 3]
     /// ```
     @inlinable
     public func autoconnect() -> Publishers.Autoconnect<Self> {

@@ -5,7 +5,7 @@
 /// `cancel()`). A completion does not end its count, as in Combine: an upstream that has
 /// completed stays connected, and a later subscriber gets the completion, not a new run.
 ///
-/// ```
+/// ```text
 /// disconnected ──first subscriber──▶ connecting ──connect() returned──▶ connected
 ///      ▲                                  │  (none left by then: the connection is cancelled)
 ///      └──────────last one cancelled──────┴──────────────────────────────────┘

@@ -14,7 +14,7 @@ import Musl
 /// the subject while another is making it waits for that one (yielding its time slice): the
 /// wait lasts as long as the closure, which only runs once.
 ///
-/// ```
+/// ```text
 /// empty ──first get──▶ creating(thread) ──closure returned──▶ created(subject)
 /// ```
 @usableFromInline

@@ -35,10 +35,11 @@ extension Publisher where Failure == Never {
     /// Wraps this publisher so that it starts only on ``ConnectablePublisher/connect()``,
     /// once, for every subscriber attached by then.
     ///
+    /// <!-- snippet: MakeConnectableTwoSubscribers -->
     /// ```swift
     /// let connectable = [1, 2].publisher.makeConnectable()
-    /// let first = connectable.sink { print("first", $0) }
-    /// let second = connectable.sink { print("second", $0) }
+    /// let first = connectable.sink { received.append("first \($0)") }
+    /// let second = connectable.sink { received.append("second \($0)") }   // nothing yet
     /// let connection = connectable.connect()   // both receive 1 and 2
     /// ```
     @inlinable

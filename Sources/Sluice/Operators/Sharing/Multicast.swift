@@ -59,10 +59,11 @@ extension Publisher {
     /// The closure is called once per multicast (not per subscriber): every subscriber shares
     /// the one subject. Nothing flows until ``Publishers/Multicast/connect()``.
     ///
+    /// <!-- snippet: MulticastSubject -->
     /// ```swift
     /// let shared = [1, 2, 3].publisher.multicast { PassthroughSubject<Int, Never>() }
-    /// let first = shared.sink { print("first", $0) }
-    /// let second = shared.sink { print("second", $0) }
+    /// let first = shared.sink { received.append("first \($0)") }
+    /// let second = shared.sink { received.append("second \($0)") }
     /// let connection = shared.connect()   // first 1, second 1, first 2, second 2, …
     /// ```
     @inlinable

@@ -7,7 +7,7 @@
 /// does. The subject's slot is under a lock; the downstream is `Gated`; every call out
 /// happens with no lock held.
 ///
-/// ```
+/// ```text
 /// awaiting ──subject's subscription──▶ subscribed ──completion / cancel──▶ terminated
 /// ```
 /// It lets go of the downstream on completion and on cancel.

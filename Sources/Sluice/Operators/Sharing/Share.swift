@@ -46,12 +46,13 @@ extension Publisher {
     /// Shares this publisher among all the subscribers it has at a time; see
     /// ``Publishers/Share``.
     ///
+    /// <!-- snippet: ShareOneUpstream -->
     /// ```swift
     /// let subject = PassthroughSubject<Int, Never>()
     /// let shared = subject.map { $0 * 10 }.share()   // the map runs once per value
-    /// let first = shared.sink { print("first", $0) }
-    /// let second = shared.sink { print("second", $0) }
-    /// subject.send(1)                                  // first 10, second 10
+    /// let first = shared.sink { received.append("first \($0)") }
+    /// let second = shared.sink { received.append("second \($0)") }
+    /// subject.send(1)   // received == ["first 10", "second 10"]
     /// ```
     @inlinable
     public func share() -> Publishers.Share<Self> {

@@ -70,10 +70,10 @@ extension Publisher {
     /// Arrays are never empty, never sent beyond demand, and always sent from the scheduler.
     /// `.finished` sends the rest, then finishes; a failure drops the rest.
     ///
+    /// <!-- snippet: CollectByTimeOrCount -->
     /// ```swift
     /// // Batches of at most 100 log lines, at least every second.
-    /// lines.collect(.byTimeOrCount(DispatchQueue.main, .seconds(1), 100))
-    ///     .sink { batch in upload(batch) }
+    /// let batches = lines.collect(.byTimeOrCount(queue, .seconds(1), 100))
     /// ```
     public func collect<S: Scheduler>(
         _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil

@@ -8,7 +8,7 @@
 /// `ScheduledEntry` made once) that the timer runs for ticks and that is scheduled once more
 /// (`pendingRuns`) whenever something closed can be delivered outside a tick.
 ///
-/// ```
+/// ```text
 /// collecting ──upstream .finished──▶ flushing (the open array closed; arrays, then .finished,
 ///     │                                         as demand comes; timer cancelled)
 ///     ├──upstream failure──▶ flushing (everything collected dropped; the failure at the next run)

@@ -52,10 +52,6 @@ where Upstream: Sendable, Context: Sendable, Context.SchedulerTimeType.Stride: S
 extension Publisher {
     /// Publishes an element only after `dueTime` has passed without a newer one.
     ///
-    /// ```swift
-    /// let queries = searchText.debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)
-    /// ```
-    ///
     /// - Parameters:
     ///   - dueTime: How long to wait for quiet.
     ///   - scheduler: The scheduler that delivers the elements and the completion.

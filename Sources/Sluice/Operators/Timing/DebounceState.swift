@@ -7,7 +7,7 @@
 /// drops the value still waiting, as Combine's does, and is delivered at the scheduler's next
 /// turn.
 ///
-/// ```
+/// ```text
 /// receive(v)          ──▶ waiting = v, deadline = now + dueTime (the timer scheduled if none is)
 /// fire(.timer)        ──▶ deadline passed: deliver waiting; moved: schedule again
 /// receive(completion) ──▶ waiting = nil, deadline off, hop

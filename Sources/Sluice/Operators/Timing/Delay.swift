@@ -57,10 +57,6 @@ where Upstream: Sendable, Context: Sendable, Context.SchedulerTimeType.Stride: S
 extension Publisher {
     /// Delays delivery of all elements and the completion by `interval`, on `scheduler`.
     ///
-    /// ```swift
-    /// let later = clicks.delay(for: .milliseconds(500), scheduler: DispatchQueue.main)
-    /// ```
-    ///
     /// - Parameters:
     ///   - interval: How long to delay each signal.
     ///   - tolerance: How much sooner or later a signal may be delivered; the scheduler's

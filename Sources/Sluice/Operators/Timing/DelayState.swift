@@ -6,7 +6,7 @@
 /// The runs come in the order their signals arrived (each is due `interval` after its
 /// arrival), and the queue keeps that order even where a scheduler runs two at once.
 ///
-/// ```
+/// ```text
 /// receive(v) / receive(completion) ──▶ queue.append, schedule at now + interval
 /// fire(.signal)                     ──▶ deliver queue.popFirst()
 /// ```

@@ -37,10 +37,6 @@ extension Publisher {
     /// Replaces each element with the time since the one before (since the subscription, for
     /// the first), as `scheduler` measures it.
     ///
-    /// ```swift
-    /// let gaps = taps.measureInterval(using: DispatchQueue.main)   // DispatchQueue strides
-    /// ```
-    ///
     /// `options` is accepted for Combine's signature; nothing is scheduled, so it is unused.
     @inlinable
     public func measureInterval<S: Scheduler>(

@@ -49,10 +49,6 @@ extension Publishers.Throttle: Sendable where Upstream: Sendable, Context: Senda
 extension Publisher {
     /// Publishes at most one element per `interval`: the latest received in it (`latest`) or
     /// the first.
-    ///
-    /// ```swift
-    /// let positions = drags.throttle(for: .milliseconds(16), scheduler: DispatchQueue.main, latest: true)
-    /// ```
     @inlinable
     public func throttle<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool

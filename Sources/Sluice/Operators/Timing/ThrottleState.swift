@@ -9,7 +9,7 @@
 /// for the element waiting, if any, and is delivered right after it; else at the scheduler's
 /// next turn.
 ///
-/// ```
+/// ```text
 /// idle ──receive(v), demand──▶ waiting(v) ──fire(.signal)──▶ deliver v (and a completion) ──▶ idle
 ///                                 └─receive(w): latest ? waiting(w) : waiting(v)
 /// ```

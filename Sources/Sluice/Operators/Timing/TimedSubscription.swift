@@ -125,7 +125,7 @@ extension TimedLogic {
 /// schedules one more run for the new deadline. So a steady stream of values schedules one
 /// action per deadline that passes, not one per value.
 ///
-/// ```
+/// ```text
 /// off ──set(t)──▶ armed(for: t, due: t) ──set(t')──▶ armed(for: t, due: t')
 ///                    │ fired: due == for: expired      │ fired: due > for: armed(for: t', due: t')
 /// ```

@@ -55,10 +55,6 @@ extension Publisher {
     /// Ends the stream if the upstream goes longer than `interval` without an element:
     /// with the failure `customError` returns, or `.finished` without it.
     ///
-    /// ```swift
-    /// let reply = request.timeout(.seconds(5), scheduler: DispatchQueue.main) { .timedOut }
-    /// ```
-    ///
     /// - Parameters:
     ///   - interval: The longest the upstream may go without an element.
     ///   - scheduler: The scheduler that keeps the time and delivers the signals.

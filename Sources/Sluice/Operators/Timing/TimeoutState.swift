@@ -7,7 +7,7 @@
 /// off; a deadline that passes ends the stream: the elements still queued are dropped, the
 /// upstream is cancelled and the downstream gets `customError()` (`.finished` without it).
 ///
-/// ```
+/// ```text
 /// subscribed / first request ──▶ deadline = now + interval
 /// receive(v)                 ──▶ deadline = now + interval, queue v, hop
 /// receive(completion)        ──▶ deadline off, queue it, hop

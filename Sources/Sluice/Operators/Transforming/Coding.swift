@@ -66,10 +66,6 @@ extension Publisher where Output: Encodable {
 
 extension Publisher {
     /// Decodes each element as `type` with `decoder`; an error fails the stream.
-    ///
-    /// ```swift
-    /// let users = responses.map(\.body).decode(type: [User].self, decoder: JSONDecoder())
-    /// ```
     @inlinable
     public func decode<Item: Decodable, Coder: TopLevelDecoder>(
         type: Item.Type, decoder: Coder

@@ -53,10 +53,6 @@ extension Publishers.CompactMap {
 
 extension Publisher {
     /// Republishes the non-`nil` results of `transform` applied to each element.
-    ///
-    /// ```swift
-    /// let numbers = ["1", "x", "3"].publisher.compactMap(Int.init)   // 1, 3
-    /// ```
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)

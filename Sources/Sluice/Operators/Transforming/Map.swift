@@ -55,10 +55,6 @@ extension Publishers.Map {
 
 extension Publisher {
     /// Transforms every element from the upstream publisher with `transform`.
-    ///
-    /// ```swift
-    /// let squares = (1...3).publisher.map { $0 * $0 }   // 1, 4, 9
-    /// ```
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)

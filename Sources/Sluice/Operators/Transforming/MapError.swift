@@ -41,10 +41,6 @@ struct MapErrorStep<Input, UpstreamFailure: Error, Failure: Error>: OperatorStep
 
 extension Publisher {
     /// Converts any failure from the upstream publisher into a new error.
-    ///
-    /// ```swift
-    /// let failures = Fail<Int, ParseError>(error: .bad).mapError { AppError.parse($0) }
-    /// ```
     @inlinable
     public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform)

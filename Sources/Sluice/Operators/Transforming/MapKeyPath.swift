@@ -96,10 +96,6 @@ extension Publishers {
 
 extension Publisher {
     /// Republishes the value of `keyPath` of each element.
-    ///
-    /// ```swift
-    /// let names = users.map(\.name)
-    /// ```
     @inlinable
     public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
         Publishers.MapKeyPath(upstream: self, keyPath: keyPath)

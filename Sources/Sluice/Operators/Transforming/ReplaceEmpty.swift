@@ -40,10 +40,6 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 
 extension Publisher {
     /// Sends `output` if the upstream finishes without sending any element.
-    ///
-    /// ```swift
-    /// let results = search(query).replaceEmpty(with: .noMatch)
-    /// ```
     public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
         Publishers.ReplaceEmpty(upstream: self, output: output)
     }

@@ -50,10 +50,6 @@ struct ScanStep<Input, Output, Failure: Error>: OperatorStep {
 
 extension Publisher {
     /// Republishes each partial result of accumulating the elements with `nextPartialResult`.
-    ///
-    /// ```swift
-    /// let totals = (1...4).publisher.scan(0, +)   // 1, 3, 6, 10
-    /// ```
     @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
