@@ -9,7 +9,7 @@ import Testing
     var text = ""
 }
 
-private final class TitleModel: ObservableObject {
+private final class PublishedTitleModel: ObservableObject {
     @Published var title = "Untitled"
 }
 
@@ -26,7 +26,7 @@ private final class TitleModel: ObservableObject {
 }
 
 @MainActor private final class TitleScreen {
-    let model = TitleModel()
+    let model = PublishedTitleModel()
     var cancellable: AnyCancellable?
 
     // snippet IsolatedSinkTitle begin

@@ -1,7 +1,7 @@
 extension Publishers {
-    /// A publisher that runs an async closure on each upstream element, each in a task of its
-    /// own, with at most `maxConcurrent` running at once, and publishes the results in the
-    /// upstream's order (`ordered`) or as they finish.
+    /// A publisher that runs an async closure on each upstream element, on at most
+    /// `maxConcurrent` tasks that take the elements one after another (not a task per element),
+    /// and publishes the results in the upstream's order (`ordered`) or as they finish.
     ///
     /// Once the downstream has asked for anything, it keeps `maxConcurrent` elements in hand:
     /// requested from the upstream, running, or done and waiting for the downstream's demand;
@@ -73,7 +73,7 @@ extension Publishers {
 }
 
 extension Publisher where Output: Sendable {
-    /// Runs `transform` on each element in a task of its own, at most `maxConcurrent` at once,
+    /// Runs `transform` on each element, on at most `maxConcurrent` tasks at once,
     /// and publishes the results in the order of the elements; see ``Publishers/AsyncMap``.
     ///
     /// It replaces Combine's `flatMap { value in Future { promise in Task { … } } }`, which
@@ -92,8 +92,8 @@ extension Publisher where Output: Sendable {
         Publishers.AsyncMap(upstream: self, maxConcurrent: maxConcurrent, ordered: true, transform: transform)
     }
 
-    /// Runs `transform` on each element in a task of its own, at most `maxConcurrent` at once,
-    /// and publishes each result as its task finishes; see ``Publishers/AsyncMap``.
+    /// Runs `transform` on each element, on at most `maxConcurrent` tasks at once,
+    /// and publishes each result as its run finishes; see ``Publishers/AsyncMap``.
     @inlinable
     public func asyncMapUnordered<T: Sendable>(
         maxConcurrent: Int, _ transform: @escaping @Sendable (Output) async throws(Failure) -> T
