@@ -18,5 +18,6 @@ import Testing
         scheduler.advance(by: .milliseconds(1))    // recorder.values == [1]
         // snippet TestSchedulerDebounce end
         #expect(recorder.values == [1])
+        recorder.cancel()
     }
 }

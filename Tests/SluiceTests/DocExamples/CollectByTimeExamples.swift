@@ -15,6 +15,7 @@ import Testing
         let batches = lines.collect(.byTimeOrCount(queue, .seconds(1), 100))
         // snippet CollectByTimeOrCount end
         let recorder = RecordingSubscriber<[String], Never>()
+        defer { recorder.cancel() }
         batches.subscribe(recorder)
         for number in 1...101 { lines.send("line \(number)") }
         queue.advance()

@@ -14,6 +14,7 @@ import Testing
         let canSubmit = name.combineLatest(email) { !$0.isEmpty && $1.contains("@") }
         // snippet CombineLatestForm end
         let recorder = RecordingSubscriber<Bool, Never>()
+        defer { recorder.cancel() }
         canSubmit.subscribe(recorder)
         name.send("Ada")
         #expect(recorder.values.isEmpty)   // no email yet
