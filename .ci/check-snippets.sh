@@ -41,12 +41,12 @@ def matches(doc, test):
             return False
     return wanted is None
 
-def swift_blocks(path):
-    """Yields (line number, marker line or None, block lines) for each ```swift block."""
-    lines = open(path, encoding="utf-8").read().split("\n")
+def code_blocks(lines):
+    """Yields (index, fence, line before it or None, block lines) for each fenced block."""
     i = 0
     while i < len(lines):
-        if lines[i].strip() == "```swift":
+        fence = lines[i].strip()
+        if fence.startswith("```"):
             start = i
             previous = next((lines[j].strip() for j in range(i - 1, -1, -1) if lines[j].strip()), None)
             body = []
@@ -54,8 +54,15 @@ def swift_blocks(path):
             while i < len(lines) and lines[i].strip() != "```":
                 body.append(lines[i])
                 i += 1
-            yield start + 1, previous, body
+            yield start, fence, previous, body
         i += 1
+
+def swift_blocks(path):
+    """Yields (line number, line before it or None, block lines) for each ```swift block."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    for index, fence, previous, body in code_blocks(lines):
+        if fence == "```swift":
+            yield index + 1, previous, body
 
 def marked(paths, begin, end):
     """The lines between `begin` and `end` marker lines in the first of `paths` that has them."""
@@ -87,82 +94,55 @@ def compare(label, doc, test_path, test):
 failures = 0
 checked = 0
 marker = re.compile(r"^<!--\s*snippet:\s*([A-Za-z0-9_]+)\s*-->$")
+
+def check(label, previous, body, tests, seen):
+    """Checks one swift block against the test that holds its snippet; True if it matches."""
+    match = marker.match(previous or "")
+    if not match:
+        print(f"{label}: a swift block without a `<!-- snippet: Name -->` line before it")
+        return False
+    snippet = match.group(1)
+    if snippet in seen:
+        print(f"{label}: snippet {snippet} is also used at {seen[snippet]}")
+        return False
+    seen[snippet] = label
+    path, test, error = marked(tests, f"// snippet {snippet} begin", f"// snippet {snippet} end")
+    if error:
+        print(f"{label}: snippet {snippet}: {error}")
+        return False
+    return compare(f"{label}: snippet {snippet}", body, path, test)
+
 for article in sorted(glob.glob("Sources/*/*.docc/*.md")):
     name = os.path.splitext(os.path.basename(article))[0]
     tests = sorted(glob.glob(f"Tests/*/Articles/{name}Snippets.swift"))
-    seen = set()
+    seen = {}
     for line, previous, body in swift_blocks(article):
-        label = f"{article}:{line}"
-        match = marker.match(previous or "")
-        if not match:
-            print(f"{label}: a swift block without a `<!-- snippet: Name -->` line before it")
-            failures += 1
-            continue
-        snippet = match.group(1)
-        if snippet in seen:
-            print(f"{label}: snippet {snippet} is used twice in the article")
-            failures += 1
-            continue
-        seen.add(snippet)
-        path, test, error = marked(tests, f"// snippet {snippet} begin", f"// snippet {snippet} end")
-        if error:
-            print(f"{label}: snippet {snippet}: {error}")
-            failures += 1
-        elif not compare(f"{label}: snippet {snippet}", body, path, test):
-            failures += 1
-        else:
+        if check(f"{article}:{line}", previous, body, tests, seen):
             checked += 1
+        else:
+            failures += 1
 
 # Doc comments: every ```swift block in a `///` comment under Sources/ is preceded by
-# `/// <!-- snippet: Name -->`, and one file in Tests/*/DocExamples/ holds it. Every other code
-# block in a doc comment names its language (```text for the state diagrams), so that no Swift
-# example escapes the check by leaving the tag out.
+# `/// <!-- snippet: Name -->`, and one file in Tests/*/DocExamples/ holds it (names are unique
+# across Sources/). Every other code block in a doc comment names its language (```text for
+# the state diagrams), so that no Swift example escapes the check by leaving the tag out.
 doc_tests = sorted(glob.glob("Tests/*/DocExamples/*.swift"))
 doc_seen = {}
 for source in sorted(glob.glob("Sources/**/*.swift", recursive=True)):
     lines = open(source, encoding="utf-8").read().split("\n")
+    # The text of the doc-comment lines (after `///`), and where each one is in the file.
     doc = [(k, l.strip()[3:]) for k, l in enumerate(lines) if l.strip().startswith("///")]
-    # Group consecutive doc lines, and strip the one space after `///` that every line shares.
-    i = 0
-    while i < len(doc):
-        k, text = doc[i]
-        fence = text.strip()
-        if not fence.startswith("```"):
-            i += 1
-            continue
-        label = f"{source}:{k + 1}"
-        body = []
-        j = i + 1
-        while j < len(doc) and doc[j][1].strip() != "```":
-            body.append(doc[j][1])
-            j += 1
-        i = j + 1
+    for index, fence, previous, body in code_blocks([text for _, text in doc]):
+        label = f"{source}:{doc[index][0] + 1}"
         if fence == "```":
             print(f"{label}: a code block in a doc comment without a language (```swift, or ```text for a diagram)")
             failures += 1
+        elif fence != "```swift":
             continue
-        if fence != "```swift":
-            continue
-        previous = next((doc[m][1].strip() for m in range(i - len(body) - 3, -1, -1) if doc[m][1].strip()), None)
-        match = marker.match(previous or "")
-        if not match:
-            print(f"{label}: a swift block in a doc comment without a `/// <!-- snippet: Name -->` line before it")
-            failures += 1
-            continue
-        snippet = match.group(1)
-        if snippet in doc_seen:
-            print(f"{label}: snippet {snippet} is also used at {doc_seen[snippet]}")
-            failures += 1
-            continue
-        doc_seen[snippet] = label
-        path, test, error = marked(doc_tests, f"// snippet {snippet} begin", f"// snippet {snippet} end")
-        if error:
-            print(f"{label}: snippet {snippet}: {error}")
-            failures += 1
-        elif not compare(f"{label}: snippet {snippet}", body, path, test):
-            failures += 1
-        else:
+        elif check(label, previous, body, doc_tests, doc_seen):
             checked += 1
+        else:
+            failures += 1
 
 quick_start = [b for l, p, b in swift_blocks("README.md") if p == "<!-- quick-start -->"]
 path, test, error = marked(["Tests/SluiceTests/QuickStartTests.swift"], "// quick start begin", "// quick start end")
