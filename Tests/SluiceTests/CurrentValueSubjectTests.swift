@@ -21,6 +21,74 @@ struct CurrentValueSubjectTests {
         #expect(recorder.violations.isEmpty)
     }
 
+    /// Combine's `CurrentValueSubject` owes a subscriber whose demand ran out the value it
+    /// missed: the next `request` delivers the value current then (once), not the ones between.
+    @Test func aValueDroppedForWantOfDemandIsDeliveredByTheNextRequestAsTheLatest() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        #expect(recorder.values == [0])
+        recorder.request(.max(1))
+        #expect(recorder.values == [0, 2])
+        recorder.request(.max(1))
+        #expect(recorder.values == [0, 2])
+        subject.send(3)
+        #expect(recorder.values == [0, 2, 3])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    /// As in Combine, only a `request` delivers the missed value: demand returned from
+    /// `receive(_:)` waits for the next `send`.
+    @Test func demandReturnedFromReceiveDoesNotDeliverAMissedValue() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        recorder.onValue { value in
+            if value == 0 { subject.send(1) }  // no demand left: dropped
+            return .max(1)
+        }
+        subject.subscribe(recorder)
+        #expect(recorder.values == [0])
+        subject.send(2)
+        #expect(recorder.values == [0, 2])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    /// A `request` made while the subscriber is being called (here from inside its own
+    /// `receive`) cannot deliver at once: the deliverer delivers the missed value when that
+    /// `receive` returns, so the request is not lost.
+    @Test func aRequestMadeDuringADeliveryGetsTheMissedValueWhenThatReceiveReturns() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        recorder.onValue { [weak recorder] value in
+            if value == 0 {
+                subject.send(1)  // no demand left: dropped
+                recorder?.request(.max(1))
+            }
+            return .none
+        }
+        subject.subscribe(recorder)
+        #expect(recorder.values == [0, 1])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    /// The stall this fixes: a `for await` over `values` that runs behind the sends (each
+    /// `next()` requests one value) waited forever for a value the subject had dropped.
+    @Test func valuesYieldsTheLatestValueSentBetweenTwoNextCalls() async {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var iterator = subject.values.makeAsyncIterator()
+        #expect(await iterator.next() == 0)
+        subject.send(1)
+        subject.send(2)
+        #expect(await iterator.next() == 2)
+        subject.send(completion: .finished)
+        #expect(await iterator.next() == nil)
+    }
+
     @Test func sinkReceivesTheCurrentValueThenEveryChange() {
         let subject = CurrentValueSubject<Int, Never>(0)
         defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
@@ -109,6 +177,9 @@ struct CurrentValueSubjectTests {
                 #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "round \(round): \(values)")
                 #expect(values.first.map { $0 >= current } ?? false, "round \(round): \(values), current \(current)")
                 #expect(recorder.violations.isEmpty, "round \(round): \(recorder.violations)")
+                // A value dropped for want of demand is owed: one more request gets the last.
+                recorder.request(.max(1))
+                #expect(recorder.values.last == 50, "round \(round): \(recorder.values)")
             }
         }
     }

@@ -112,15 +112,20 @@ struct PublishedTests {
         withExtendedLifetime(cancellable) {}
     }
 
-    @Test("a subscriber with limited demand gets the current value, then only what it asks for")
+    @Test("a subscriber with limited demand gets the current value, then, at each request, the value it missed")
     func limitedDemand() {
         let contact = Contact(name: "John", age: 1)
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
         contact.$age.subscribe(recorder)
-        contact.age = 2
-        recorder.request(.max(1))
+        contact.age = 2  // no demand: missed
         contact.age = 3
+        #expect(recorder.values == [1])
+        recorder.request(.max(1))  // the value current now, as Combine's Published does
         #expect(recorder.values == [1, 3])
+        contact.age = 4  // no demand again
+        recorder.request(.max(2))
+        contact.age = 5
+        #expect(recorder.values == [1, 3, 4, 5])
         recorder.cancel()
     }
 

@@ -27,7 +27,10 @@
 ///   (cancel removes the conduit's entry from the subject's storage; while delivering, it
 ///    only marks it, and the deliverer removes it and releases the subscriber on return)
 /// ```
-/// A value offered without demand is dropped (that is a subject's contract).
+/// A value offered without demand is dropped (that is a subject's contract). A
+/// `CurrentValueSubject` then owes the subscriber its current value, as Combine's does: the
+/// subscriber's next `request` delivers the subject's value at that moment (at once, or when
+/// a deliverer out calling it returns), and a value delivered meanwhile settles the debt.
 @usableFromInline
 struct ConduitStateMachine<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
@@ -41,12 +44,20 @@ struct ConduitStateMachine<Output, Failure: Error> {
     @usableFromInline var receiver: Receiver?
     /// Cancelled while delivering; the deliverer removes the entry when it comes back.
     @usableFromInline var cancelledWhileDelivering = false
-    /// `CurrentValueSubject`: the current value goes out with the first demand.
+    /// `CurrentValueSubject`: a value dropped for want of demand makes the current value
+    /// pending again.
+    @usableFromInline let tracksCurrentValue: Bool
+    /// `CurrentValueSubject`: the subscriber has not had the current value (none yet, or the
+    /// latest was dropped); its next `request` delivers it.
     @usableFromInline var currentValuePending: Bool
+    /// A `request` found the current value pending while a deliverer was out calling the
+    /// subscriber: the deliverer delivers it when it comes back and finds nothing queued.
+    @usableFromInline var currentValueRequested = false
 
     @usableFromInline
     init(receiver: Receiver, deliversCurrentValue: Bool) {
         self.receiver = receiver
+        tracksCurrentValue = deliversCurrentValue
         currentValuePending = deliversCurrentValue
     }
 
@@ -67,7 +78,12 @@ struct ConduitStateMachine<Output, Failure: Error> {
     @inlinable
     mutating func offer(_ value: Output) -> BorrowedReceiver<Output, Failure>? {
         // Demand first: a value that is dropped must not call the deliverer back.
-        guard !isTerminated, !cancelledWhileDelivering, delivery.demand > 0 else { return nil }
+        guard !isTerminated, !cancelledWhileDelivering else { return nil }
+        guard delivery.demand > 0 else {
+            if tracksCurrentValue { currentValuePending = true }
+            return nil
+        }
+        if tracksCurrentValue { settleCurrentValue() }
         _ = deliveringAndNotified()
         guard case .deliver = delivery.admit(value), let receiver else { return nil }
         receiver.setDelivering(hasNews: false)
@@ -85,10 +101,18 @@ struct ConduitStateMachine<Output, Failure: Error> {
         return false
     }
 
-    /// The deliverer's `receive` returned `more`. Returns the next thing to deliver, or
-    /// `.stop` (idle again, or terminated meanwhile).
+    /// The subscriber has (or is about to have) the latest value.
     @inlinable
-    mutating func delivered(more: Subscribers.Demand) -> DeliveryAction {
+    mutating func settleCurrentValue() {
+        currentValuePending = false
+        currentValueRequested = false
+    }
+
+    /// The deliverer's `receive` returned `more`. Returns the next thing to deliver, or
+    /// `.stop` (idle again, or terminated meanwhile). `currentValue` supplies the current
+    /// value when a `request` made meanwhile is owed it.
+    @inlinable
+    mutating func delivered(more: Subscribers.Demand, currentValue: () -> Output?) -> DeliveryAction {
         guard delivery.delivering, let receiver else { return .stop }
         if cancelledWhileDelivering { return .cancelled }
         switch delivery.next(adding: more) {
@@ -99,21 +123,36 @@ struct ConduitStateMachine<Output, Failure: Error> {
             terminate()
             return .complete(receiver, completion)
         case .idle:
+            if currentValueRequested, let action = deliverCurrentValue(currentValue()) { return action }
             receiver.setIdle()
             return .stop
         }
     }
 
     /// The subscriber requests more. For a pending current value, `currentValue` supplies it
-    /// and the caller becomes the deliverer.
+    /// and the caller becomes the deliverer; if a deliverer is out calling the subscriber, it
+    /// is told to deliver it when it comes back.
     mutating func request(_ more: Subscribers.Demand, currentValue: () -> Output?) -> DeliveryAction {
         guard !isTerminated, !cancelledWhileDelivering else { return .stop }
         delivery.demand += more
-        if delivery.delivering, receiver?.isDelivering == false { delivery.delivering = false }  // left by the fast path
-        guard currentValuePending, !delivery.delivering, let receiver, let value = currentValue(),
-            case .deliver = delivery.admit(value)
-        else { return .stop }
-        currentValuePending = false
+        guard currentValuePending else {
+            if delivery.delivering, receiver?.isDelivering == false { delivery.delivering = false }  // left by the fast path
+            return .stop
+        }
+        if deliveringAndNotified() {
+            currentValueRequested = true
+            return .stop
+        }
+        return deliverCurrentValue(currentValue()) ?? .stop
+    }
+
+    /// Claims delivery of the pending current value, with demand, or `nil`. The caller owns
+    /// the conduit's delivery (idle, or the deliverer that found nothing queued).
+    @inlinable
+    mutating func deliverCurrentValue(_ value: Output?) -> DeliveryAction? {
+        guard currentValuePending, delivery.demand > 0, let receiver, let value else { return nil }
+        guard case .deliver = delivery.admit(value) else { return nil }
+        settleCurrentValue()
         receiver.setDelivering(hasNews: false)
         return .deliver(BorrowedReceiver(receiver), value)
     }

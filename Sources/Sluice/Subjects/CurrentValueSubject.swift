@@ -1,7 +1,11 @@
 /// A subject that wraps a single value and publishes a new element whenever it changes.
 ///
 /// Each subscriber receives the current value with its first demand, then every later value
-/// for which it has demand. Setting ``value`` sends the new value. Once completed, the
+/// for which it has demand. A value sent while a subscriber has no demand is not queued, but
+/// the subscriber is not left behind either: its next `request` delivers the value current
+/// then, as Combine's does (demand returned from `receive(_:)` waits for the next `send`). So
+/// a `for await` over ``Publisher/values`` that falls behind skips to the latest value instead
+/// of waiting for a new one. Setting ``value`` sends the new value. Once completed, the
 /// subject sends nothing more (``value`` can still be read and set), and a later subscriber
 /// receives the completion at once. `send` is thread-safe as for ``PassthroughSubject``.
 ///

@@ -202,7 +202,8 @@ final class SubjectStorage<Output, Failure: Error> {
     func delivered(_ receiver: Borrowed, more: Subscribers.Demand) -> DeliveryAction {
         state.withLock { state in
             guard let index = state.index(of: receiver) else { return .stop }
-            switch state.entries[index].machine.delivered(more: more) {
+            let current = state.currentValue
+            switch state.entries[index].machine.delivered(more: more, currentValue: { current }) {
             case .stop:
                 return .stop
             case .deliver(let receiver, let value):

@@ -23,7 +23,7 @@ import Testing
     /// Runs in a process of its own (an exit test): its hop goes through the main actor's
     /// scheduler queue, which every test in this process shares, and run beside
     /// `ActorsAndThreadsSnippets.receiveOnMainActor` (whose example needs that queue idle) it
-    /// made that test fail, and at times both stalled until their time limit (not explained yet).
+    /// made that test fail.
     @Test func aValueSentOffTheMainActorUpdatesTheModelOnIt() async {
         await #expect(processExitsWith: .success) {
             let arrived = await Self.resultsArriveOnTheMainActor()
