@@ -78,6 +78,10 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCombining.flatMapJustSink,
         OpenCombineCombining.flatMapJustSink,
     ])
+    Harness.register("(0..<N).publisher.flatMap { CollectionOfOne($0).publisher } → sink", [
+        SluiceCombining.flatMapSequenceSink,
+        OpenCombineCombining.flatMapSequenceSink,
+    ])
     Harness.register("PassthroughSubject.share() → 4 sinks (time per send)", [
         SluiceCombining.shareFourSinks,
         OpenCombineCombining.shareFourSinks,

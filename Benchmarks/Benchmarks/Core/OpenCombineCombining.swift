@@ -20,6 +20,11 @@ extension OpenCombineCombining {
         cancellable.cancel()
     }
 
+    static let flatMapSequenceSink = Harness.Contender.sync("OpenCombine") { n in
+        let cancellable = (0..<n).publisher.flatMap { CollectionOfOne($0).publisher }.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
     static let shareFourSinks = Harness.Contender.sync("OpenCombine") { n in
         let subject = PassthroughSubject<Int, Never>()
         let shared = subject.share()

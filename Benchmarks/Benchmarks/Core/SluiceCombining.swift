@@ -32,9 +32,17 @@ enum SluiceCombining {
 
 /// Flattening and sharing.
 extension SluiceCombining {
-    /// One inner publisher per element: the inner's subscription is the allocation.
+    /// One `Just` per element: while the sink has demand, flatMap's scalar path delivers its
+    /// value without subscribing to it (no inner subscription, no allocation).
     static let flatMapJustSink = Harness.Contender.sync(Harness.sluice) { n in
         let cancellable = (0..<n).publisher.flatMap { Just($0) }.sink { Benchmark.blackHole($0) }
+        cancellable.cancel()
+    }
+
+    /// One inner publisher per element that is not a `Just`: every inner is subscribed (its
+    /// subscription is the allocation), the general path.
+    static let flatMapSequenceSink = Harness.Contender.sync(Harness.sluice) { n in
+        let cancellable = (0..<n).publisher.flatMap { CollectionOfOne($0).publisher }.sink { Benchmark.blackHole($0) }
         cancellable.cancel()
     }
 

@@ -22,7 +22,8 @@ extension Registry {
     /// flatMap's and a zip's, over values still waiting for demand or for their partner).
     static let nonFailingUpstreamsOnly: Set<String> = [
         "retry(1)", "replaceError(with:)", "merge(with: Empty())", "MergeMany(upstream)",
-        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "zip(0..<1000)",
+        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "flatMap { CollectionOfOne($0).publisher }",
+        "zip(0..<1000)",
     ]
 
     /// Operators whose own subscription traps on `request(.none)`, as Combine's do, whatever
@@ -36,7 +37,8 @@ extension Registry {
         "merge(with: Empty())", "MergeMany(upstream)",
         // Their own subscription.
         "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)", "zip(0..<1000)", "combineLatest(Just)",
-        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "Just(upstream).switchToLatest()",
+        "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "flatMap { CollectionOfOne($0).publisher }",
+        "Just(upstream).switchToLatest()",
         // Its request reaches the upstream later, on the scheduler: it checks the demand itself.
         "subscribe(on: ImmediateScheduler)",
     ]
@@ -98,9 +100,13 @@ extension Registry {
         ("combineLatest(Just)", { Just(0).setFailureType(to: TestFailure.self).combineLatest($0) { $1 } }),
         // Each value as an inner publisher of one value, as many at once as the upstream
         // sends, and one at a time: the upstream's values, through the inners' demand and
-        // serialisation.
+        // serialisation. `Just` inners take flatMap's scalar path while the downstream has
+        // demand; a sequence of one always goes through an inner subscription.
         ("flatMap { Just($0) }", { $0.flatMap { Just($0).setFailureType(to: TestFailure.self) } }),
         ("flatMap(maxPublishers: .max(1))", { $0.flatMap(maxPublishers: .max(1)) { Just($0).setFailureType(to: TestFailure.self) } }),
+        ("flatMap { CollectionOfOne($0).publisher }", {
+            $0.flatMap { CollectionOfOne($0).publisher.setFailureType(to: TestFailure.self) }
+        }),
         // The upstream as the one inner of a switch: its values and ending, through the
         // switch's demand carry-over and serialisation. (Each value as an inner of its own,
         // `map { Just($0) }.switchToLatest()`, loses values under limited demand, as Combine's

@@ -1,4 +1,5 @@
-// Shared tools of the stress tests: the operation budget, tagged values, and the checks.
+// Shared tools of the stress tests: tagged values and the checks (the operation budget,
+// `StressBudget`, is in SluiceTesting, for every test target of the package).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,29 +14,6 @@ import Synchronization
 import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
-
-/// The number of operations a stress test performs.
-///
-/// The plain `swift test` run does the full count (at least 100,000 operations per publisher
-/// family). Under a sanitizer every memory access is instrumented (Thread Sanitizer: about
-/// 5–15× slower, Address Sanitizer about 2×), and the interleavings it needs to see are
-/// already there after a fraction of the iterations, so `.ci/run` sets
-/// `SLUICE_STRESS_DIVISOR` for those runs (10 under Thread Sanitizer, 2 under Address
-/// Sanitizer) and each count is divided by it.
-enum StressBudget {
-    /// `SLUICE_STRESS_DIVISOR`, or 1.
-    static let divisor: Int = {
-        guard let text = getenv("SLUICE_STRESS_DIVISOR").map({ String(cString: $0) }),
-            let value = Int(text), value > 0
-        else { return 1 }
-        return value
-    }()
-
-    /// `operations` scaled down by ``divisor``, never below `minimum`.
-    static func scaled(_ operations: Int, minimum: Int = 100) -> Int {
-        max(operations / divisor, minimum)
-    }
-}
 
 /// A value tagged with the thread that sent it and its rank among that thread's values, so
 /// that per-sender order can be checked after concurrent sends.

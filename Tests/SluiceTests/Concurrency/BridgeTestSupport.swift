@@ -199,7 +199,7 @@ extension Subscribers.Completion {
 /// the CancellationError a cancel provoked, which must not arrive. Five elements for a demand
 /// of at most four: no `.finished` either.
 func raceCancelAgainstRequestAndDelivery<P: Publisher>(
-    iterations: Int = 10_000, publishing makePublisher: (@escaping @Sendable (Int) async throws -> Int?) -> P
+    iterations: Int = StressBudget.scaled(10_000), publishing makePublisher: (@escaping @Sendable (Int) async throws -> Int?) -> P
 ) async where P.Output == Int, P.Failure == any Error {
     for _ in 0..<iterations {
         let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))

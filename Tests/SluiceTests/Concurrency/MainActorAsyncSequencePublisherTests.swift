@@ -102,7 +102,7 @@ struct MainActorAsyncSequencePublisherTests {
 
     @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion")
     func cancelRacingRequestNeverExceedsDemandOrSignalsAfterCancel() async {
-        await raceCancelAgainstRequestAndDelivery(iterations: 2_000) { body in
+        await raceCancelAgainstRequestAndDelivery(iterations: StressBudget.scaled(2_000)) { body in
             MainActor.publisher { OwnedSequence(cursor: OwnedCursor(owner: MainActor.shared, iteratorReleased: Gate(), body: body)) }
         }
     }

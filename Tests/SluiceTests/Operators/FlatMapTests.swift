@@ -224,6 +224,58 @@ struct FlatMapTests {
         #expect(reentrant.violations.isEmpty && sequence.violations.isEmpty && oneAtATime.violations.isEmpty)
     }
 
+    /// The scalar path: with demand and nothing waiting, a `Just`'s value goes out at once and
+    /// the upstream is answered with the one more element its finished inner makes room for;
+    /// without demand the `Just` is subscribed and waits like any inner. The transform runs
+    /// once per element either way.
+    @Test("Just inners: delivered at once with demand (one more element asked for), waiting as inners without it")
+    func justInners() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let transforms = Locked(0)
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { recorder.cancel() }
+        upstream.flatMap(maxPublishers: .max(2)) { value in
+            transforms.withLock { $0 += 1 }
+            return Just(value * 10)
+        }.subscribe(recorder)
+        let outer = upstream.subscriptions[0]
+        #expect(outer.requests == [.max(2)])
+        #expect(outer.send(1) == .max(1))
+        #expect(outer.send(2) == .max(1))
+        #expect(recorder.values == [10, 20])
+        #expect(outer.send(3) == .none, "no demand: the Just is subscribed, its value waits")
+        #expect(outer.send(4) == .none)
+        #expect(outer.requests == [.max(2), .max(1), .max(1)], "each subscribed Just finished at once")
+        recorder.request(.max(1))
+        #expect(recorder.values == [10, 20, 30])
+        recorder.request(.max(2))
+        #expect(recorder.values == [10, 20, 30, 40])
+        #expect(outer.requests == [.max(2), .max(1), .max(1)])
+        #expect(outer.send(5) == .max(1), "demand left and nothing waiting: at once again")
+        #expect(recorder.values == [10, 20, 30, 40, 50])
+        outer.send(completion: .finished)
+        #expect(recorder.completion == .finished)
+        #expect(transforms.withLock { $0 } == 5)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("Just inners with their failure type set take the same path; after cancel an element is ignored")
+    func justInnersWithAFailureType() {
+        let upstream = ControllablePublisher<Int, Boom>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Boom>()
+        let flatMap: Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, Boom>, ControllablePublisher<Int, Boom>> =
+            upstream.flatMap(maxPublishers: .max(1)) { Just($0) }
+        flatMap.subscribe(recorder)
+        let outer = upstream.subscriptions[0]
+        #expect(outer.send(1) == .max(1))
+        #expect(recorder.values == [1])
+        recorder.cancel()
+        #expect(outer.send(2) == .none)
+        #expect(recorder.values == [1] && recorder.violations.isEmpty)
+    }
+
     @Test("the four overloads have Combine's types and deliver the inners' values")
     func overloads() {
         let same: Publishers.FlatMap<Fail<Int, Boom>, Fail<Int, Boom>> = Fail<Int, Boom>(error: Boom()).flatMap { _ in Fail(error: Boom()) }

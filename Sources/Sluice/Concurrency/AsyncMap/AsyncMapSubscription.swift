@@ -53,7 +53,6 @@ where Downstream.Input: Sendable {
         if let cancelled = state.withLock({ $0.register(task, id: id) }) { cancelled.cancel() }
     }
 
-    /// The task of value `id`: the transform, then its result.
     /// Starts a worker: it runs the transform on `job`, then on each value it finds waiting,
     /// parking when there is none, until the subscription ends.
     @inlinable
@@ -76,6 +75,7 @@ where Downstream.Input: Sendable {
         }
     }
 
+    /// The transform of value `id`, then its result.
     @inlinable
     func run(_ id: Int, _ value: Input) async {
         do throws(Failure) {

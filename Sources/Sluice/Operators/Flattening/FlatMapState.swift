@@ -34,6 +34,7 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     @usableFromInline var inners = InnerSlots()
     /// Values that arrived without downstream demand, oldest first.
     @usableFromInline var waiting = FIFO<(index: Int, value: Output)>()
+    @inlinable var mayHaveWaiting: Bool { !waiting.isEmpty }
     /// The downstream's demand became unlimited: every inner has been asked for `.unlimited`.
     @usableFromInline var unlimited = false
     /// Cancelled, or the completion decided: no value is admitted any more.
@@ -61,6 +62,34 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     mutating func reserveInner() -> Int? {
         guard !ended else { return nil }
         return inners.reserve()
+    }
+
+    /// What becomes of a `Just`'s value on flatMap's scalar path.
+    @usableFromInline
+    enum Scalar {
+        /// Taken, and the caller became the deliverer: it delivers the value to the downstream.
+        case deliver(Downstream, Output)
+        /// Taken; a deliverer out calling the downstream delivers it after what it holds.
+        case queued
+        /// No demand, or values wait: the `Just` is to be subscribed as any inner is.
+        case subscribe
+        /// The stream has ended: the element is ignored.
+        case ignored
+    }
+
+    /// The upstream sent an element whose publisher is a `Just` of `value`: if the downstream
+    /// has demand and nothing waits, the value is offered to the delivery as if that inner had
+    /// sent it and finished (the caller returns one more element of demand to the upstream,
+    /// unless it asked for all).
+    @inlinable
+    mutating func receiveScalar(_ value: Output) -> Scalar {
+        guard !ended, let downstream else { return .ignored }
+        guard waiting.isEmpty else { return .subscribe }
+        switch delivery.admit(value) {
+        case .refused: return .subscribe
+        case .queued: return .queued
+        case .deliver: return .deliver(downstream, value)
+        }
     }
 
     @inlinable

@@ -12,6 +12,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline let state: Locked<FlatMapState<Downstream>>
     @usableFromInline let requestEntry: SpecializedEntry<FlatMapSubscription, Subscribers.Demand>
     @usableFromInline let transform: (Input) -> Child
+    /// The upstream's demand at subscription, as the state holds it.
+    @usableFromInline let maxPublishers: Subscribers.Demand
     /// Subscribes inner `index` to the publisher `transform` makes of an element.
     @usableFromInline let subscribeInner: SpecializedEntry<FlatMapSubscription, (Input, Int)>
 
@@ -23,6 +25,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             flatMap.transform(element.0).subscribe(IndexedSubscriber(parent: flatMap, index: element.1))
         }
         self.transform = transform
+        self.maxPublishers = maxPublishers
     }
 
     // MARK: The upstream
@@ -34,12 +37,48 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     /// Makes the element's publisher and subscribes to it; the demand for the next element
-    /// comes from `maxPublishers` and from inners finishing, never from here.
+    /// comes from `maxPublishers` and from inners finishing, never from here (but for a `Just`
+    /// taken on the scalar path, see ``receiveJust(_:)``).
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        // Decided by the specialisation: no check at run time where `Child` is known.
+        if Self.childIsJust { return receiveJust(input) }
         guard let index = state.withLock({ $0.reserveInner() }) else { return .none }
         subscribeInner(self, (input, index))
         return .none
+    }
+
+    /// The inner publishers are `Just`s (with their failure type set or not).
+    @inlinable
+    static var childIsJust: Bool {
+        Child.self == Just<Child.Output>.self || Child.self == Publishers.SetFailureType<Just<Child.Output>, Failure>.self
+    }
+
+    /// The scalar path, for inners that are `Just`s: when the downstream has demand and no
+    /// value waits, a `Just`'s one value goes into the delivery at once, and the upstream is
+    /// asked for the next element by the demand this returns, as it would be when that inner
+    /// finished. What the downstream sees is what subscribing to the `Just` gives (the value,
+    /// in its turn, then one more element requested), without the inner's subscription and its
+    /// four calls. With no demand (or values waiting ahead of it) the `Just` is subscribed as
+    /// any inner is.
+    @inlinable
+    func receiveJust(_ input: Input) -> Subscribers.Demand {
+        let just = transform(input)
+        let value = (just as? Just<Child.Output>)?.output
+            ?? (just as! Publishers.SetFailureType<Just<Child.Output>, Failure>).upstream.output
+        switch state.withLock({ $0.receiveScalar(value) }) {
+        case .deliver(let downstream, let value):
+            state.drain(.value(value), to: downstream)
+        case .queued:
+            break
+        case .subscribe:
+            if let index = state.withLock({ $0.reserveInner() }) { just.subscribe(IndexedSubscriber(parent: self, index: index)) }
+            return .none
+        case .ignored:
+            return .none
+        }
+        // The `Just` has finished: room for one more element, as `completeInner` makes.
+        return maxPublishers == .unlimited ? .none : .max(1)
     }
 
     @inlinable

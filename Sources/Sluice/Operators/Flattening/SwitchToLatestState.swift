@@ -136,9 +136,9 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
     }
 
     @inlinable
-    mutating func delivered(more: Subscribers.Demand) -> (Action, SerialDelivery<Output, Failure>.Next) {
+    mutating func delivered(more: Subscribers.Demand) -> (UpstreamRequests, SerialDelivery<Output, Failure>.Next) {
         let (action, next, _) = delivered(more: more, returningTo: nil)
-        return (action, next)
+        return (action.requests, next)
     }
 
     @inlinable

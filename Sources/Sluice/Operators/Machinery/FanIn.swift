@@ -61,10 +61,10 @@ protocol SerialFanIn {
     /// subscriptions, for the caller to cancel after unlocking.
     mutating func takeSubscriptions() -> [any Subscription]
 
-    /// The deliverer is back with `more` demand from the downstream: what to do, and what it
-    /// delivers next.
+    /// The deliverer is back with `more` demand from the downstream: the upstreams to ask for
+    /// more, and what it delivers next.
     mutating func delivered(more: Subscribers.Demand)
-        -> (FanInAction<Downstream>, SerialDelivery<Downstream.Input, Downstream.Failure>.Next)
+        -> (UpstreamRequests, SerialDelivery<Downstream.Input, Downstream.Failure>.Next)
 }
 
 extension SerialFanIn {
@@ -105,6 +105,14 @@ protocol FanInState: SerialFanIn {
     /// Spends the delivery's demand on the values waiting for it (asking their upstreams for
     /// more), and finishes the stream if nothing is left to wait for.
     mutating func refill(into action: inout FanInAction<Downstream>)
+
+    /// Whether values may be waiting for demand (`true` when not known cheaply): when none
+    /// is, a deliverer coming back with limited demand has nothing to refill.
+    var mayHaveWaiting: Bool { get }
+}
+
+extension FanInState {
+    @inlinable var mayHaveWaiting: Bool { true }
 }
 
 extension FanInState {
@@ -137,17 +145,27 @@ extension FanInState {
 
     /// The deliverer is back with `more` demand from the downstream: what to do, and what it
     /// delivers next.
+    ///
+    /// With nothing waiting and the demand not newly unlimited, there is nothing to refill
+    /// (and nothing to finish: the stream ends when its last waiting value goes out, in
+    /// ``refill(into:)``), so the common return costs no action.
     @inlinable
     mutating func delivered(more: Subscribers.Demand)
-        -> (FanInAction<Downstream>, SerialDelivery<Downstream.Input, Downstream.Failure>.Next)
+        -> (UpstreamRequests, SerialDelivery<Downstream.Input, Downstream.Failure>.Next)
     {
-        var action = FanInAction<Downstream>()
-        guard downstream != nil else { return (action, .idle) }  // cancelled meanwhile
+        guard downstream != nil else { return (UpstreamRequests(), .idle) }  // cancelled meanwhile
         delivery.demand += more
-        refill(into: &action)
+        var requests = UpstreamRequests()
+        if mayHaveWaiting || (delivery.demand == .unlimited && !unlimited) {
+            // While delivering, a refill only queues values and asks for more; the stream's
+            // end goes out through `next` below, after the queue.
+            var action = FanInAction<Downstream>()
+            refill(into: &action)
+            requests = action.requests
+        }
         let next = delivery.next(adding: .none)
         if case .completion = next { downstream = nil }
-        return (action, next)
+        return (requests, next)
     }
 }
 
@@ -180,7 +198,7 @@ extension Locked where State: SerialFanIn {
     func drain(
         _ next: SerialDelivery<State.Downstream.Input, State.Downstream.Failure>.Next, to downstream: State.Downstream
     ) {
-        deliver(next, to: downstream, delivered: { $0.delivered(more: $1) }, carryOut: { $0.requests.make() })
+        deliver(next, to: downstream, delivered: { $0.delivered(more: $1) }, carryOut: { $0.make() })
     }
 }
 
