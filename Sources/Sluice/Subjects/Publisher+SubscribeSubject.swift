@@ -79,7 +79,7 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let subject = state.withLock { $0.upstream.current == nil ? nil : $0.hold.subject }
+        let subject = state.withLock { $0.upstream.isSubscribed ? $0.hold.subject : nil }
         subject?.send(input)
         return .none
     }
