@@ -13,7 +13,7 @@ private struct Forecast: Codable, Equatable {
 }
 
 /// `URLSession.DataTaskPublisher` against a real HTTP server on the loopback interface.
-@Suite("URLSession.dataTaskPublisher", .timeLimit(.minutes(1)))
+@Suite("URLSession.dataTaskPublisher", .timeLimit(.minutes(3)))
 final class DataTaskPublisherTests {
     let server: LoopbackHTTPServer
     let session: URLSession

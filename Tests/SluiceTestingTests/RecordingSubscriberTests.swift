@@ -337,7 +337,7 @@ struct RecordingSubscriberViolationTests {
     }
 }
 
-@Suite("RecordingSubscriber: awaiting events", .timeLimit(.minutes(1)))
+@Suite("RecordingSubscriber: awaiting events", .timeLimit(.minutes(3)))
 struct RecordingSubscriberWaitTests {
     @Test("wait(until:) returns at once when the events already satisfy the predicate")
     func waitReturnsAtOnceWhenSatisfied() async {

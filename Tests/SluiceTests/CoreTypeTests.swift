@@ -55,7 +55,7 @@ private struct Oops: Error, Equatable {}
     }
 
     @Test func concurrentCancelFromManyThreadsRunsTheClosureOnce() {
-        for _ in 0..<2_000 {
+        for _ in 0..<StressBudget.scaled(2_000) {
             let count = Atomic<Int>(0)
             let cancellable = AnyCancellable { count.wrappingAdd(1, ordering: .relaxed) }
             runConcurrently(threads: 4) { _ in cancellable.cancel() }

@@ -154,7 +154,7 @@ struct CurrentValueSubjectTests {
     /// and a concurrent `send` must neither deliver it a second time nor deliver an older value
     /// after a newer one.
     @Test func firstDemandRacingSendDeliversEachValueOnceInIncreasingOrder() {
-        for round in 0..<2_000 {
+        for round in 0..<StressBudget.scaled(2_000) {
             let subject = CurrentValueSubject<Int, Never>(0)
             defer { subject.send(completion: .finished) }  // ends the round's subscriptions
             let recorders = (0..<3).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }

@@ -139,7 +139,7 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
 
     @Test func cancelRacingRequestNeverDeliversBeyondDemand() {
         let future = Future<Int, Never> { $0(.success(1)) }
-        for _ in 0..<2_000 {
+        for _ in 0..<StressBudget.scaled(2_000) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             future.subscribe(recorder)
             runConcurrently(threads: 2) { index in

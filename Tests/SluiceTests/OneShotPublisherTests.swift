@@ -74,7 +74,7 @@ private final class Tracked: Subscriber {
     }
 
     @Test func justCancelRacingRequestDeliversAtMostOnceAndCompletesConsistently() {
-        for _ in 0..<2_000 {
+        for _ in 0..<StressBudget.scaled(2_000) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             Just(1).subscribe(recorder)
             runConcurrently(threads: 2) { index in

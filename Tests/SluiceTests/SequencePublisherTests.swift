@@ -111,7 +111,7 @@ struct SequencePublisherTests {
     }
 
     @Test func cancelRacingRequestNeverBreaksTheContract() {
-        for _ in 0..<2_000 {
+        for _ in 0..<StressBudget.scaled(2_000) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             (0..<50).publisher.subscribe(recorder)
             runConcurrently(threads: 3) { index in

@@ -127,7 +127,7 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
     }
 
     @Test func cancelRacingTheValueResumesExactlyOnce() async throws {
-        for _ in 0..<10_000 {
+        for _ in 0..<StressBudget.scaled(10_000) {
             let publisher = ControllablePublisher<Int, Never>()
             let shared = UncheckedBox(publisher)
             let task = Task { await shared.value.firstValue() }

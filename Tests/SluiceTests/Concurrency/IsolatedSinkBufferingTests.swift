@@ -132,7 +132,7 @@ private final class SubscriberSpy: Publisher {
 
 /// A time limit on each test, so that a loop that never ends fails it instead of hanging the
 /// run; the races are in ``IsolatedSinkBufferingRaceTests``, with more time.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct IsolatedSinkBufferingTests {
     // MARK: Demand
 
@@ -440,10 +440,10 @@ struct IsolatedSinkBufferingTests {
 /// stops a run that hangs.
 @Suite(.timeLimit(.minutes(3)))
 struct IsolatedSinkBufferingRaceTests {
-    @Test("Cancel on the actor racing sends from another thread: no value reaches receiveValue after cancel returns (10,000 runs)")
+    @Test("Cancel on the actor racing sends from another thread: no value reaches receiveValue after cancel returns (10,000 runs, fewer under a sanitizer)")
     func cancelOnTheActorRacingSendsFromAnotherThread() async {
         let race = CancelRace()
-        for iteration in 0..<10_000 where !Task.isCancelled {
+        for iteration in 0..<StressBudget.scaled(10_000) where !Task.isCancelled {
             let n = iteration % 8
             await race.run(cancel: n < 5 ? .afterSent(n) : .afterYields(n - 4))
         }
@@ -453,10 +453,10 @@ struct IsolatedSinkBufferingRaceTests {
         #expect(outcome.runsWithValues > 0, "no run delivered anything before its cancel: the yields never let the loop run")
     }
 
-    @Test("Cancel from another thread while values are kept: at most the value being taken still arrives (2,000 runs)")
+    @Test("Cancel from another thread while values are kept: at most the value being taken still arrives (2,000 runs, fewer under a sanitizer)")
     func cancelFromAnotherThreadDropsWhatIsKept() async {
         var runsCutShort = 0
-        for _ in 0..<2_000 where !Task.isCancelled {
+        for _ in 0..<StressBudget.scaled(2_000) where !Task.isCancelled {
             let host = Host()
             let subject = PassthroughSubject<Int, TestError>()
             let log = SignalLog()

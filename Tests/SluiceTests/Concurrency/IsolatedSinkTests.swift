@@ -117,7 +117,7 @@ private actor Collector {
     }
 
     @MainActor @Test("sink(isolation:): cancel releases both closures, even with no value or completion ever sent",
-                     .timeLimit(.minutes(1)))
+                     .timeLimit(.minutes(3)))
     func cancelReleasesTheClosures() async {
         let publisher = ControllablePublisher<Int, Never>()
         let released = Gate()
@@ -140,7 +140,7 @@ private actor Collector {
     }
 
     @MainActor @Test("sink(isolation:): dropping the returned AnyCancellable cancels upstream and releases the closures",
-                     .timeLimit(.minutes(1)))
+                     .timeLimit(.minutes(3)))
     func droppingTheCancellableCancelsUpstream() async {
         let publisher = ControllablePublisher<Int, Never>()
         let released = Gate()
@@ -161,7 +161,7 @@ private actor Collector {
     }
 
     @Test func cancelRacingDeliveryResumesTheLoopExactlyOnce() async throws {
-        for _ in 0..<10_000 {
+        for _ in 0..<StressBudget.scaled(10_000) {
             let publisher = ControllablePublisher<Int, Never>()
             let cancellable = publisher.sink(isolation: nil) { _ in }
             let subscription = try await firstSubscription(of: publisher)

@@ -253,7 +253,7 @@ import Dispatch
 
     @Test("cancel racing the delivery: value and .finished or nothing, at most one signal in flight once cancel returns, never a failure")
     func cancelRacingDelivery() async {
-        for iteration in 0..<10_000 {
+        for iteration in 0..<StressBudget.scaled(10_000) {
             let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
             let released = Gate()
             let go = Gate()

@@ -143,7 +143,7 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
     // MARK: Races
 
     @Test func taskCancellationRacingDeliveryResumesOnceAndCancelsAtMostOnce() async {
-        for _ in 0..<10_000 {
+        for _ in 0..<StressBudget.scaled(10_000) {
             let publisher = ControllablePublisher<Int, Never>()
             let iterator = Shared(publisher.values.makeAsyncIterator())
             let subscription = Shared(publisher.subscriptions[0])
@@ -169,7 +169,7 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
     }
 
     @Test func taskCancellationRacingSynchronousRequestsEndsCleanly() async {
-        for _ in 0..<10_000 {
+        for _ in 0..<StressBudget.scaled(10_000) {
             let publisher = SyncRangePublisher(0..<50)
             let task = Task {
                 var count = 0

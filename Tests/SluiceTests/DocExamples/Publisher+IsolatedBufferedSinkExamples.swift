@@ -24,7 +24,7 @@ import Testing
     // snippet IsolatedBufferedSinkProgress end
 }
 
-@Suite(.timeLimit(.minutes(1))) struct PublisherIsolatedBufferedSinkExamples {
+@Suite(.timeLimit(.minutes(3))) struct PublisherIsolatedBufferedSinkExamples {
     @Test @MainActor func theBarShowsTheNewestProgressThenHides() async {
         let screen = DownloadScreen()
         let bar = ProgressBar()

@@ -74,7 +74,7 @@ struct SubscriberReleaseTests {
 
     @Test("a cancel from another thread racing with deliveries never frees a closure that is running, and releases it")
     func sinkCancelRacesDelivery() async {
-        for _ in 0..<2_000 {
+        for _ in 0..<StressBudget.scaled(2_000) {
             let released = Gate()
             let subject = PassthroughSubject<Int, Never>()
             let cancellable: AnyCancellable = {
