@@ -186,6 +186,10 @@ enum Bodies {
                         }
                         break
                     }
+                    // A CurrentValueSubject owes a value it dropped for want of demand (its
+                    // current one) and delivers it at the next request: sent again, it would
+                    // arrive twice.
+                    if let current = (subject as? CurrentValueSubject<Int, TestFailure>)?.value, current >= next { break }
                     subject.send(next)
                     if delivered.value == next { break }  // dropped: no demand
                 }
