@@ -313,6 +313,28 @@ struct PassthroughSubjectFastPathTests {
         #expect(second.events == [.subscription])
     }
 
+    /// A send claims up to four subscribers inline and more through a reused buffer: both
+    /// paths deliver in subscription order, deliver a re-entrant send after the outer value,
+    /// and skip a subscriber that an earlier one cancelled during the same send.
+    @Test(arguments: [2, 4, 5, 8])
+    func fanOutToAFewSubscribersAndToMany(count: Int) {
+        let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }  // ends the subscriptions: no recorder outlives the test
+        let recorders = (0..<count).map { _ in RecordingSubscriber<Int, Never>() }
+        let last = recorders[count - 1]
+        recorders[0].onValue { [weak last] value in
+            if value == 1 { subject.send(2) }  // queued for every subscriber claimed for 1
+            if value == 2 { last?.cancel() }   // before `last` was called for 1
+            return .none
+        }
+        for recorder in recorders { subject.subscribe(recorder) }
+        subject.send(1)
+        subject.send(3)
+        for recorder in recorders.dropLast() { #expect(recorder.values == [1, 2, 3], "\(count) subscribers") }
+        #expect(last.values == [], "\(count) subscribers")
+        #expect(recorders.allSatisfy { $0.violations.isEmpty })
+    }
+
     @Test func completionSentInsideReceiveFollowsTheValueForEverySubscriber() {
         let subject = PassthroughSubject<Int, Never>()
         let first = RecordingSubscriber<Int, Never>()

@@ -67,6 +67,16 @@ final class SubjectStorage<Output, Failure: Error> {
             return receivers
         }
 
+        /// Offers `value` to each of a few subscribers; returns the receivers claimed, inline.
+        @inlinable
+        mutating func offerToFew(_ value: Output) -> Few {
+            var receivers = Few()
+            for index in entries.indices {
+                if let receiver = entries[index].machine.offer(value) { receivers.append(receiver) }
+            }
+            return receivers
+        }
+
         @usableFromInline
         func index(of conduit: SubjectConduit<Output, Failure>) -> Int? {
             entries.firstIndex { $0.conduit === conduit }
@@ -78,7 +88,42 @@ final class SubjectStorage<Output, Failure: Error> {
     enum Claim {
         case nothing
         case one(Borrowed)
+        /// Up to ``Few/capacity`` receivers, held inline: no buffer to take or give back.
+        case few(Few)
         case many([Borrowed])
+    }
+
+    /// The receivers a `send` to a few subscribers claimed, held inline (they are unretained
+    /// references), so that the common fan-out (a `share()`, a handful of sinks) takes the
+    /// lock once per `send` and touches no array.
+    @usableFromInline
+    struct Few {
+        @usableFromInline static var capacity: Int { 4 }
+        @usableFromInline var count = 0
+        @usableFromInline var slots: (Borrowed?, Borrowed?, Borrowed?, Borrowed?) = (nil, nil, nil, nil)
+
+        @inlinable init() {}
+
+        @inlinable
+        mutating func append(_ receiver: Borrowed) {
+            switch count {
+            case 0: slots.0 = receiver
+            case 1: slots.1 = receiver
+            case 2: slots.2 = receiver
+            default: slots.3 = receiver
+            }
+            count += 1
+        }
+
+        @inlinable
+        subscript(position: Int) -> Borrowed {
+            switch position {
+            case 0: slots.0!
+            case 1: slots.1!
+            case 2: slots.2!
+            default: slots.3!
+            }
+        }
     }
 
     /// What the deliverer does next; `.complete` also hands back the detached conduit.
@@ -125,6 +170,8 @@ final class SubjectStorage<Output, Failure: Error> {
             case 1:
                 guard let receiver = state.entries[0].machine.offer(value) else { return .nothing }
                 return .one(receiver)
+            case 2...Few.capacity:
+                return .few(state.offerToFew(value))
             default:
                 return .many(state.offerToAll(value))
             }
@@ -134,18 +181,19 @@ final class SubjectStorage<Output, Failure: Error> {
             return
         case .one(let receiver):
             drain(receiver, after: receiver.receive(value))
+        case .few(let receivers):
+            deliver(value, count: receivers.count) { receivers[$0] }
         case .many(let receivers):
             deliver(value, to: receivers)
         }
     }
 
-    /// `send` to several subscribers: delivers to each receiver claimed, in order, then gives
-    /// the buffer back for the next `send`. Kept out of line (but specialised) so that the
-    /// one-subscriber `send` stays small.
+    /// Delivers `value` to each of `count` claimed receivers, in order. Out of line (but
+    /// specialised) so that the one-subscriber `send` stays small.
     @inlinable @inline(never)
-    func deliver(_ value: Output, to receivers: [Borrowed]) {
-        for position in receivers.indices {
-            let receiver = receivers[position]
+    func deliver(_ value: Output, count: Int, receiverAt: (Int) -> Borrowed) {
+        for position in 0..<count {
+            let receiver = receiverAt(position)
             // An earlier subscriber's `receive` may have cancelled this one meanwhile; a
             // cancel always raises the receiver's news flag, so without news, no lock.
             if position > 0, receiver.hasNews, let cancelled = takeIfCancelled(receiver) {
@@ -154,6 +202,13 @@ final class SubjectStorage<Output, Failure: Error> {
             }
             drain(receiver, after: receiver.receive(value))
         }
+    }
+
+    /// `send` to more subscribers than ``Few`` holds: delivers to each receiver claimed, then
+    /// gives the buffer back for the next `send`.
+    @inlinable @inline(never)
+    func deliver(_ value: Output, to receivers: [Borrowed]) {
+        deliver(value, count: receivers.count) { receivers[$0] }
         var buffer = receivers  // emptied by the next `send` that takes it, once unique
         state.withLock { state in
             if buffer.capacity > state.spare.capacity { swap(&buffer, &state.spare) }
