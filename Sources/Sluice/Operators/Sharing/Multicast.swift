@@ -36,7 +36,7 @@ extension Publishers {
         /// after this call, and a subject that has completed sends it the completion at once.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.get(createSubject).receive(subscriber: MulticastSubscription(downstream: subscriber))
+            subject.get(createSubject).receive(subscriber: MulticastSubscriber(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream; cancelling the returned ``AnyCancellable``

@@ -1,65 +1,61 @@
-/// What a ``Publishers/Multicast`` subscribes to its subject for each downstream: the
-/// subscriber of the subject and the subscription the downstream gets, as Combine's
-/// "Multicast" is.
+/// What a ``Publishers/Multicast`` subscribes to its subject for each downstream: it passes the
+/// subject's values and completion straight to the downstream, and hands the downstream a
+/// ``MulticastSubscription`` in place of the subject's own, as Combine's "Multicast" does.
 ///
-/// Requests and cancel go to the subject's subscription; the demand the downstream returns
-/// from `receive(_:)` is requested from the subject (and `.none` returned to it), as Combine's
-/// does. The subject's slot is under a lock; the downstream is `Gated`; every call out
-/// happens with no lock held.
-///
-/// ```text
-/// awaiting ──subject's subscription──▶ subscribed ──completion / cancel──▶ terminated
-/// ```
-/// It lets go of the downstream on completion and on cancel.
+/// Nothing stands between the subject and the downstream on the way down: the subject already
+/// delivers one signal at a time (rule 3), counts the demand the downstream returns, and lets
+/// go of its subscriber once cancelled or completed, never under a delivery in progress. So a
+/// value costs what the subject's own delivery costs, with no gate of the multicast's.
 @usableFromInline
-final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    /// The downstream, released on completion and on cancel; values reach it without a lock.
-    @usableFromInline let downstream: Gated<Downstream>
-    @usableFromInline let subject = Locked(SubscriptionSlot.awaiting)
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
     init(downstream: Downstream) {
-        self.downstream = Gated(downstream)
+        self.downstream = downstream
     }
-
-    // MARK: The subject's signals
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard subject.withLock({ $0.attach(subscription) }) else { return subscription.cancel() }
-        _ = downstream.withValue { $0.receive(subscription: self) }
+        downstream.receive(subscription: MulticastSubscription(subject: subscription))
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let more = downstream.withValue({ $0.receive(input) }), more > .none else { return .none }
-        subject.withLock { $0.current }?.request(more)
-        return .none
+        downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard subject.withLock({ $0.isSubscribed && $0.end() != nil }) else { return }
-        downstream.withValueFinally { $0.receive(completion: completion) }
+        downstream.receive(completion: completion)
     }
+}
 
-    // MARK: Subscription
+/// The subscription a multicast's downstream gets: requests and cancel go to the subject's
+/// subscription, which it wraps under Combine's name, "Multicast".
+@usableFromInline
+final class MulticastSubscription: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline let subject: any Subscription
+
+    @inlinable
+    init(subject: any Subscription) {
+        self.subject = subject
+    }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        subject.withLock { $0.current }?.request(demand)
+        subject.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let ended = subject.withLock { $0.end() }
-        downstream.terminate()
-        ended?.upstream?.cancel()
+        subject.cancel()
     }
 
     @usableFromInline var description: String { "Multicast" }
