@@ -14,6 +14,11 @@ extension Publishers {
     /// at a time, none lost or repeated, on the thread of whichever publisher (or request)
     /// delivers.
     ///
+    /// Cost: each inner publisher is subscribed, as in Combine, except a `Just` (with or
+    /// without its failure type set) that arrives while the downstream has demand and nothing
+    /// waits: its value is delivered without an inner subscription, so `flatMap { Just($0) }`
+    /// allocates nothing per element. What the downstream and the upstream see is the same.
+    ///
     /// Completion: it finishes once the upstream and every inner publisher have finished and no
     /// element waits. The first failure, of the upstream or of an inner publisher, cancels all
     /// the others, drops the elements still waiting for demand and fails the stream. (Combine

@@ -12,6 +12,12 @@ extension Publishers {
     /// Demand: the upstream sees the subject's demand, not the subscribers'. Sluice's subjects,
     /// as Combine's, request `.unlimited` from the upstream once one of their subscribers has
     /// requested anything, and nothing before.
+    ///
+    /// Threads and lifetime are the subject's: each subscriber gets the subject's signals as
+    /// the subject delivers them (one at a time, on the thread it delivers on), under a subscription
+    /// named "Multicast" that forwards its requests and cancel to the subject's. Sluice's
+    /// subjects let go of a subscriber once it cancels or completes; a subject of your own
+    /// should do the same, or a cancelled subscriber stays alive as long as the subject.
     public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
     where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
         public typealias Output = Upstream.Output
