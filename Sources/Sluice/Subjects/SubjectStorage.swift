@@ -61,9 +61,7 @@ final class SubjectStorage<Output, Failure: Error> {
             var receivers: [Borrowed] = []
             swap(&receivers, &spare)
             receivers.removeAll(keepingCapacity: true)  // unique by now: no copy
-            for index in entries.indices {
-                if let receiver = entries[index].machine.offer(value) { receivers.append(receiver) }
-            }
+            offer(value) { receivers.append($0) }
             return receivers
         }
 
@@ -71,10 +69,16 @@ final class SubjectStorage<Output, Failure: Error> {
         @inlinable
         mutating func offerToFew(_ value: Output) -> Few {
             var receivers = Few()
-            for index in entries.indices {
-                if let receiver = entries[index].machine.offer(value) { receivers.append(receiver) }
-            }
+            offer(value) { receivers.append($0) }
             return receivers
+        }
+
+        /// Offers `value` to every subscriber, in order, handing each receiver claimed to `claim`.
+        @inlinable
+        mutating func offer(_ value: Output, claim: (Borrowed) -> Void) {
+            for index in entries.indices {
+                if let receiver = entries[index].machine.offer(value) { claim(receiver) }
+            }
         }
 
         @usableFromInline
@@ -257,7 +261,8 @@ final class SubjectStorage<Output, Failure: Error> {
     func delivered(_ receiver: Borrowed, more: Subscribers.Demand) -> DeliveryAction {
         state.withLock { state in
             guard let index = state.index(of: receiver) else { return .stop }
-            let current = state.currentValue
+            // Copied out only when a request is owed it (the machine reads it only then).
+            let current = state.entries[index].machine.currentValueRequested ? state.currentValue : nil
             switch state.entries[index].machine.delivered(more: more, currentValue: { current }) {
             case .stop:
                 return .stop

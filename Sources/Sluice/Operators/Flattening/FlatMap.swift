@@ -17,7 +17,8 @@ extension Publishers {
     /// Cost: each inner publisher is subscribed, as in Combine, except a `Just` (with or
     /// without its failure type set) that arrives while the downstream has demand and nothing
     /// waits: its value is delivered without an inner subscription, so `flatMap { Just($0) }`
-    /// allocates nothing per element. What the downstream and the upstream see is the same.
+    /// allocates nothing per element. The downstream gets the same values and completion, and
+    /// the upstream the same demand (returned from `receive(_:)` instead of requested).
     ///
     /// Completion: it finishes once the upstream and every inner publisher have finished and no
     /// element waits. The first failure, of the upstream or of an inner publisher, cancels all
