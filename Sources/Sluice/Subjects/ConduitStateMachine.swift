@@ -44,6 +44,9 @@ struct ConduitStateMachine<Output, Failure: Error> {
     @usableFromInline var receiver: Receiver?
     /// Cancelled while delivering; the deliverer removes the entry when it comes back.
     @usableFromInline var cancelledWhileDelivering = false
+    /// That cancel was told the delivery was out: the deliverer calls the receiver's
+    /// `deliveryEnded` when it comes back (see ``DeferredCancelSubscription``).
+    @usableFromInline var reportsDeliveryEnd = false
     /// `CurrentValueSubject`: a value dropped for want of demand makes the current value
     /// pending again.
     @usableFromInline let tracksCurrentValue: Bool
@@ -160,10 +163,12 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// The subscriber cancels while its deliverer is out calling it. Returns `false` if not
     /// delivering: then the caller removes the entry at once. Otherwise nothing more is
     /// delivered, and the deliverer removes the entry (and releases the subscriber) when it
-    /// comes back, so the receiver it borrowed stays alive until then.
-    mutating func cancelIfDelivering() -> Bool {
+    /// comes back, so the receiver it borrowed stays alive until then. With `reporting`, it
+    /// also calls the receiver's `deliveryEnded` then, if it has one.
+    mutating func cancelIfDelivering(reporting: Bool) -> Bool {
         guard deliveringAndNotified() else { return false }
         cancelledWhileDelivering = true
+        reportsDeliveryEnd = reporting && receiver?.deliveryEnded != nil
         return true
     }
 

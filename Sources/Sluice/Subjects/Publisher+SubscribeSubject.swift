@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher {
     /// Attaches the subject as a subscriber: the subject re-publishes this publisher's
     /// values and completion.
@@ -58,10 +60,17 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     }
 
     @usableFromInline let state: Locked<State>
+    /// A strongly held subject, unretained, for ``receiveFromSubject(_:)``; `nil` for a
+    /// weakly held one. Valid until ``terminated``: the hold lets go of the subject only
+    /// after it is set and no call through this reference can be out (see ``cancel()``).
+    @usableFromInline let unretained: Unmanaged<Downstream>?
+    /// Completed or cancelled: nothing more reaches the subject through ``unretained``.
+    @usableFromInline let terminated = Atomic<Bool>(false)
 
     @inlinable
     init(_ subject: Downstream) {
         state = Locked(State(subject: subject))
+        unretained = Hold.isStrong ? .passUnretained(subject) : nil
     }
 
     @inlinable
@@ -84,6 +93,17 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
         return .none
     }
 
+    /// A value from a Sluice subject's deliverer, past the lock: the upstream subject calls
+    /// this only while it holds this subscriber's conduit, and ``cancel()`` keeps the subject
+    /// until that call has returned.
+    @inlinable
+    func receiveFromSubject(_ input: Input) -> Subscribers.Demand {
+        if !terminated.load(ordering: .acquiring) {
+            unretained.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.send(input) }
+        }
+        return .none
+    }
+
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let subject = state.withLock { state -> Downstream? in
@@ -91,6 +111,7 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
             defer { state.hold.subject = nil }
             return state.hold.subject
         }
+        terminated.store(true, ordering: .releasing)
         subject?.send(completion: completion)
     }
 
@@ -100,14 +121,29 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
         state.withLock { $0.upstream.current }?.request(demand)
     }
 
+    /// Cancels the upstream, then lets go of the subject; if the upstream (a Sluice subject)
+    /// is calling ``receiveFromSubject(_:)`` meanwhile, only once that call has returned.
     @inlinable
     func cancel() {
-        let (ended, subject) = state.withLock { state in
+        let ended = state.withLock { $0.upstream.end() }
+        terminated.store(true, ordering: .releasing)
+        if let upstream = ended?.upstream, cancelReportingDelivery(upstream) { return }
+        releaseSubject()
+    }
+
+    /// The call the upstream subject was making at ``cancel()`` has returned.
+    @usableFromInline
+    func deliveryEnded() {
+        releaseSubject()
+    }
+
+    @usableFromInline
+    func releaseSubject() {
+        let subject = state.withLock { state in
             defer { state.hold.subject = nil }
-            return (state.upstream.end(), state.hold.subject)
+            return state.hold.subject
         }
         withExtendedLifetime(subject) {}  // a strongly held subject is released after unlocking
-        ended?.upstream?.cancel()
     }
 
     /// `"Subject"`, as Combine prints it.
@@ -123,10 +159,22 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     @usableFromInline var playgroundDescription: Any { description }
 }
 
+extension SubjectSubscriber: SubjectDeliveredSubscriber {
+    /// For a strongly held subject: a Sluice subject upstream delivers past the lock.
+    @inlinable
+    var subjectEntries: SubjectEntries<Input>? {
+        guard unretained != nil else { return nil }
+        return SubjectEntries(receive: { self.receiveFromSubject($0) }, deliveryEnded: { self.deliveryEnded() })
+    }
+}
+
 /// How a ``SubjectSubscriber`` holds its subject until the subscription ends.
 @usableFromInline
 protocol SubjectHold {
     associatedtype Held: Subject
+    /// Whether it keeps the subject alive (so that an unretained reference to it is valid
+    /// until it lets go).
+    static var isStrong: Bool { get }
     init(_ subject: Held)
     var subject: Held? { get set }
 }
@@ -136,6 +184,7 @@ protocol SubjectHold {
 @usableFromInline
 struct WeakSubject<Held: Subject>: SubjectHold {
     @usableFromInline weak var subject: Held?
+    @inlinable static var isStrong: Bool { false }
     @inlinable init(_ subject: Held) { self.subject = subject }
 }
 
@@ -145,5 +194,6 @@ struct WeakSubject<Held: Subject>: SubjectHold {
 @usableFromInline
 struct StrongSubject<Held: Subject>: SubjectHold {
     @usableFromInline var subject: Held?
+    @inlinable static var isStrong: Bool { true }
     @inlinable init(_ subject: Held) { self.subject = subject }
 }

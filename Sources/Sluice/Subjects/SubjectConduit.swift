@@ -32,14 +32,21 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// Stops delivery, releases the subscriber and detaches from the subject. Idempotent.
     @usableFromInline
     func cancel() {
+        _ = cancel(reporting: false)
+    }
+
+    /// Cancels; with `reporting`, returns whether the subject will tell the subscriber when the
+    /// delivery in progress has returned (see ``DeferredCancelSubscription``).
+    func cancel(reporting: Bool) -> Bool {
         // The subject learns of the cancel before the reference to it is dropped: a cancel
         // that found it already dropped would otherwise return while a concurrent first
         // cancel had not yet reached the subject, and a value could follow it (rule 4).
         // The subject's side is idempotent.
-        guard let parent = parent.withLock({ $0 }) else { return }
-        let released = parent.cancel(self)
+        guard let parent = parent.withLock({ $0 }) else { return false }
+        let (released, reportsDeliveryEnd) = parent.cancel(self, reporting: reporting)
         detach()
         withExtendedLifetime(released) {}  // the subscriber is released after unlocking
+        return reportsDeliveryEnd
     }
 
     /// Drops the reference to the subject's storage; returns it if it was still held.
@@ -63,6 +70,11 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// The same as ``description``.
     @usableFromInline
     var playgroundDescription: Any { description }
+}
+
+extension SubjectConduit: DeferredCancelSubscription {
+    @usableFromInline
+    func cancelReportingDelivery() -> Bool { cancel(reporting: true) }
 }
 
 // Sendable by construction: the one mutable reference is behind a lock; the subscriber's state

@@ -22,12 +22,34 @@ final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let receiveValue: (Output) -> Subscribers.Demand
     /// The subscriber's `receive(completion:)`.
     @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    /// For a subscriber called without its own gate: what tells it that the delivery in
+    /// progress at its cancel has returned (see ``DeferredCancelSubscription``); `nil` for any
+    /// other subscriber.
+    @usableFromInline let deliveryEnded: (() -> Void)?
 
     /// Captures `subscriber`; called in client code, so that the closures are specialised.
+    ///
+    /// A ``SubjectDeliveredSubscriber`` (a sink, alone or behind a multicast) is called
+    /// through its ungated entry: this subject is then the only caller of its values (it was
+    /// handed this subject's subscription), and its cancel asks the subject whether a delivery
+    /// is out before it frees anything. The cast folds away in the specialised code.
     @inlinable
     init<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        receiveValue = { subscriber.receive($0) }
+        if let delivered = subscriber as? any SubjectDeliveredSubscriber,
+            let entries = Self.entries(of: delivered)
+        {
+            receiveValue = entries.receive
+            deliveryEnded = entries.deliveryEnded
+        } else {
+            receiveValue = { subscriber.receive($0) }
+            deliveryEnded = nil
+        }
         receiveCompletion = { subscriber.receive(completion: $0) }
+    }
+
+    @inlinable
+    static func entries<D: SubjectDeliveredSubscriber>(of subscriber: D) -> SubjectEntries<Output>? {
+        subscriber.subjectEntries as? SubjectEntries<Output>
     }
 
     /// The deliverer is done, with no demand to add: leaves without the lock unless there is

@@ -31,11 +31,17 @@ extension SubjectStorage {
     /// The conduit cancels: removes its entry and returns it (it holds the subscriber) for
     /// the caller to release after unlocking; `nil` if it had already terminated, or if a
     /// deliverer is out calling the subscriber (it removes the entry when it comes back).
-    func cancel(_ conduit: SubjectConduit<Output, Failure>) -> Entry? {
+    /// `reportsDeliveryEnd`: that deliverer will call the receiver's `deliveryEnded` (asked for
+    /// with `reporting`, see ``DeferredCancelSubscription``).
+    func cancel(
+        _ conduit: SubjectConduit<Output, Failure>, reporting: Bool
+    ) -> (released: Entry?, reportsDeliveryEnd: Bool) {
         state.withLock { state in
-            guard let index = state.index(of: conduit) else { return nil }
-            if state.entries[index].machine.cancelIfDelivering() { return nil }
-            return state.entries.remove(at: index)
+            guard let index = state.index(of: conduit) else { return (nil, false) }
+            if state.entries[index].machine.cancelIfDelivering(reporting: reporting) {
+                return (nil, state.entries[index].machine.reportsDeliveryEnd)
+            }
+            return (state.entries.remove(at: index), false)
         }
     }
 

@@ -201,7 +201,7 @@ final class SubjectStorage<Output, Failure: Error> {
             // An earlier subscriber's `receive` may have cancelled this one meanwhile; a
             // cancel always raises the receiver's news flag, so without news, no lock.
             if position > 0, receiver.hasNews, let cancelled = takeIfCancelled(receiver) {
-                withExtendedLifetime(cancelled) {}  // the subscriber is released after unlocking
+                release(cancelled)
                 continue
             }
             drain(receiver, after: receiver.receive(value))
@@ -218,6 +218,14 @@ final class SubjectStorage<Output, Failure: Error> {
             if buffer.capacity > state.spare.capacity { swap(&buffer, &state.spare) }
         }
         // `buffer` (the smaller one) is released here, after unlocking.
+    }
+
+    /// The deliverer, back from a subscriber cancelled meanwhile, after unlocking: tells the
+    /// subscriber the delivery has ended if its cancel asked to be told, then drops the entry
+    /// (and with it the subscriber).
+    @inlinable
+    func release(_ entry: consuming Entry) {
+        if entry.machine.reportsDeliveryEnd { entry.machine.receiver?.deliveryEnded?() }
     }
 
     /// For a claimed receiver not yet called: if its conduit was cancelled since the claim,
@@ -251,7 +259,7 @@ final class SubjectStorage<Output, Failure: Error> {
                 conduit.detach()
                 return
             case .release(let entry):
-                withExtendedLifetime(entry) {}  // the subscriber is released after unlocking
+                release(entry)
                 return
             }
         }

@@ -122,8 +122,33 @@ extension Subscribers {
         /// finishes). Idempotent and thread-safe.
         public func cancel() {
             let ended = subscription.withLock { $0.end() }
-            releaseIfDone(gate.terminate())
-            ended?.upstream?.cancel()
+            // A subject may be calling `receiveFromSubject` right now, outside the gate: the
+            // gate is held for that call until the subject says it has returned.
+            _ = gate.enter()
+            _ = gate.terminate()  // never the releaser: the hold is in
+            if let upstream = ended?.upstream, cancelReportingDelivery(upstream) { return }
+            releaseIfDone(gate.exit())
+        }
+
+        /// A value from a Sluice subject's deliverer (see ``SubjectReceiver``), past the gate:
+        /// the subject calls this sink only while it holds the sink's conduit, and a cancel
+        /// meanwhile holds the gate for the call until the subject reports it has returned
+        /// (``deliveryEnded()``), so the closures cannot be freed under it.
+        @inlinable
+        func receiveFromSubject(_ value: Input) -> Subscribers.Demand {
+            if delivery == nil {
+                if !gate.isTerminated { handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(value) } }
+            } else {
+                deliverThroughActor(value)
+            }
+            return .none
+        }
+
+        /// The subject's call that was out when this sink was cancelled has returned: lets go
+        /// of the hold ``cancel()`` took for it.
+        @usableFromInline
+        func deliveryEnded() {
+            releaseIfDone(gate.exit())
         }
 
         @inlinable
@@ -164,6 +189,13 @@ extension Subscribers {
 
         /// The same as ``description``, for playgrounds.
         public var playgroundDescription: Any { description }
+    }
+}
+
+extension Subscribers.Sink: SubjectDeliveredSubscriber {
+    @inlinable
+    var subjectEntries: SubjectEntries<Input>? {
+        SubjectEntries(receive: { self.receiveFromSubject($0) }, deliveryEnded: { self.deliveryEnded() })
     }
 }
 

@@ -8,7 +8,7 @@ import Synchronization
 /// then cancels the upstream's subscription; every `cancel()` reaches the upstream's, as in
 /// Combine, whose `cancel()` is idempotent.
 @usableFromInline
-final class AutoconnectSubscription: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible {
+final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible {
     @usableFromInline let upstream: any Subscription
     /// The autoconnect's state, where this subscriber counts until it has ``left``.
     @usableFromInline let state: Locked<AutoconnectState>
@@ -27,10 +27,24 @@ final class AutoconnectSubscription: Subscription, CustomStringConvertible, Cust
 
     @inlinable
     func cancel() {
+        leave()
+        upstream.cancel()
+    }
+
+    /// The first call takes this subscriber off the count; the last one off disconnects.
+    @inlinable
+    func leave() {
         if !left.exchange(true, ordering: .acquiringAndReleasing) {
             state.withLock { $0.leave() }?.cancel()
         }
-        upstream.cancel()
+    }
+
+    /// Takes the subscriber off the count as ``cancel()`` does, then forwards to the upstream's
+    /// subscription, which alone knows whether it is delivering.
+    @usableFromInline
+    func cancelReportingDelivery() -> Bool {
+        leave()
+        return Sluice.cancelReportingDelivery(upstream)
     }
 
     @usableFromInline var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
@@ -78,4 +92,9 @@ final class AutoconnectSubscription: Subscription, CustomStringConvertible, Cust
         }
         @usableFromInline var playgroundDescription: Any { description }
     }
+}
+
+extension AutoconnectSubscription.Side: SubjectDeliveredSubscriber where Downstream: SubjectDeliveredSubscriber {
+    /// The downstream's: nothing of the autoconnect's stands between.
+    @inlinable var subjectEntries: SubjectEntries<Input>? { downstream.subjectEntries }
 }

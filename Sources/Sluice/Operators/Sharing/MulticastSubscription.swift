@@ -35,10 +35,15 @@ struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
     }
 }
 
+extension MulticastSubscriber: SubjectDeliveredSubscriber where Downstream: SubjectDeliveredSubscriber {
+    /// The downstream's: nothing of the multicast's stands between.
+    @inlinable var subjectEntries: SubjectEntries<Input>? { downstream.subjectEntries }
+}
+
 /// The subscription a multicast's downstream gets: requests and cancel go to the subject's
 /// subscription, which it wraps under Combine's name, "Multicast".
 @usableFromInline
-final class MulticastSubscription: Subscription, CustomStringConvertible, CustomReflectable,
+final class MulticastSubscription: Subscription, DeferredCancelSubscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
     @usableFromInline let subject: any Subscription
@@ -56,6 +61,12 @@ final class MulticastSubscription: Subscription, CustomStringConvertible, Custom
     @inlinable
     func cancel() {
         subject.cancel()
+    }
+
+    /// Forwards to the subject's subscription, which alone knows whether it is delivering.
+    @usableFromInline
+    func cancelReportingDelivery() -> Bool {
+        Sluice.cancelReportingDelivery(subject)
     }
 
     @usableFromInline var description: String { "Multicast" }

@@ -1,0 +1,177 @@
+import Dispatch
+import Testing
+@_spi(Internals) @testable import Sluice
+import SluiceTesting
+
+/// Something a closure captures, to see when the closure is released.
+private final class Captured: Sendable {}
+
+/// How a sink reaches a subject in these tests: each route is called by the subject's deliverer
+/// past the sink's own gate, so each must keep the sink's closures through a cancel that lands
+/// while the deliverer is out calling it.
+enum SinkRoute: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case direct, multicast, share
+
+    var testDescription: String { rawValue }
+
+    /// `subject` as this route publishes it; the cancellable (if any) keeps a connection.
+    func publisher(_ subject: PassthroughSubject<Int, Never>) -> (AnyPublisher<Int, Never>, AnyCancellable?) {
+        switch self {
+        case .direct: return (subject.eraseToAnyPublisher(), nil)
+        case .share: return (subject.share().eraseToAnyPublisher(), nil)
+        case .multicast:
+            let multicast = subject.multicast { PassthroughSubject() }
+            return (multicast.eraseToAnyPublisher(), AnyCancellable(multicast.connect()))
+        }
+    }
+
+    /// The same, without type erasure: the routes as the subject's specialised code sees them.
+    func sink(
+        _ subject: PassthroughSubject<Int, Never>, _ receiveValue: @escaping (Int) -> Void
+    ) -> (Subscribers.Sink<Int, Never>, AnyCancellable?) {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        switch self {
+        case .direct:
+            subject.subscribe(sink)
+            return (sink, nil)
+        case .share:
+            subject.share().subscribe(sink)
+            return (sink, nil)
+        case .multicast:
+            let multicast = subject.multicast { PassthroughSubject() }
+            multicast.subscribe(sink)
+            return (sink, AnyCancellable(multicast.connect()))
+        }
+    }
+}
+
+@Suite("A subject's deliverer and a cancel on another thread: nothing is freed under a call in progress", .timeLimit(.minutes(3)))
+struct SubjectCancelDuringDeliveryTests {
+    @Test("a sink cancelled while a subject calls it keeps its closures until the call returns, then releases them", arguments: SinkRoute.allCases)
+    func sinkCancelledDuringDelivery(route: SinkRoute) async {
+        let entered = Gate()
+        let finished = Gate()
+        let proceed = DispatchSemaphore(value: 0)
+        weak var weakCaptured: Captured?
+        let subject = PassthroughSubject<Int, Never>()
+        let (sink, connection) = {
+            let captured = Captured()
+            weakCaptured = captured
+            return route.sink(subject) { _ in
+                _ = captured
+                entered.open()
+                proceed.wait()
+            }
+        }()
+        DispatchQueue.global().async {
+            subject.send(1)
+            finished.open()
+        }
+        await entered.wait()
+        sink.cancel()
+        let releasedDuringCall = sink.gate.isReleased
+        #expect(!releasedDuringCall, "the closure is running: it must not be freed under it")
+        proceed.signal()
+        await finished.wait()
+        let releasedAfterCall = sink.gate.isReleased
+        #expect(releasedAfterCall, "released once the call returned")
+        #expect(weakCaptured == nil)
+        _ = connection
+    }
+
+    @Test("a multicast's connection cancelled while the upstream subject calls through it keeps the multicast's subject until the call returns")
+    func connectionCancelledDuringDelivery() async {
+        let entered = Gate()
+        let finished = Gate()
+        let proceed = DispatchSemaphore(value: 0)
+        weak var weakShared: PassthroughSubject<Int, Never>?
+        let upstream = PassthroughSubject<Int, Never>()
+        let (sink, connection) = {
+            let shared = PassthroughSubject<Int, Never>()
+            weakShared = shared
+            let sink = shared.sink { _ in
+                entered.open()
+                proceed.wait()
+            }
+            // What `multicast(subject:).connect()` makes; nothing else keeps `shared`.
+            let connection = SubjectSubscriber<StrongSubject<PassthroughSubject<Int, Never>>>(shared)
+            upstream.subscribe(connection)
+            return (sink, connection)
+        }()
+        DispatchQueue.global().async {
+            upstream.send(1)
+            finished.open()
+        }
+        await entered.wait()
+        connection.cancel()
+        #expect(connection.state.withLock { $0.hold.subject } != nil, "the shared subject is sending: it must be kept")
+        proceed.signal()
+        await finished.wait()
+        #expect(connection.state.withLock { $0.hold.subject } == nil, "let go once the call returned")
+        #expect(weakShared == nil)
+        upstream.send(2)  // goes nowhere
+        sink.cancel()
+    }
+
+    @Test("a sink cancelled from inside its closure finishes that call, then releases its closures", arguments: SinkRoute.allCases)
+    func sinkCancelledInsideItsClosure(route: SinkRoute) {
+        weak var weakCaptured: Captured?
+        let subject = PassthroughSubject<Int, Never>()
+        var seen: [Int] = []
+        var sink: Subscribers.Sink<Int, Never>?
+        var releasedInside: [Bool] = []
+        var connection: AnyCancellable?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            (sink, connection) = route.sink(subject) { value in
+                sink?.cancel()
+                releasedInside.append(sink?.gate.isReleased ?? true)
+                seen.append(value)
+                _ = captured
+            }
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(seen == [1])
+        #expect(releasedInside == [false], "still running after the cancel: the closure is intact")
+        #expect(weakCaptured == nil)
+        _ = connection
+    }
+
+    @Test("a sink that an earlier sink cancels during the same send is neither called nor kept", arguments: SinkRoute.allCases)
+    func sinkCancelledByAnEarlierOne(route: SinkRoute) {
+        let subject = PassthroughSubject<Int, Never>()
+        let (publisher, connection) = route.publisher(subject)
+        var calls = 0
+        let later = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in calls += 1 })
+        let first = publisher.sink { _ in later.cancel() }
+        publisher.subscribe(later)
+        subject.send(1)
+        #expect(calls == 0)
+        let released = later.gate.isReleased
+        #expect(released, "its closures are released although the sink lives on")
+        first.cancel()
+        _ = connection
+    }
+
+    @Test("sends racing with a sink's cancel and the connection's never free what a call in progress uses", arguments: SinkRoute.allCases)
+    func cancelRacesSends(route: SinkRoute) async {
+        for _ in 0..<StressBudget.scaled(1_000) {
+            let released = Gate()
+            let subject = PassthroughSubject<Int, Never>()
+            let (sink, connection) = {
+                let probe = DeinitProbe(released)
+                return route.sink(subject) { _ in _ = probe }
+            }()
+            let cancels = UncheckedBox((sink, connection))
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for i in 0..<20 { subject.send(i) } }
+                group.addTask { cancels.value.1?.cancel() }
+                group.addTask { cancels.value.0.cancel() }
+            }
+            await released.waitUnlessCancelled()
+            #expect(released.isOpen)
+        }
+    }
+}
