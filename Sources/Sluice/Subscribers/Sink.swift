@@ -121,12 +121,15 @@ extension Subscribers {
         /// (made on an actor and cancelled off it, a signal the actor is already running still
         /// finishes). Idempotent and thread-safe.
         public func cancel() {
-            let ended = subscription.withLock { $0.end() }
+            guard let upstream = subscription.withLock({ $0.end() })?.upstream else {
+                releaseIfDone(gate.terminate())
+                return
+            }
             // A subject may be calling `receiveFromSubject` right now, outside the gate: the
             // gate is held for that call until the subject says it has returned.
             _ = gate.enter()
             _ = gate.terminate()  // never the releaser: the hold is in
-            if let upstream = ended?.upstream, cancelReportingDelivery(upstream) { return }
+            if cancelReportingDelivery(upstream) { return }
             releaseIfDone(gate.exit())
         }
 
