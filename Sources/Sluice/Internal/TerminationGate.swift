@@ -18,7 +18,9 @@ import Synchronization
 /// A delivery that enters after the termination calls nothing.
 ///
 /// Two atomic read-modify-writes per delivery: the price of releasing on cancel from any
-/// thread, which Combine's `Sink` pays with a lock (the "(0..<N).publisher → sink" row).
+/// thread, which Combine's `Sink` pays with a lock (the "(0..<N).publisher → sink" row). A
+/// Sluice subject's deliveries skip it: the subject knows when its deliverer is out, and the
+/// sink's cancel asks it (``DeferredCancelSubscription``).
 @usableFromInline
 struct TerminationGate: ~Copyable {
     @usableFromInline static var terminated: Int { 1 }
