@@ -12,14 +12,17 @@ import SluiceTesting
 ///   once), checked over upstreams that trap on `request(.none)` as the queue's entries must
 ///   (rules wait for their values, and a zero request goes to the upstream);
 /// - the clock of an `ImmediateTestScheduler` that nothing moves, for `measureInterval`, whose
-///   intervals are then all zero.
+///   intervals are then all zero;
+/// - an `ImmediateTestScheduler` for `timeout` too, whose timer then fires as soon as it is
+///   scheduled: the publisher times out at subscription, before any value, so the rules check
+///   a timeout's ending (and a cancel racing it) where the queue's entries never reach it.
 ///
 /// `debounce` and `throttle` ask their upstream for `.unlimited` and drop what a subscriber
 /// has no demand for, as Combine's do, so (like the sharing operators) they are checked over
 /// the hot upstreams, whose pump sends the next value only once the last one was delivered;
 /// their own subscription traps on `request(.none)`.
 extension Registry {
-    static let timing: [Entry] = timingPassThrough + timingOnQueue + timingDropping
+    static let timing: [Entry] = timingPassThrough + timingOnQueue + timingDropping + timingTimeouts
 
     /// Over the usual operator upstreams, delivering at once.
     static let timingPassThrough: [Entry] = operatorUpstreams.flatMap { (upstreamName: String) -> [Entry] in
@@ -67,5 +70,18 @@ extension Registry {
         ("throttle(for: 1, scheduler: ImmediateTestScheduler(), latest: true)", {
             $0.throttle(for: .seconds(1), scheduler: ImmediateTestScheduler(), latest: true)
         }),
+    ]
+
+    /// `timeout` that fires at once: nothing but its ending, `.finished` or the custom error.
+    static let timingTimeouts: [Entry] = [
+        Entry("timeout(1, scheduler: ImmediateTestScheduler()) over Empty(completeImmediately: false)", elements: 0, ending: .finished, hasEmptySubscription: true) {
+            Source(Empty<Int, TestFailure>(completeImmediately: false).timeout(.seconds(1), scheduler: ImmediateTestScheduler()))
+        },
+        Entry("timeout(1, scheduler: ImmediateTestScheduler(), customError:) over Empty(completeImmediately: false)", elements: 0, ending: .failure, hasEmptySubscription: true) {
+            Source(Empty<Int, TestFailure>(completeImmediately: false).timeout(.seconds(1), scheduler: ImmediateTestScheduler()) { TestFailure() })
+        },
+        Entry("timeout(1, scheduler: ImmediateTestScheduler()) over (0..<3).publisher", elements: 0, ending: .finished, hasEmptySubscription: true) {
+            Source((0..<3).publisher.setFailureType(to: TestFailure.self).timeout(.seconds(1), scheduler: ImmediateTestScheduler()))
+        },
     ]
 }

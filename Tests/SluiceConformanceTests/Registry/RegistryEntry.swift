@@ -116,7 +116,9 @@ struct Entry: Sendable, CustomTestStringConvertible {
     /// Each subscription to one publisher replays all values independently (rule 1.10).
     let isCold: Bool
     /// Its subscriber gets Combine's `Subscriptions.empty` (Empty, Fail, and the one-shot
-    /// publishers that complete at once), which ignores every request, `.none` included.
+    /// publishers that complete at once), which ignores every request, `.none` included; or a
+    /// subscription that has completed before its subscriber can call it, and so ignores them
+    /// as well (a `timeout` that fires at once: like Combine's, it checks no demand of its own).
     let hasEmptySubscription: Bool
     /// Its subscription is a `Publishers.Sequence` or `Record` one, which accepts
     /// `request(.none)` and adds nothing, as Combine's do.
