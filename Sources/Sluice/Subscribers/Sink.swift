@@ -16,6 +16,7 @@ extension Subscribers {
         final class Handlers {
             @usableFromInline let value: (Input) -> Void
             @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
+            @inlinable
             init(value: @escaping (Input) -> Void, completion: @escaping (Subscribers.Completion<Failure>) -> Void) {
                 self.value = value
                 self.completion = completion
@@ -52,7 +53,7 @@ extension Subscribers {
         /// Where the closures must run: the actor of the code that made the sink, or `nil`.
         @usableFromInline let delivery: ActorDelivery<Sink>?
 
-        private let subscription = Locked(SubscriptionSlot.awaiting)
+        @usableFromInline let subscription = Locked(SubscriptionSlot.awaiting)
 
         /// Creates a sink with the closures to run on completion and on each value.
         ///
@@ -60,6 +61,7 @@ extension Subscribers {
         /// closures run on that actor: at once when a signal arrives already on the main actor
         /// for a main-actor sink, otherwise in order, after a hop to it. Made outside any actor, they
         /// run on whatever thread the publisher signals from, as in Combine.
+        @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void,
@@ -75,6 +77,7 @@ extension Subscribers {
         }
 
         /// Stores the subscription and requests `.unlimited`; a second one is cancelled.
+        @inlinable
         public func receive(subscription: any Subscription) {
             guard self.subscription.withLock({ $0.attach(subscription) }) else {
                 subscription.cancel()
@@ -108,6 +111,7 @@ extension Subscribers {
 
         /// Runs `receiveCompletion` once (on the sink's actor, if it has one), unless the sink
         /// was cancelled, then releases both closures.
+        @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             guard subscription.withLock({ $0.end() }) != nil else { return }
             if let delivery {
@@ -120,6 +124,7 @@ extension Subscribers {
         /// Cancels the subscription and releases both closures; nothing reaches them afterwards
         /// (made on an actor and cancelled off it, a signal the actor is already running still
         /// finishes). Idempotent and thread-safe.
+        @inlinable
         public func cancel() {
             guard let upstream = subscription.withLock({ $0.end() })?.upstream else {
                 releaseIfDone(gate.terminate())
@@ -165,7 +170,7 @@ extension Subscribers {
             releaseIfDone(gate.exit())
         }
 
-        @usableFromInline
+        @inlinable
         func deliverCompletion(_ completion: Subscribers.Completion<Failure>) {
             guard gate.enterFinal() else { return }
             handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.completion(completion) }
