@@ -17,6 +17,20 @@ private struct Oops: Error, Equatable {}
         #expect(count.load(ordering: .relaxed) == 1)
     }
 
+    @Test("cancel lets go of the closure, and of what it captured, while the cancellable lives on")
+    func cancelReleasesTheClosure() {
+        final class Captured: Sendable {}
+        weak var weakCaptured: Captured?
+        let cancellable: AnyCancellable = {
+            let captured = Captured()
+            weakCaptured = captured
+            return AnyCancellable { _ = captured }
+        }()
+        #expect(weakCaptured != nil)
+        cancellable.cancel()
+        #expect(weakCaptured == nil)
+    }
+
     @Test func deinitCancels() {
         let count = Atomic<Int>(0)
         do {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A type-erasing cancellable object that executes a provided closure when canceled.
 ///
 /// The closure runs exactly once: on the first ``cancel()``, or when the instance is
@@ -15,16 +17,18 @@
 /// subject.send(2)            // not delivered: received == [1]
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
-    private let action: Locked<CancelAction?>
+    /// The action, retained, until the first ``cancel()`` exchanges it for `nil`: it runs once,
+    /// and no lock is held while it runs.
+    private let action: Atomic<Unmanaged<CancelAction>?>
 
     /// Creates a cancellable that runs `cancel` when canceled or deinitialized.
     public init(_ cancel: @escaping () -> Void) {
-        action = Locked(CancelAction(cancel))
+        action = Atomic(.passRetained(CancelAction(.closure(cancel))))
     }
 
     /// Creates a cancellable that cancels `canceller` when canceled or deinitialized.
     public init<C: Cancellable>(_ canceller: C) {
-        action = Locked(CancelAction(canceller.cancel))
+        action = Atomic(.passRetained(CancelAction(.cancellable(canceller))))
     }
 
     deinit {
@@ -33,8 +37,7 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
 
     /// Cancels the activity; later calls do nothing. Thread-safe.
     public func cancel() {
-        // Take the action out under the lock, run it after: it runs once, and never under the lock.
-        action.withLock { $0.take() }?.run()
+        action.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue().run()
     }
 
     /// Stores this instance in the specified collection.
@@ -61,13 +64,27 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
 
 extension AnyCancellable: CustomCombineIdentifierConvertible {}
 
-/// The closure an ``AnyCancellable`` runs once.
+/// What an ``AnyCancellable`` runs once: its closure, or its canceller's `cancel()` (held as
+/// it is, so that wrapping a subscriber or subscription makes no closure).
 ///
-/// Safe to send across threads although the closure is not `@Sendable`: `Cancellable.cancel()`
-/// is thread-safe by contract (design rule 4), the closure only forwards to such a `cancel()`
-/// (or to user code that Combine equally runs on the cancelling thread), and `AnyCancellable`
-/// hands it out exactly once, under its lock.
-private struct CancelAction: @unchecked Sendable {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
+/// Safe to send across threads although neither is `Sendable`: `Cancellable.cancel()` is
+/// thread-safe by contract (design rule 4), the closure only forwards to such a `cancel()` (or
+/// to user code that Combine equally runs on the cancelling thread), and `AnyCancellable` hands
+/// it out exactly once, by an atomic exchange. Nothing in it is mutable.
+private final class CancelAction: @unchecked Sendable {
+    enum Action {
+        case closure(() -> Void)
+        case cancellable(any Cancellable)
+    }
+
+    let action: Action
+
+    init(_ action: Action) { self.action = action }
+
+    func run() {
+        switch action {
+        case .closure(let run): run()
+        case .cancellable(let canceller): canceller.cancel()
+        }
+    }
 }
