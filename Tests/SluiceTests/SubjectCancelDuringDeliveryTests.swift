@@ -155,7 +155,7 @@ struct SubjectCancelDuringDeliveryTests {
         _ = connection
     }
 
-    @Test("sends racing with a sink's cancel and the connection's never free what a call in progress uses", arguments: SinkRoute.allCases)
+    @Test("sends racing with a sink's two cancels and the connection's never free what a call in progress uses", arguments: SinkRoute.allCases)
     func cancelRacesSends(route: SinkRoute) async {
         for _ in 0..<StressBudget.scaled(1_000) {
             let released = Gate()
@@ -169,9 +169,131 @@ struct SubjectCancelDuringDeliveryTests {
                 group.addTask { for i in 0..<20 { subject.send(i) } }
                 group.addTask { cancels.value.1?.cancel() }
                 group.addTask { cancels.value.0.cancel() }
+                group.addTask { cancels.value.0.cancel() }  // a second cancel, racing the first
             }
             await released.waitUnlessCancelled()
             #expect(released.isOpen)
         }
     }
+
+    @Test("a sink completed from inside its own closure, while a subject calls it, keeps its closures until the call returns", arguments: SinkRoute.allCases)
+    func sinkCompletedInsideItsClosure(route: SinkRoute) {
+        let subject = PassthroughSubject<Int, Never>()
+        var sink: Subscribers.Sink<Int, Never>?
+        var releasedInside: [Bool] = []
+        var values: [Int] = []
+        var completions = 0
+        let made = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in completions += 1 }, receiveValue: { value in
+            sink?.receive(completion: .finished)
+            releasedInside.append(sink?.gate.isReleased ?? true)
+            values.append(value)
+        })
+        sink = made
+        let (publisher, connection) = route.publisher(subject)
+        publisher.subscribe(made)
+        subject.send(1)
+        subject.send(2)
+        #expect(values == [1] && completions == 1)
+        #expect(releasedInside == [false], "the closure is running: it must not be freed under it")
+        let released = made.gate.isReleased
+        #expect(released, "released once the call returned")
+        _ = connection
+    }
+
+    @Test("a multicast's own subject that cancels its connection twice while sending is kept until that send returns")
+    func connectionCancelledTwiceBySubject() {
+        weak var weakSubject: CancellingSubject?
+        let heldDuringSend = Locked<[Bool]>([])
+        let upstream = PassthroughSubject<Int, Never>()
+        let (connection, sink): (any Cancellable, AnyCancellable) = {
+            let subject = CancellingSubject(cancelsTwice: true, record: heldDuringSend)
+            weakSubject = subject
+            let multicast = upstream.multicast(subject: subject)  // it goes: only the connection keeps the subject
+            let sink = multicast.sink { _ in }
+            return (multicast.connect(), sink)
+        }()
+        upstream.send(1)
+        #expect(heldDuringSend.withLock { $0 } == [true])
+        #expect(weakSubject == nil, "let go once its send returned")
+        _ = connection
+        sink.cancel()
+    }
+
+    @Test("a conduit read from a connection's mirror and cancelled by its own subject while sending does not stop the connection keeping that subject")
+    func connectionConduitCancelledByOthers() {
+        weak var weakSubject: CancellingSubject?
+        let heldDuringSend = Locked<[Bool]>([])
+        let upstream = PassthroughSubject<Int, Never>()
+        let (connection, sink): (any Cancellable, AnyCancellable) = {
+            let subject = CancellingSubject(cancelsTwice: false, record: heldDuringSend)
+            weakSubject = subject
+            let multicast = upstream.multicast(subject: subject)
+            let sink = multicast.sink { _ in }
+            return (multicast.connect(), sink)
+        }()
+        upstream.send(1)
+        #expect(heldDuringSend.withLock { $0 } == [true])
+        #expect(weakSubject == nil, "let go once its send returned")
+        _ = connection
+        sink.cancel()
+    }
+
+    @Test("a sink handed a subscription that a subject delivers to someone else releases its closures when cancelled")
+    func sinkWithAForeignConduit() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let shared = PassthroughSubject<Int, Never>()
+        let connection = SubjectSubscriber<StrongSubject<PassthroughSubject<Int, Never>>>(shared)
+        upstream.subscribe(connection)
+        let conduit = connection.state.withLock { $0.upstream.current }!
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        sink.receive(subscription: conduit)
+        var releasedAtCancel: Bool?
+        let cancelling = shared.sink { _ in
+            sink.cancel()
+            releasedAtCancel = sink.gate.isReleased
+        }
+        upstream.send(1)
+        #expect(releasedAtCancel == true, "nothing calls it past its gate: released at once")
+        #expect(connection.state.withLock { $0.hold.subject } != nil, "the connection was not told of another's cancel")
+        connection.cancel()
+        cancelling.cancel()
+    }
+}
+
+/// A subject of a user's own for `multicast(subject:)`: inside `send` it cancels its connection
+/// (twice, or first the conduit it reads from the connection's mirror and then the
+/// connection), then records whether the connection still keeps it.
+private final class CancellingSubject: Subject, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    let inner = PassthroughSubject<Int, Never>()
+    let cancelsTwice: Bool
+    /// Whether the connection kept this subject, after the cancels of each `send`.
+    let heldDuringSend: Locked<[Bool]>
+    var connection: (any Subscription)?
+
+    init(cancelsTwice: Bool, record: Locked<[Bool]>) {
+        self.cancelsTwice = cancelsTwice
+        heldDuringSend = record
+    }
+
+    func send(_ value: Int) {
+        inner.send(value)
+        if cancelsTwice {
+            connection?.cancel()
+        } else {
+            let conduit = Mirror(reflecting: connection!).children.first { $0.label == "upstreamSubscription" }?.value
+            (conduit as? any Subscription)?.cancel()
+        }
+        connection?.cancel()
+        let held = (connection as? SubjectSubscriber<StrongSubject<CancellingSubject>>)?.state.withLock { $0.hold.subject != nil }
+        heldDuringSend.withLock { $0.append(held ?? false) }
+    }
+
+    func send(completion: Subscribers.Completion<Never>) { inner.send(completion: completion) }
+    func send(subscription: any Subscription) {
+        connection = subscription
+        inner.send(subscription: subscription)
+    }
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never { inner.receive(subscriber: subscriber) }
 }

@@ -163,12 +163,15 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// The subscriber cancels while its deliverer is out calling it. Returns `false` if not
     /// delivering: then the caller removes the entry at once. Otherwise nothing more is
     /// delivered, and the deliverer removes the entry (and releases the subscriber) when it
-    /// comes back, so the receiver it borrowed stays alive until then. With `reporting`, it
-    /// also calls the receiver's `deliveryEnded` then, if it has one.
-    mutating func cancelIfDelivering(reporting: Bool) -> Bool {
+    /// comes back, so the receiver it borrowed stays alive until then. If `owner` is the
+    /// receiver's owner, it also calls the receiver's `deliveryEnded` then (once, whichever
+    /// cancel asked).
+    mutating func cancelIfDelivering(reportingFor owner: ObjectIdentifier?) -> Bool {
         guard deliveringAndNotified() else { return false }
         cancelledWhileDelivering = true
-        reportsDeliveryEnd = reporting && receiver?.deliveryEnded != nil
+        if let owner, let receiver, receiver.owner == owner, receiver.deliveryEnded != nil {
+            reportsDeliveryEnd = true
+        }
         return true
     }
 

@@ -66,6 +66,9 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     @usableFromInline let unretained: Unmanaged<Downstream>?
     /// Completed or cancelled: nothing more reaches the subject through ``unretained``.
     @usableFromInline let terminated = Atomic<Bool>(false)
+    /// A Sluice subject upstream has taken this subscriber's entries: a completion that does
+    /// not come through them may be concurrent with a call through ``unretained``.
+    @usableFromInline let calledBySubject = Atomic<Bool>(false)
 
     @inlinable
     init(_ subject: Downstream) {
@@ -106,6 +109,28 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        guard calledBySubject.load(ordering: .acquiring) else {
+            receiveCompletionFromUpstream(completion)
+            return
+        }
+        // Not through the upstream subject's entry: a value of its may be on its way through
+        // `unretained`. Stop the subject, and let go of ours once that call has returned.
+        let ended = state.withLock { state in (state.upstream.end(), state.hold.subject) }
+        guard ended.0 != nil else { return }
+        terminated.store(true, ordering: .releasing)
+        ended.1?.send(completion: completion)
+        if let deferred = ended.0?.upstream as? any DeferredCancelSubscription,
+            deferred.cancelReportingDelivery(owner: self)
+        {
+            return
+        }
+        releaseSubject()
+    }
+
+    /// The completion from the upstream itself, after its last value: ends the subscription,
+    /// lets go of the subject and sends it the completion.
+    @inlinable
+    func receiveCompletionFromUpstream(_ completion: Subscribers.Completion<Failure>) {
         let subject = state.withLock { state -> Downstream? in
             guard state.upstream.end() != nil else { return nil }
             defer { state.hold.subject = nil }
@@ -122,12 +147,14 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     }
 
     /// Cancels the upstream, then lets go of the subject; if the upstream (a Sluice subject)
-    /// is calling ``receiveFromSubject(_:)`` meanwhile, only once that call has returned.
+    /// is calling ``receiveFromSubject(_:)`` meanwhile, only once that call has returned. Only
+    /// the call that ends the subscription lets go (a later one may come while the first
+    /// waits for that call, and must not free the subject under it).
     @inlinable
     func cancel() {
-        let ended = state.withLock { $0.upstream.end() }
+        guard let ended = state.withLock({ $0.upstream.end() }) else { return }
         terminated.store(true, ordering: .releasing)
-        if let upstream = ended?.upstream, cancelReportingDelivery(upstream) { return }
+        if let upstream = ended.upstream, cancelReportingDelivery(upstream, owner: self) { return }
         releaseSubject()
     }
 
@@ -162,9 +189,12 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
 extension SubjectSubscriber: SubjectDeliveredSubscriber {
     /// For a strongly held subject: a Sluice subject upstream delivers past the lock.
     @inlinable
-    var subjectEntries: SubjectEntries<Input>? {
+    func makeSubjectEntries() -> SubjectEntries<Input, Failure>? {
         guard unretained != nil else { return nil }
-        return SubjectEntries(receive: { self.receiveFromSubject($0) }, deliveryEnded: { self.deliveryEnded() })
+        calledBySubject.store(true, ordering: .releasing)
+        return SubjectEntries(
+            owner: self, receive: { self.receiveFromSubject($0) },
+            receiveCompletion: { self.receiveCompletionFromUpstream($0) }, deliveryEnded: { self.deliveryEnded() })
     }
 }
 

@@ -32,19 +32,21 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// Stops delivery, releases the subscriber and detaches from the subject. Idempotent.
     @usableFromInline
     func cancel() {
-        _ = cancel(reporting: false)
+        _ = cancel(reportingFor: nil)
     }
 
-    /// Cancels; with `reporting`, returns whether the subject will tell the subscriber when the
-    /// delivery in progress has returned (see ``DeferredCancelSubscription``).
-    func cancel(reporting: Bool) -> Bool {
+    /// Cancels; returns whether the subject will tell `owner` when the delivery in progress
+    /// has returned (see ``DeferredCancelSubscription``).
+    func cancel(reportingFor owner: ObjectIdentifier?) -> Bool {
         // The subject learns of the cancel before the reference to it is dropped: a cancel
         // that found it already dropped would otherwise return while a concurrent first
         // cancel had not yet reached the subject, and a value could follow it (rule 4).
-        // The subject's side is idempotent.
+        // The subject's side is idempotent. While a deliverer is out, the reference stays
+        // (the deliverer drops it on return), so that a later cancel by the owner still
+        // learns that it is out.
         guard let parent = parent.withLock({ $0 }) else { return false }
-        let (released, reportsDeliveryEnd) = parent.cancel(self, reporting: reporting)
-        detach()
+        let (released, delivering, reportsDeliveryEnd) = parent.cancel(self, reportingFor: owner)
+        if !delivering { detach() }
         withExtendedLifetime(released) {}  // the subscriber is released after unlocking
         return reportsDeliveryEnd
     }
@@ -74,7 +76,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 
 extension SubjectConduit: DeferredCancelSubscription {
     @usableFromInline
-    func cancelReportingDelivery() -> Bool { cancel(reporting: true) }
+    func cancelReportingDelivery(owner: AnyObject) -> Bool { cancel(reportingFor: ObjectIdentifier(owner)) }
 }
 
 // Sendable by construction: the one mutable reference is behind a lock; the subscriber's state

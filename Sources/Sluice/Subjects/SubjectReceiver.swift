@@ -26,11 +26,14 @@ final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// progress at its cancel has returned (see ``DeferredCancelSubscription``); `nil` for any
     /// other subscriber.
     @usableFromInline let deliveryEnded: (() -> Void)?
+    /// The subscriber whose cancel may ask for ``deliveryEnded`` (see
+    /// ``DeferredCancelSubscription``); `nil` with it.
+    @usableFromInline let owner: ObjectIdentifier?
 
     /// Captures `subscriber`; called in client code, so that the closures are specialised.
     ///
     /// A ``SubjectDeliveredSubscriber`` (a sink, alone or behind a multicast) is called
-    /// through its ungated entry: this subject is then the only caller of its values (it was
+    /// through its entries, the value one ungated: this subject is then the only caller of its values (it was
     /// handed this subject's subscription), and its cancel asks the subject whether a delivery
     /// is out before it frees anything. The cast folds away in the specialised code.
     @inlinable
@@ -39,17 +42,20 @@ final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
             let entries = Self.entries(of: delivered)
         {
             receiveValue = entries.receive
+            receiveCompletion = entries.receiveCompletion
             deliveryEnded = entries.deliveryEnded
+            owner = entries.owner
         } else {
             receiveValue = { subscriber.receive($0) }
+            receiveCompletion = { subscriber.receive(completion: $0) }
             deliveryEnded = nil
+            owner = nil
         }
-        receiveCompletion = { subscriber.receive(completion: $0) }
     }
 
     @inlinable
-    static func entries<D: SubjectDeliveredSubscriber>(of subscriber: D) -> SubjectEntries<Output>? {
-        subscriber.subjectEntries as? SubjectEntries<Output>
+    static func entries<D: SubjectDeliveredSubscriber>(of subscriber: D) -> SubjectEntries<Output, Failure>? {
+        subscriber.makeSubjectEntries() as? SubjectEntries<Output, Failure>
     }
 
     /// The deliverer is done, with no demand to add: leaves without the lock unless there is

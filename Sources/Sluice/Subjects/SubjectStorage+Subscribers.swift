@@ -30,18 +30,18 @@ extension SubjectStorage {
 
     /// The conduit cancels: removes its entry and returns it (it holds the subscriber) for
     /// the caller to release after unlocking; `nil` if it had already terminated, or if a
-    /// deliverer is out calling the subscriber (it removes the entry when it comes back).
-    /// `reportsDeliveryEnd`: that deliverer will call the receiver's `deliveryEnded` (asked for
-    /// with `reporting`, see ``DeferredCancelSubscription``).
+    /// deliverer is out calling the subscriber (`delivering`: it removes the entry, and detaches
+    /// the conduit, when it comes back). `reportsDeliveryEnd`: that deliverer will call the
+    /// receiver's `deliveryEnded`, as its owner asked (see ``DeferredCancelSubscription``).
     func cancel(
-        _ conduit: SubjectConduit<Output, Failure>, reporting: Bool
-    ) -> (released: Entry?, reportsDeliveryEnd: Bool) {
+        _ conduit: SubjectConduit<Output, Failure>, reportingFor owner: ObjectIdentifier?
+    ) -> (released: Entry?, delivering: Bool, reportsDeliveryEnd: Bool) {
         state.withLock { state in
-            guard let index = state.index(of: conduit) else { return (nil, false) }
-            if state.entries[index].machine.cancelIfDelivering(reporting: reporting) {
-                return (nil, state.entries[index].machine.reportsDeliveryEnd)
+            guard let index = state.index(of: conduit) else { return (nil, false, false) }
+            if state.entries[index].machine.cancelIfDelivering(reportingFor: owner) {
+                return (nil, true, state.entries[index].machine.reportsDeliveryEnd)
             }
-            return (state.entries.remove(at: index), false)
+            return (state.entries.remove(at: index), false, false)
         }
     }
 

@@ -220,11 +220,13 @@ final class SubjectStorage<Output, Failure: Error> {
         // `buffer` (the smaller one) is released here, after unlocking.
     }
 
-    /// The deliverer, back from a subscriber cancelled meanwhile, after unlocking: tells the
-    /// subscriber the delivery has ended if its cancel asked to be told, then drops the entry
-    /// (and with it the subscriber).
+    /// The deliverer, back from a subscriber cancelled meanwhile, after unlocking: detaches its
+    /// conduit (which a cancel leaves attached while a delivery is out, so that a later cancel
+    /// still learns of it), tells the subscriber the delivery has ended if its cancel asked to
+    /// be told, then drops the entry (and with it the subscriber).
     @inlinable
     func release(_ entry: consuming Entry) {
+        entry.conduit.detach()
         if entry.machine.reportsDeliveryEnd { entry.machine.receiver?.deliveryEnded?() }
     }
 

@@ -50,6 +50,11 @@ extension Subscribers {
         /// it, needs no gate of its own: the "(0..<N).publisher → sink" row's path.
         @usableFromInline let requestingThread = Atomic<UInt>(0)
 
+        /// A subject has taken this sink's entries (``makeSubjectEntries()``): values may come
+        /// past the gate, so a cancel or a completion from anywhere else holds the gate for a
+        /// call that may be in progress and asks the subject.
+        @usableFromInline let calledBySubject = Atomic<Bool>(false)
+
         /// Where the closures must run: the actor of the code that made the sink, or `nil`.
         @usableFromInline let delivery: ActorDelivery<Sink>?
 
@@ -113,7 +118,33 @@ extension Subscribers {
         /// was cancelled, then releases both closures.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
+            guard calledBySubject.load(ordering: .acquiring) else {
+                receiveCompletionFromUpstream(completion)
+                return
+            }
+            // Not from the subject, which uses its own entry: a value of the subject's may be
+            // running past the gate, even on this thread (a closure that completes its own
+            // sink). Hold the gate for it and stop the subject, which says when it returns.
+            _ = gate.enter()
+            guard let ended = subscription.withLock({ $0.end() }) else {
+                releaseIfDone(gate.exit())
+                return
+            }
+            let reported = (ended.upstream as? any DeferredCancelSubscription)?.cancelReportingDelivery(owner: self)
+            deliver(completion)
+            if reported != true { releaseIfDone(gate.exit()) }
+        }
+
+        /// The completion from the upstream itself, after its last value: ends the subscription
+        /// and delivers it.
+        @inlinable
+        func receiveCompletionFromUpstream(_ completion: Subscribers.Completion<Failure>) {
             guard subscription.withLock({ $0.end() }) != nil else { return }
+            deliver(completion)
+        }
+
+        @inlinable
+        func deliver(_ completion: Subscribers.Completion<Failure>) {
             if let delivery {
                 delivery.deliver(.completion(completion), to: self)
             } else {
@@ -126,22 +157,28 @@ extension Subscribers {
         /// finishes). Idempotent and thread-safe.
         @inlinable
         public func cancel() {
-            guard let upstream = subscription.withLock({ $0.end() })?.upstream else {
+            guard calledBySubject.load(ordering: .acquiring) else {
+                let ended = subscription.withLock { $0.end() }
                 releaseIfDone(gate.terminate())
+                ended?.upstream?.cancel()
                 return
             }
             // A subject may be calling `receiveFromSubject` right now, outside the gate: the
-            // gate is held for that call until the subject says it has returned.
+            // gate is held for that call until the subject says it has returned. The hold
+            // comes before the subscription ends, so that a second cancel, which finds it
+            // ended, cannot release while the first has yet to ask the subject.
             _ = gate.enter()
+            let upstream = subscription.withLock { $0.end() }?.upstream
             _ = gate.terminate()  // never the releaser: the hold is in
-            if cancelReportingDelivery(upstream) { return }
+            if let upstream, cancelReportingDelivery(upstream, owner: self) { return }
             releaseIfDone(gate.exit())
         }
 
         /// A value from a Sluice subject's deliverer (see ``SubjectReceiver``), past the gate:
-        /// the subject calls this sink only while it holds the sink's conduit, and a cancel
-        /// meanwhile holds the gate for the call until the subject reports it has returned
-        /// (``deliveryEnded()``), so the closures cannot be freed under it.
+        /// the subject calls this sink only while it holds the sink's conduit, and a cancel or
+        /// completion from anywhere else meanwhile holds the gate for the call until the
+        /// subject reports it has returned (``deliveryEnded()``), so the closures cannot be
+        /// freed under it.
         @inlinable
         func receiveFromSubject(_ value: Input) -> Subscribers.Demand {
             if delivery == nil {
@@ -202,8 +239,11 @@ extension Subscribers {
 
 extension Subscribers.Sink: SubjectDeliveredSubscriber {
     @inlinable
-    var subjectEntries: SubjectEntries<Input>? {
-        SubjectEntries(receive: { self.receiveFromSubject($0) }, deliveryEnded: { self.deliveryEnded() })
+    func makeSubjectEntries() -> SubjectEntries<Input, Failure>? {
+        calledBySubject.store(true, ordering: .releasing)
+        return SubjectEntries(
+            owner: self, receive: { self.receiveFromSubject($0) },
+            receiveCompletion: { self.receiveCompletionFromUpstream($0) }, deliveryEnded: { self.deliveryEnded() })
     }
 }
 

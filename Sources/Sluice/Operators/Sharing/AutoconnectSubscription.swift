@@ -42,9 +42,9 @@ final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, C
     /// Takes the subscriber off the count as ``cancel()`` does, then forwards to the upstream's
     /// subscription, which alone knows whether it is delivering.
     @usableFromInline
-    func cancelReportingDelivery() -> Bool {
+    func cancelReportingDelivery(owner: AnyObject) -> Bool {
         leave()
-        return Sluice.cancelReportingDelivery(upstream)
+        return Sluice.cancelReportingDelivery(upstream, owner: owner)
     }
 
     @usableFromInline var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
@@ -96,5 +96,5 @@ final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, C
 
 extension AutoconnectSubscription.Side: SubjectDeliveredSubscriber where Downstream: SubjectDeliveredSubscriber {
     /// The downstream's: nothing of the autoconnect's stands between.
-    @inlinable var subjectEntries: SubjectEntries<Input>? { downstream.subjectEntries }
+    @inlinable func makeSubjectEntries() -> SubjectEntries<Input, Failure>? { downstream.makeSubjectEntries() }
 }

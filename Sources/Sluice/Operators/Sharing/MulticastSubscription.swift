@@ -37,7 +37,7 @@ struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
 
 extension MulticastSubscriber: SubjectDeliveredSubscriber where Downstream: SubjectDeliveredSubscriber {
     /// The downstream's: nothing of the multicast's stands between.
-    @inlinable var subjectEntries: SubjectEntries<Input>? { downstream.subjectEntries }
+    @inlinable func makeSubjectEntries() -> SubjectEntries<Input, Failure>? { downstream.makeSubjectEntries() }
 }
 
 /// The subscription a multicast's downstream gets: requests and cancel go to the subject's
@@ -65,8 +65,8 @@ final class MulticastSubscription: Subscription, DeferredCancelSubscription, Cus
 
     /// Forwards to the subject's subscription, which alone knows whether it is delivering.
     @usableFromInline
-    func cancelReportingDelivery() -> Bool {
-        Sluice.cancelReportingDelivery(subject)
+    func cancelReportingDelivery(owner: AnyObject) -> Bool {
+        Sluice.cancelReportingDelivery(subject, owner: owner)
     }
 
     @usableFromInline var description: String { "Multicast" }
