@@ -200,34 +200,17 @@ struct SubjectCancelDuringDeliveryTests {
         _ = connection
     }
 
-    @Test("a multicast's own subject that cancels its connection twice while sending is kept until that send returns")
-    func connectionCancelledTwiceBySubject() {
+    @Test(
+        "a multicast's own subject that cancels its connection while sending is kept until that send returns: cancelled twice, or first through the conduit its mirror shows",
+        arguments: [true, false])
+    func connectionCancelledBySubject(cancelsTwice: Bool) {
         weak var weakSubject: CancellingSubject?
         let heldDuringSend = Locked<[Bool]>([])
         let upstream = PassthroughSubject<Int, Never>()
         let (connection, sink): (any Cancellable, AnyCancellable) = {
-            let subject = CancellingSubject(cancelsTwice: true, record: heldDuringSend)
+            let subject = CancellingSubject(cancelsTwice: cancelsTwice, record: heldDuringSend)
             weakSubject = subject
             let multicast = upstream.multicast(subject: subject)  // it goes: only the connection keeps the subject
-            let sink = multicast.sink { _ in }
-            return (multicast.connect(), sink)
-        }()
-        upstream.send(1)
-        #expect(heldDuringSend.withLock { $0 } == [true])
-        #expect(weakSubject == nil, "let go once its send returned")
-        _ = connection
-        sink.cancel()
-    }
-
-    @Test("a conduit read from a connection's mirror and cancelled by its own subject while sending does not stop the connection keeping that subject")
-    func connectionConduitCancelledByOthers() {
-        weak var weakSubject: CancellingSubject?
-        let heldDuringSend = Locked<[Bool]>([])
-        let upstream = PassthroughSubject<Int, Never>()
-        let (connection, sink): (any Cancellable, AnyCancellable) = {
-            let subject = CancellingSubject(cancelsTwice: false, record: heldDuringSend)
-            weakSubject = subject
-            let multicast = upstream.multicast(subject: subject)
             let sink = multicast.sink { _ in }
             return (multicast.connect(), sink)
         }()
