@@ -116,6 +116,11 @@ extension Subscribers {
 
         /// Runs `receiveCompletion` once (on the sink's actor, if it has one), unless the sink
         /// was cancelled, then releases both closures.
+        ///
+        /// Called by your own code while the sink is subscribed to a Sluice subject (straight,
+        /// or through `share()` or `multicast`), it also cancels that subscription, as
+        /// ``cancel()`` does, and releases the closures once any value the subject is
+        /// delivering meanwhile has returned. Combine's sink cancels nothing here.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             guard calledBySubject.load(ordering: .acquiring) else {
