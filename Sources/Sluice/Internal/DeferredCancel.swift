@@ -33,6 +33,15 @@ func cancelReportingDelivery(_ subscription: any Subscription, owner: AnyObject)
     return deferred.cancelReportingDelivery(owner: owner)
 }
 
+/// For a completion that did not come from the subject (see ``Subscribers/Sink``): if
+/// `subscription` is a ``DeferredCancelSubscription``, cancels it and returns whether it is
+/// delivering to `owner`; any other subscription is left alone (a completion cancels nothing),
+/// and the answer is `false`.
+@usableFromInline
+func stopSubjectReportingDelivery(_ subscription: (any Subscription)?, owner: AnyObject) -> Bool {
+    (subscription as? any DeferredCancelSubscription)?.cancelReportingDelivery(owner: owner) ?? false
+}
+
 /// A subscriber that a Sluice subject may call through entries that skip the subscriber's own
 /// termination gate, because the subscription it holds is a ``DeferredCancelSubscription`` and
 /// its cancel asks that subscription before freeing anything: a ``Subscribers/Sink``, a

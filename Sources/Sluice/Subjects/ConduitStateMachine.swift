@@ -169,9 +169,8 @@ struct ConduitStateMachine<Output, Failure: Error> {
     mutating func cancelIfDelivering(reportingFor owner: ObjectIdentifier?) -> Bool {
         guard deliveringAndNotified() else { return false }
         cancelledWhileDelivering = true
-        if let owner, let receiver, receiver.owner == owner, receiver.deliveryEnded != nil {
-            reportsDeliveryEnd = true
-        }
+        // A receiver has an owner exactly when it has a `deliveryEnded` to call.
+        if let owner, receiver?.owner == owner { reportsDeliveryEnd = true }
         return true
     }
 

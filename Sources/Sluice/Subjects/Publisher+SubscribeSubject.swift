@@ -115,15 +115,11 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
         }
         // Not through the upstream subject's entry: a value of its may be on its way through
         // `unretained`. Stop the subject, and let go of ours once that call has returned.
-        let ended = state.withLock { state in (state.upstream.end(), state.hold.subject) }
-        guard ended.0 != nil else { return }
+        let (ended, subject) = state.withLock { state in (state.upstream.end(), state.hold.subject) }
+        guard let ended else { return }
         terminated.store(true, ordering: .releasing)
-        ended.1?.send(completion: completion)
-        if let deferred = ended.0?.upstream as? any DeferredCancelSubscription,
-            deferred.cancelReportingDelivery(owner: self)
-        {
-            return
-        }
+        subject?.send(completion: completion)
+        if stopSubjectReportingDelivery(ended.upstream, owner: self) { return }
         releaseSubject()
     }
 

@@ -9,8 +9,9 @@ import Synchronization
 /// It is only ever called by the one deliverer that ``ConduitStateMachine`` elects under the
 /// subject's lock, so its signals never overlap (rule 3), and each hand-over between
 /// deliverers goes through that lock (or the `delivery` flag's acquire/release), which
-/// orders one deliverer's accesses before the next one's. The `delivery` flag is atomic;
-/// nothing else in it is mutable.
+/// orders one deliverer's accesses before the next one's. `deliveryEnded` reaches the
+/// subscriber the same way: only the deliverer calls it, after its last call has returned.
+/// The `delivery` flag is atomic; nothing else in it is mutable.
 @usableFromInline
 final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// Lets a deliverer finish without the lock: 0 idle, 1 delivering, 2 delivering and
@@ -27,7 +28,7 @@ final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// other subscriber.
     @usableFromInline let deliveryEnded: (() -> Void)?
     /// The subscriber whose cancel may ask for ``deliveryEnded`` (see
-    /// ``DeferredCancelSubscription``); `nil` with it.
+    /// ``DeferredCancelSubscription``); `nil` exactly when `deliveryEnded` is.
     @usableFromInline let owner: ObjectIdentifier?
 
     /// Captures `subscriber`; called in client code, so that the closures are specialised.

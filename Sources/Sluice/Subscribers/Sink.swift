@@ -135,9 +135,9 @@ extension Subscribers {
                 releaseIfDone(gate.exit())
                 return
             }
-            let reported = (ended.upstream as? any DeferredCancelSubscription)?.cancelReportingDelivery(owner: self)
+            let reported = stopSubjectReportingDelivery(ended.upstream, owner: self)
             deliver(completion)
-            if reported != true { releaseIfDone(gate.exit()) }
+            if !reported { releaseIfDone(gate.exit()) }
         }
 
         /// The completion from the upstream itself, after its last value: ends the subscription
