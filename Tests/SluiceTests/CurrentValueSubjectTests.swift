@@ -199,13 +199,13 @@ struct CurrentValueSubjectTests {
         #expect(weakRecorder == nil)
     }
 
-    @Test func deinitializedSubjectCancelsItsUpstreamAndSendSubscriptionRequestsUnlimitedOnFirstDemand() {
+    @Test func deinitializedSubjectCancelsItsUpstreamAndSendSubscriptionRequestsUnlimitedAtOnce() {
         let upstream = ControllablePublisher<Int, Never>()
         var cancellable: AnyCancellable?
         do {
             let subject = CurrentValueSubject<Int, Never>(0)
             cancellable = upstream.subscribe(subject)
-            #expect(upstream.subscriptions[0].requests.isEmpty)
+            #expect(upstream.subscriptions[0].requests == [.unlimited])
             let sink = subject.sink { _ in }
             #expect(upstream.subscriptions[0].requests == [.unlimited])
             #expect(upstream.subscriptions[0].cancelCount == 0)
@@ -219,7 +219,7 @@ struct CurrentValueSubjectTests {
         func sendable<T: Sendable>(_: T.Type) -> Bool { true }
         #expect(sendable(CurrentValueSubject<Int, Never>.self))
         #expect(sendable(PassthroughSubject<String, TestError>.self))
-        #expect(sendable(Publishers.Create<Int, Never>.Emitter.self))
+        #expect(sendable(Publishers.Emitting<Int, Never>.Emitter.self))
     }
 
     @Test func optionalSubjectStartingAtNilDeliversNilAsItsCurrentValue() throws {

@@ -50,7 +50,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     }
 
     /// Keeps the upstream subscription (cancelled when the subject is deinitialized) and
-    /// requests `.unlimited` from it.
+    /// requests `.unlimited` from it at once, as Combine's does: every value it is sent
+    /// becomes the current value, whether or not anyone listens.
     public func send(subscription: any Subscription) {
         storage.send(subscription: subscription)
     }

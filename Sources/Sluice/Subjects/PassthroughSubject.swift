@@ -38,7 +38,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     }
 
     /// Keeps the upstream subscription (cancelled when the subject is deinitialized) and
-    /// requests `.unlimited` from it.
+    /// requests `.unlimited` from it once any subscriber of the subject has asked for a value
+    /// (at once if one already has), as Combine's does.
     public func send(subscription: any Subscription) {
         storage.send(subscription: subscription)
     }

@@ -4,9 +4,10 @@ extension Publisher {
     /// Attaches the subject as a subscriber: the subject re-publishes this publisher's
     /// values and completion.
     ///
-    /// The subject receives the subscription through ``Subject/send(subscription:)``: it
-    /// requests `.unlimited` from this publisher once one of its own subscribers has asked for
-    /// a value, and nothing before, as Combine's subjects do. Cancel the returned
+    /// The subject receives the subscription through ``Subject/send(subscription:)`` and
+    /// requests `.unlimited` from this publisher as Combine's subjects do: a
+    /// ``PassthroughSubject`` once one of its own subscribers has asked for a value, and
+    /// nothing before; a ``CurrentValueSubject`` at once. Cancel the returned
     /// ``AnyCancellable`` to detach. The subject is held weakly: once it is deinitialized,
     /// values go nowhere.
     ///

@@ -18,8 +18,8 @@ extension SubjectStorage {
             guard let index = state.index(of: conduit) else { return (.stop, []) }
             let current = state.currentValue
             let action = state.entries[index].machine.request(demand) { current }
-            if state.hasDownstreamDemand { return (action, []) }
-            state.hasDownstreamDemand = true
+            if state.upstreamsOpen { return (action, []) }
+            state.upstreamsOpen = true
             return (action, state.upstreams)
         }
         // The first demand of any subscriber opens the upstreams, as in Combine.
@@ -83,13 +83,14 @@ extension SubjectStorage {
     }
 
     /// `send(subscription:)`: keeps the upstream subscription (cancelled when the subject is
-    /// deinitialized, see ``cancelUpstreams()``) and requests `.unlimited` from it once any
-    /// subscriber of the subject has asked for a value, as Combine's subjects do: until then it
-    /// requests nothing, so a cold upstream does not run into a subject nobody listens to.
+    /// deinitialized, see ``cancelUpstreams()``) and requests `.unlimited` from it, as Combine's
+    /// subjects do: a `CurrentValueSubject` at once (it holds every value it is sent, listened
+    /// to or not), a `PassthroughSubject` once any of its subscribers has asked for a value, so
+    /// that a cold upstream does not run into a subject nobody listens to.
     func send(subscription: any Subscription) {
         let demanded = state.withLock { state in
             state.upstreams.append(UpstreamSubscription(subscription))
-            return state.hasDownstreamDemand
+            return state.upstreamsOpen
         }
         if demanded { subscription.request(.unlimited) }
     }

@@ -32,8 +32,9 @@ final class SubjectStorage<Output, Failure: Error> {
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var upstreams: [UpstreamSubscription] = []
-        /// Some subscriber has requested demand: the upstreams have been asked for `.unlimited`.
-        @usableFromInline var hasDownstreamDemand = false
+        /// The upstreams are asked for `.unlimited` as they come: from the start for a
+        /// `CurrentValueSubject`, once some subscriber has requested demand for a `PassthroughSubject`.
+        @usableFromInline var upstreamsOpen: Bool
         @usableFromInline var currentValue: Output?
         /// The buffer a multi-subscriber `send` collects its claimed receivers in, kept
         /// between sends (its stale elements are never read: the next `send` empties it,
@@ -45,6 +46,7 @@ final class SubjectStorage<Output, Failure: Error> {
         @usableFromInline
         init(currentValue: Output?) {
             self.currentValue = currentValue
+            upstreamsOpen = currentValue != nil
         }
 
         /// The index of the entry whose deliverer holds `receiver` (unique while it is held).

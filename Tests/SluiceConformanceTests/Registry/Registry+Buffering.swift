@@ -4,13 +4,15 @@ import SluiceTesting
 /// The buffering and collecting operators in the registry: `buffer(size:prefetch:whenFull:)`
 /// in both prefetch strategies, and `collect(_:options:)` by time.
 extension Registry {
-    /// Over the registry's upstreams (which honour demand) a buffer never overflows, so values
-    /// and ending pass through unchanged, whichever `whenFull`. `keepFull` is checked only
-    /// over the upstreams that do not fail: it prefetches, so a failure overtakes the values
-    /// prefetched without demand (by design, as in Combine).
+    /// Both prefetch ahead of demand (`keepFull` up to `size`, `byRequest` everything, as in
+    /// Combine), so each is checked only over the upstreams that do not fail: a failure
+    /// overtakes the values prefetched without demand (by design, as in Combine). Over the
+    /// others a buffer never overflows (`keepFull` asks for no more than it holds; `byRequest`
+    /// holds up to `.max`), so values and ending pass through unchanged, whichever `whenFull`.
     static let bufferingTransforms: [(name: String, transform: Transform, overFailing: Bool)] = [
         ("buffer(2, keepFull, dropOldest)", { $0.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest) }, false),
-        ("buffer(2, byRequest, customError)", { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .customError { TestFailure() }) }, true),
+        ("buffer(.max, byRequest, customError)",
+         { $0.buffer(size: .max, prefetch: .byRequest, whenFull: .customError { TestFailure() }) }, false),
     ]
 
     /// The collecting operators, on an `ImmediateTestScheduler`, which runs each scheduled

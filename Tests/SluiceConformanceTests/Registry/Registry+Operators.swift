@@ -32,7 +32,7 @@ extension Registry {
         "replaceError(with:)", "replaceEmpty(with:)", "catch", "tryCatch", "collect(1)",
         // The reducing and matching operators' own subscription.
         "first()", "first(where: == 1)", "last()", "reduce(0, +)", "tryReduce(0, +)", "count()",
-        "collect().map(count)", "max()", "contains(2)", "allSatisfy(>= 0)", "ignoreOutput()", "collect(2).map(sum)",
+        "collect().map(count)", "max()", "contains(2)", "allSatisfy(>= 0)", "collect(2).map(sum)",
         // The merge's subscription.
         "merge(with: Empty())", "MergeMany(upstream)",
         // Their own subscription.

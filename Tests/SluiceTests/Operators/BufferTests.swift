@@ -72,36 +72,41 @@ struct BufferTests {
         #expect(recorder.values == Array(0..<100) && recorder.violations.isEmpty)
     }
 
-    @Test("byRequest asks the upstream only for the downstream's demand, less what the buffer holds")
-    func byRequestForwardsDemand() {
+    @Test("byRequest asks the upstream for .unlimited once, at subscription, and keeps what has no demand up to size")
+    func byRequestAsksForEverything() {
         let upstream = ControllablePublisher<Int, Overflow>()
         let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .none)
         defer { recorder.cancel() }
         upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
-        #expect(subscription.requests.isEmpty)
+        #expect(subscription.requests == [.unlimited])
+        for value in 0..<5 { #expect(subscription.send(value) == .none) }   // 3 and 4 dropped: full
+        #expect(recorder.values.isEmpty)
         recorder.request(.max(2))
-        #expect(subscription.requests == [.max(2)])
-        _ = subscription.send(0)
-        _ = subscription.send(1)
-        _ = subscription.send(2)  // beyond demand: buffered
         #expect(recorder.values == [0, 1])
-        recorder.request(.max(3))
-        #expect(recorder.values == [0, 1, 2])
-        #expect(subscription.requests == [.max(2), .max(2)], "one of the three came from the buffer")
         recorder.request(.unlimited)
-        #expect(subscription.requests == [.max(2), .max(2), .unlimited])
-        #expect(subscription.send(3) == .none && recorder.values == [0, 1, 2, 3] && recorder.violations.isEmpty)
+        #expect(subscription.send(5) == .none)
+        #expect(recorder.values == [0, 1, 2, 5] && recorder.violations.isEmpty)
+        #expect(subscription.requests == [.unlimited], "nothing more is ever requested")
     }
 
-    @Test("byRequest passes on the demand the downstream returns from receive")
-    func byRequestForwardsReturnedDemand() {
-        let upstream = ControllablePublisher<Int, Overflow>()
-        let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .max(1), demandPerValue: .max(2))
+    @Test("byRequest of size .max in front of flatMap(maxPublishers: .max(1)) keeps a subject's burst, as in Combine")
+    func byRequestKeepsABurstForASerialFlatMap() {
+        let subject = PassthroughSubject<Int, Never>()
+        let inners = ControllablePublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
         defer { recorder.cancel() }
-        upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
-        #expect(upstream.subscriptions[0].send(0) == .max(2))
-        #expect(recorder.values == [0])
+        subject.buffer(size: .max, prefetch: .byRequest, whenFull: .dropNewest)
+            .flatMap(maxPublishers: .max(1)) { _ in inners }
+            .subscribe(recorder)
+        for value in 0..<3 { subject.send(value) }     // one inner at a time: two wait in the buffer
+        #expect(inners.subscriptions.count == 1)
+        for index in 0..<3 {
+            _ = inners.subscriptions[index].send(index * 10)
+            inners.subscriptions[index].send(completion: .finished)
+        }
+        #expect(inners.subscriptions.count == 3)
+        #expect(recorder.values == [0, 10, 20] && recorder.violations.isEmpty)
     }
 
     @Test("Elements that arrive while the downstream asks from inside receive keep their order, with a flat stack",

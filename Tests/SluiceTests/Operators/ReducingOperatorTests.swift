@@ -55,10 +55,12 @@ struct ReducingOperatorTests {
         #expect(reduced.values == [7] && reduced.completion == .finished && reduced.violations.isEmpty)
         #expect(collected.values == [[]] && collected.completion == .finished && collected.violations.isEmpty)
         #expect(counted.values == [0] && counted.completion == .finished && counted.violations.isEmpty)
-        // Without a value to send, the completion needs no demand.
+        // Without a value to send, the completion waits for a request too.
         let last = RecordingSubscriber<Int, Never>(initialDemand: .none)
         empty.last().subscribe(last)
-        #expect(last.completion == .finished)
+        #expect(last.completion == nil)
+        last.request(.max(1))
+        #expect(last.values.isEmpty && last.completion == .finished && last.violations.isEmpty)
     }
 
     @Test("over no element: reduce sends its initial result, collect an empty array, count 0; first, last and min send nothing")
@@ -73,14 +75,15 @@ struct ReducingOperatorTests {
         }
     }
 
-    @Test("nothing is requested upstream before the downstream asks; then .unlimited, once")
+    @Test("the upstream is asked for .unlimited once, right after the downstream has its subscription, whatever it asks")
     func demandUpstream() {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         upstream.reduce(0, +).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
-        #expect(subscription.requests.isEmpty)
+        #expect(subscription.requests == [.unlimited])
+        #expect(recorder.subscription != nil)
         recorder.request(.max(1))
         recorder.request(.max(1))
         #expect(subscription.requests == [.unlimited])

@@ -9,13 +9,13 @@ extension Publishers {
         /// for never exceeds `size`.
         case keepFull
 
-        /// Ask the upstream only for what the downstream asks for.
+        /// Ask the upstream for everything (`.unlimited`) as soon as the downstream has its
+        /// subscription, and keep what the downstream has not asked for yet, up to `size`.
         ///
-        /// Each downstream request (and each demand the downstream returns from
-        /// `receive(_:)`) goes upstream, less what the buffer already holds. The buffer then
-        /// only fills with elements an upstream sends beyond that demand. (Combine's own
-        /// implementation asks for `.unlimited` instead, which its documentation does not
-        /// say: there, a buffer over a subject keeps what the downstream has not asked for.)
+        /// This is what Combine does, though its documentation reads as if the downstream's
+        /// demand were passed on: migrated code relies on it, for instance
+        /// `buffer(size: .max, prefetch: .byRequest, whenFull: .dropNewest)` in front of
+        /// `flatMap(maxPublishers: .max(1))` keeps a subject's burst instead of losing it.
         case byRequest
     }
 
@@ -92,8 +92,8 @@ extension Publisher {
     /// oldest first, as it asks.
     ///
     /// `prefetch` says how the upstream is asked: `.keepFull` asks for `size` at once and tops
-    /// the buffer up as the downstream takes elements; `.byRequest` passes the downstream's
-    /// demand on. `whenFull` says what becomes of an element that arrives while the buffer is
+    /// the buffer up as the downstream takes elements; `.byRequest` asks for `.unlimited` at
+    /// once (as Combine does). `whenFull` says what becomes of an element that arrives while the buffer is
     /// full. `.finished` comes after the buffered elements; a failure comes at once (after the
     /// elements already requested), dropping the rest.
     ///

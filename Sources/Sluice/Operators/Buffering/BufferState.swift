@@ -17,7 +17,8 @@
 /// Upstream demand (`requested`, what was asked and not yet received) is topped up after
 /// every event: with `keepFull` to `size` less what is held (buffered, or admitted and not yet
 /// delivered, so that a synchronous upstream never runs ahead of a busy deliverer); with
-/// `byRequest` to the downstream's unspent demand.
+/// `byRequest` it is `.unlimited` from the start, as in Combine (whose documentation says
+/// otherwise): the buffer then holds what arrives without downstream demand, up to `size`.
 @usableFromInline
 struct BufferState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
@@ -156,11 +157,8 @@ struct BufferState<Downstream: Subscriber> {
         if keepFull {
             let room = size - buffer.count - delivery.queue.count - (requested.max ?? 0)
             wanted = room > 0 ? .max(room) : .none
-        } else if delivery.demand == .unlimited {
-            wanted = .unlimited
         } else {
-            let room = (delivery.demand.max ?? 0) - (requested.max ?? 0)
-            wanted = room > 0 ? .max(room) : .none
+            wanted = .unlimited   // byRequest, as Combine's: everything, at once
         }
         requested += wanted
         return wanted

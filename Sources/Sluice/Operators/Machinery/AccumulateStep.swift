@@ -11,7 +11,7 @@ enum Accumulation<Output, Failure: Error> {
 
 /// The step of every reducing operator: it keeps one running result (`nil` until there is
 /// one), which the closure updates in place for each element or replaces by a value to send at
-/// once (reduce, collect, count, min/max, contains, allSatisfy, first, last, ignoreOutput).
+/// once (reduce, collect, count, min/max, contains, allSatisfy, first, last).
 @usableFromInline
 struct AccumulateStep<Input, Output, UpstreamFailure: Error, Failure: Error>: ReducerStep {
     @usableFromInline let name: String

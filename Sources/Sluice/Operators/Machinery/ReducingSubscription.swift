@@ -1,17 +1,25 @@
+import Synchronization
+
 /// The subscriber to the upstream and the subscription of the downstream, for every operator
 /// built on a ``ReducerStep``.
 ///
 /// ```text
-/// subscribed ──first request: .unlimited upstream──▶ requested
-///     │  └── finished / failed / finished early / cancelled ──▶ terminated
-///     ├── upstream finished, a result to send ──▶ holding ──first request: send it──▶ terminated
-///     └── failed / cancelled ──▶ terminated
+/// awaiting ──upstream's subscription: pass self down, then .unlimited upstream──▶ subscribed
+/// subscribed ── step finishes early, or upstream finishes ──▶ ended
+///     ├── failed (upstream, or a `try` closure) / cancelled ──▶ terminated
+/// ended ── the downstream has asked (now or later): send the result, finish ──▶ terminated
+///     └── cancelled ──▶ terminated
 /// ```
-/// A result never goes out without demand: an upstream that finishes before the first
-/// request (an empty sequence) leaves the result held until that request, as in Combine.
-/// Values run the step without the lock (the upstream's signals are serial, rule 3); the
-/// terminal transition is decided under the lock, so a cancel racing with the end delivers
-/// nothing, and the downstream and upstream are dropped when it is reached.
+/// As in Combine, the operator asks its upstream for `.unlimited` as soon as it has passed
+/// itself downstream, whatever the downstream asks for: it sends at most one value, so the
+/// downstream's demand only decides when that value (and the `.finished` after it) goes out.
+/// An upstream that ends before the downstream's first request leaves its result, or its bare
+/// `.finished`, held until that request. A failure goes out at once.
+///
+/// Values run the step without the lock (the upstream's signals are serial, rule 3) behind one
+/// atomic load that drops values arriving before the subscription or after the end; terminal
+/// transitions are decided under the lock and acted on after it (rule 6), so a cancel racing
+/// with the end delivers nothing, and the downstream and upstream are dropped once terminated.
 @usableFromInline
 final class ReducingSubscription<Step: ReducerStep, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -20,18 +28,26 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @usableFromInline typealias Failure = Step.UpstreamFailure
 
     @usableFromInline
+    enum Phase {
+        case awaiting
+        case subscribed((any Subscription))
+        /// The upstream is done; `result` waits for the downstream's first request.
+        case ended(result: Step.Output?)
+        case terminated
+    }
+
+    @usableFromInline
     struct State {
         @usableFromInline var downstream: Downstream?
-        @usableFromInline var upstream: (any Subscription)?
+        @usableFromInline var phase = Phase.awaiting
         @usableFromInline var requested = false
-        @usableFromInline var terminated = false
-        /// The result, when the upstream finished before the downstream's first request.
-        @usableFromInline var held: Downstream.Input?
         @inlinable init(downstream: Downstream) { self.downstream = downstream }
     }
 
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let state: Locked<State>
+    /// True while the upstream's values are wanted (subscribed, not ended): the per-value check.
+    @usableFromInline let receiving = Atomic<Bool>(false)
     @exclusivity(unchecked) @usableFromInline var step: Step
     @usableFromInline let description: String
 
@@ -47,103 +63,118 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @inlinable
     func receive(subscription: any Subscription) {
         let downstream = state.withLock { state -> Downstream? in
-            guard state.upstream == nil, !state.terminated else { return nil }
-            state.upstream = subscription
-            return state.downstream
+            guard case .awaiting = state.phase, let downstream = state.downstream else { return nil }
+            state.phase = .subscribed(subscription)
+            receiving.store(true, ordering: .releasing)
+            return downstream
         }
         guard let downstream else {
-            subscription.cancel()
+            subscription.cancel()   // a second subscription, or one after a cancel
             return
         }
-        // The downstream requests through `self`, which forwards to `subscription`.
         downstream.receive(subscription: self)
+        subscription.request(.unlimited)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard receiving.load(ordering: .acquiring) else { return .none }
         switch step.receive(input) {
         case .more:
             break
         case .finish(let output):
-            end(with: output, completion: .finished, cancellingUpstream: true)
+            end(.finished(output), cancellingUpstream: true)
         case .fail(let failure):
-            end(with: nil, completion: .failure(failure), cancellingUpstream: true)
+            end(.failed(failure), cancellingUpstream: true)
         }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        guard receiving.load(ordering: .acquiring) else { return }
         switch completion {
         case .finished:
-            end(with: step.finish(), completion: .finished, cancellingUpstream: false)
+            end(.finished(step.finish()), cancellingUpstream: false)
         case .failure(let failure):
-            end(with: nil, completion: .failure(step.mapFailure(failure)), cancellingUpstream: false)
+            end(.failed(step.mapFailure(failure)), cancellingUpstream: false)
         }
     }
 
-    /// Terminates (once), then sends `output` if any and `completion`, outside the lock.
+    /// How the upstream's part ended.
     @usableFromInline
-    func end(with output: Step.Output?, completion: Subscribers.Completion<Step.Failure>, cancellingUpstream: Bool) {
-        let taken = state.withLock { state -> (Downstream, (any Subscription)?)? in
-            guard !state.terminated, state.held == nil, let downstream = state.downstream else { return nil }
-            if let output, !state.requested {
-                state.held = output  // sent with the first request
-                state.upstream = nil
-                return nil
-            }
-            state.terminated = true
-            defer { state.downstream = nil; state.upstream = nil }
-            return (downstream, state.upstream)
-        }
-        guard let (downstream, upstream) = taken else { return }
-        if cancellingUpstream { upstream?.cancel() }
-        if let output { _ = downstream.receive(output) }
-        downstream.receive(completion: completion)
+    enum Ending {
+        case finished(Step.Output?)
+        case failed(Step.Failure)
     }
 
-    // MARK: Subscription (the downstream's calls)
-
-    /// What the first request does.
+    /// What the end (or the first request after it) does once the lock is released.
     @usableFromInline
-    enum RequestAction {
+    enum EndAction {
         case none
-        case request(any Subscription)
-        /// The upstream finished before it: send the held result and finish.
-        case send(Downstream, Downstream.Input)
+        case hold(upstream: (any Subscription)?)
+        case send(Downstream, upstream: (any Subscription)?, Subscribers.Completion<Step.Failure>, Step.Output?)
     }
 
+    /// Ends the upstream's part (once): a failure goes out at once, a result when the
+    /// downstream has asked.
     @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        if demand == .none { Violation.zeroDemandRequested() }
-        let action = state.withLock { state -> RequestAction in
-            guard !state.requested, !state.terminated else { return .none }
-            state.requested = true
-            if let held = state.held, let downstream = state.downstream {
-                state.terminated = true
-                state.held = nil
+    func end(_ ending: Ending, cancellingUpstream: Bool) {
+        receiving.store(false, ordering: .relaxed)
+        let action = state.withLock { state -> EndAction in
+            guard case .subscribed(let upstream) = state.phase, let downstream = state.downstream else { return .none }
+            switch ending {
+            case .finished(let result) where !state.requested:
+                state.phase = .ended(result: result)
+                return .hold(upstream: upstream)
+            case .finished(let result):
+                state.phase = .terminated
                 state.downstream = nil
-                return .send(downstream, held)
+                return .send(downstream, upstream: upstream, .finished, result)
+            case .failed(let failure):
+                state.phase = .terminated
+                state.downstream = nil
+                return .send(downstream, upstream: upstream, .failure(failure), nil)
             }
-            return state.upstream.map(RequestAction.request) ?? .none
         }
         switch action {
         case .none:
             break
-        case .request(let upstream):
-            upstream.request(.unlimited)
-        case .send(let downstream, let result):
-            _ = downstream.receive(result)
-            downstream.receive(completion: .finished)
+        case .hold(let upstream):
+            if cancellingUpstream { upstream?.cancel() }
+        case .send(let downstream, let upstream, let completion, let result):
+            if cancellingUpstream { upstream?.cancel() }
+            if let result { _ = downstream.receive(result) }
+            downstream.receive(completion: completion)
+        }
+    }
+
+    // MARK: Subscription (the downstream's calls)
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        let action = state.withLock { state -> EndAction in
+            guard !state.requested else { return .none }
+            state.requested = true
+            guard case .ended(let result) = state.phase, let downstream = state.downstream else { return .none }
+            state.phase = .terminated
+            state.downstream = nil
+            return .send(downstream, upstream: nil, .finished, result)
+        }
+        if case .send(let downstream, _, let completion, let result) = action {
+            if let result { _ = downstream.receive(result) }
+            downstream.receive(completion: completion)
         }
     }
 
     @usableFromInline
     func cancel() {
+        receiving.store(false, ordering: .relaxed)
         let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-            state.terminated = true
-            defer { state.upstream = nil; state.downstream = nil; state.held = nil }
-            return (state.upstream, state.downstream)
+            defer { state.phase = .terminated; state.downstream = nil }
+            guard case .subscribed(let upstream) = state.phase else { return (nil, state.downstream) }
+            return (upstream, state.downstream)
         }
         _ = downstream   // released here, after the lock
         upstream?.cancel()

@@ -47,26 +47,6 @@ extension Publishers {
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
         }
     }
-
-    /// A publisher that ignores every element and passes on only the completion.
-    public struct IgnoreOutput<Upstream: Publisher>: Publisher {
-        public typealias Output = Never
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher whose elements this one ignores.
-        public let upstream: Upstream
-
-        /// Creates a publisher ignoring the elements of `upstream`.
-        @inlinable
-        public init(upstream: Upstream) { self.upstream = upstream }
-
-        /// Subscribes `subscriber`; it asks upstream for `.unlimited` once the subscriber asks.
-        @inlinable @inline(__always)
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let step = AccumulateStep<Upstream.Output, Never, Failure, Failure>(name: "IgnoreOutput", result: nil) { _, _ in .more }
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
-        }
-    }
 }
 
 extension Publisher {
@@ -77,8 +57,4 @@ extension Publisher {
     /// Sends the number of elements when the upstream finishes.
     @inlinable
     public func count() -> Publishers.Count<Self> { Publishers.Count(upstream: self) }
-
-    /// Ignores every element and passes on only the completion.
-    @inlinable
-    public func ignoreOutput() -> Publishers.IgnoreOutput<Self> { Publishers.IgnoreOutput(upstream: self) }
 }
