@@ -71,7 +71,7 @@ extension Timer {
         /// its demand, until it cancels or the connection is cancelled.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
             let fanOut = fanOut
-            Publishers.Create<Date, Never> { emitter in
+            Publishers.Emitting<Date, Never> { emitter in
                 let id = fanOut.attach(emitter)
                 emitter.onCancel { fanOut.detach(id) }
             }.receive(subscriber: subscriber)
@@ -97,12 +97,12 @@ extension Timer {
 private final class TimerFanOut: Sendable {
     private struct State {
         var next = 0
-        var emitters: [(id: Int, emitter: Publishers.Create<Date, Never>.Emitter)] = []
+        var emitters: [(id: Int, emitter: Publishers.Emitting<Date, Never>.Emitter)] = []
     }
 
     private let state = Locked(State())
 
-    func attach(_ emitter: Publishers.Create<Date, Never>.Emitter) -> Int {
+    func attach(_ emitter: Publishers.Emitting<Date, Never>.Emitter) -> Int {
         state.withLock { state in
             state.next += 1
             state.emitters.append((state.next, emitter))

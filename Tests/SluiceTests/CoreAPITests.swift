@@ -129,14 +129,14 @@ struct DescriptionTests {
     @Test("A Create subscription describes itself as \"Create\" and mirrors its outstanding demand")
     func createSubscription() throws {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
-        Publishers.Create<Int, Never> { _ in }.subscribe(recorder)
+        Publishers.Emitting<Int, Never> { _ in }.subscribe(recorder)
         let subscription = try #require(recorder.subscription)
-        #expect(String(describing: subscription) == "Create")
+        #expect(String(describing: subscription) == "Emitting")
         let children = Mirror(reflecting: subscription).children.map { ($0.label, $0.value as? Subscribers.Demand) }
         #expect(children.count == 1)
         #expect(children.first?.0 == "demand")
         #expect(children.first?.1 == .max(3))
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Create")
+        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Emitting")
         recorder.cancel()  // the subscription lets the recorder go
     }
 

@@ -6,10 +6,10 @@ import Testing
 
 private final class Token: Sendable {}
 
-@Suite(.timeLimit(.minutes(2))) struct CreateTests {
+@Suite(.timeLimit(.minutes(2))) struct EmittingTests {
     /// A producer that sends 0, 1, 2, … for as long as there is demand, up to `limit`.
     private func counter(limit: Int) -> AnyPublisher<Int, Never> {
-        .create { producer in
+        .emitting { producer in
             let next = Locked(0)
             producer.onRequest { _ in
                 // onRequest may run re-entrantly (from inside receive), so a value is taken
@@ -47,7 +47,7 @@ private final class Token: Sendable {}
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         let results = Locked<[Bool]>([])
         let demands = Locked<[Subscribers.Demand]>([])
-        Publishers.Create<Int, Never> { producer in
+        Publishers.Emitting<Int, Never> { producer in
             results.withLock { $0.append(producer.send(1)) }
             producer.onRequest { demand in
                 demands.withLock { $0.append(producer.demand) }
@@ -65,7 +65,7 @@ private final class Token: Sendable {}
     @Test func completionFollowsAcceptedValuesAndNothingFollowsIt() {
         let recorder = RecordingSubscriber<Int, Never>()
         let afterCompletion = Locked<Bool?>(nil)
-        Publishers.Create<Int, Never> { producer in
+        Publishers.Emitting<Int, Never> { producer in
             producer.send(1)
             producer.send(completion: .finished)
             afterCompletion.withLock { $0 = producer.send(2) }
@@ -108,7 +108,7 @@ private final class Token: Sendable {}
             weakToken = token
             let recorder = RecordingSubscriber<Int, Never>()
             weakRecorder = recorder
-            Publishers.Create<Int, Never> { producer in
+            Publishers.Emitting<Int, Never> { producer in
                 producer.onRequest { _ in _ = token; _ = producer }
                 producer.onCancel {
                     _ = token
@@ -142,7 +142,7 @@ private final class Token: Sendable {}
         let demand = 10_000
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(demand))
         let accepted = Atomic<Int>(0)
-        Publishers.Create<Int, Never> { producer in
+        Publishers.Emitting<Int, Never> { producer in
             runConcurrently(threads: threads) { thread in
                 for i in 0..<perThread where producer.send(thread * perThread + i) {
                     accepted.wrappingAdd(1, ordering: .relaxed)
@@ -160,7 +160,7 @@ private final class Token: Sendable {}
     @Test func onCancelRegisteredAfterCancelRunsAtOnceAndNotAfterCompletion() {
         let recorder = RecordingSubscriber<Int, Never>()
         let cancels = Atomic<Int>(0)
-        Publishers.Create<Int, Never> { producer in
+        Publishers.Emitting<Int, Never> { producer in
             producer.send(completion: .finished)
             producer.onCancel { cancels.wrappingAdd(1, ordering: .relaxed) }
         }.subscribe(recorder)
@@ -169,7 +169,7 @@ private final class Token: Sendable {}
 
         let cancelled = RecordingSubscriber<Int, Never>()
         cancelled.onValue { _ in .none }
-        Publishers.Create<Int, Never> { producer in
+        Publishers.Emitting<Int, Never> { producer in
             cancelled.cancel()
             producer.onCancel { cancels.wrappingAdd(1, ordering: .relaxed) }
         }.subscribe(cancelled)
@@ -179,7 +179,7 @@ private final class Token: Sendable {}
     @Test func requestNoneTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-            Publishers.Create<Int, Never> { _ in }.subscribe(recorder)
+            Publishers.Emitting<Int, Never> { _ in }.subscribe(recorder)
             recorder.subscription!.request(.none)
         }.map { result in
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("greater than zero (rule 2)"))

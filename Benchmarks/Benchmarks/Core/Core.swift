@@ -57,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.justSink,
         OpenCombineCore.justSink,
     ])
-    Harness.register("AnyPublisher.create { send each } → sink", [
+    Harness.register("AnyPublisher.emitting { send each } → sink", [
         SluiceCore.createSink,
     ])
     Harness.register("PassthroughSubject.send → sink", [

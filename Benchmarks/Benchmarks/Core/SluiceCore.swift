@@ -60,10 +60,10 @@ enum SluiceCore {
         cancellable.cancel()
     }
 
-    /// `AnyPublisher.create` whose body sends every element into a sink with unlimited demand
+    /// `AnyPublisher.emitting` whose body sends every element into a sink with unlimited demand
     /// (no peer: OpenCombine has no `create`).
     static let createSink = Harness.Contender.sync(Harness.sluice) { n in
-        let publisher = AnyPublisher<Int, Never>.create { emitter in
+        let publisher = AnyPublisher<Int, Never>.emitting { emitter in
             for i in 0..<n { emitter.send(i) }
             emitter.send(completion: .finished)
         }

@@ -1,6 +1,6 @@
 /// A first-in, first-out queue kept in a ring of storage: appending and taking the first
 /// element cost O(1), and once the ring has grown to the most elements it held at once, it
-/// allocates no more. The one queue of the package: a subject's conduit, `Create` and the
+/// allocates no more. The one queue of the package: a subject's conduit, `Emitting` and the
 /// `values` buffers use it.
 @usableFromInline
 package struct FIFO<Element> {

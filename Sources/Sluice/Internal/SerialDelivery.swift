@@ -1,7 +1,7 @@
 /// One subscriber's one-at-a-time delivery when signals come from many threads: the demand, the
 /// *deliverer* (the one thread out calling the subscriber), the values and the completion that
 /// arrived while it was out. A plain value, kept under its owner's lock; the owner calls the
-/// subscriber after unlocking (rule 6). Subjects' conduits and `Create` share it, and so will
+/// subscriber after unlocking (rule 6). Subjects' conduits and `Emitting` share it, and so will
 /// every operator that merges signals from several threads.
 ///
 /// The protocol, each step under the owner's lock:

@@ -17,7 +17,7 @@ package enum Violation {
     ///
     /// Which subscriptions trap on it, as Combine's do: `Just`, `Optional.Publisher` and
     /// `Result.Publisher` with a value, `Future`, the subjects' subscriptions (and the one a
-    /// subject gets from `subscribe(_:)`), `Create`, the task-driven publishers, the
+    /// subject gets from `subscribe(_:)`), `Emitting`, the task-driven publishers, the
     /// reducing operators (`reduce`, `collect`, `first`, …), and `replaceError`,
     /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap`,
     /// `switchToLatest`, `debounce` and `throttle`, and `subscribe(on:)`, whose request reaches

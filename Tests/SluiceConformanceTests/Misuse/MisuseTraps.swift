@@ -9,7 +9,7 @@
 //   SingleValueSubscription (Just, Optional/Result.Publisher)  OneShotPublisherTests
 //   SequenceSubscription                                      SequencePublisherTests
 //   FutureConduit                                             FutureDeferredTests
-//   Create.Emitter                                            CreateTests
+//   Emitting.Emitter                                            EmittingTests
 //   TaskSubscription (AsyncSequence, IsolatedAsyncSequence, Producer, AsyncFuture)   AsyncSequencePublisherTests
 //   SubjectConduit (both subjects)                            PassthroughSubjectTests
 //   RecordSubscription                                        here

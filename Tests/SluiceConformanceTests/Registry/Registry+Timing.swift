@@ -38,7 +38,7 @@ extension Registry {
 
     /// Upstreams whose subscription traps on `request(.none)`, for the queue's entries.
     static let timingQueueUpstreams = [
-        "Producer", "Producer(failure)", "Producer(never-ending)", "Publishers.Create", "Publishers.Create(failure)",
+        "Producer", "Producer(failure)", "Producer(never-ending)", "Publishers.Emitting", "Publishers.Emitting(failure)",
     ]
 
     /// On a real serial queue: delivered asynchronously.

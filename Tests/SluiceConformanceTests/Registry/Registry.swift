@@ -112,17 +112,17 @@ enum Registry {
         Entry("Future(unfulfilled)", elements: 0, ending: .never) {
             Source(Future<Int, TestFailure> { _ in })
         },
-        Entry("Publishers.Create", elements: n, ending: .finished, scaled: { Source(Bodies.create(count: $0, ending: .finished)) }) {
-            Source(Bodies.create(count: n, ending: .finished))
+        Entry("Publishers.Emitting", elements: n, ending: .finished, scaled: { Source(Bodies.emitting(count: $0, ending: .finished)) }) {
+            Source(Bodies.emitting(count: n, ending: .finished))
         },
-        Entry("Publishers.Create(failure)", elements: k, ending: .failure) {
-            Source(Bodies.create(count: k, ending: .failure))
+        Entry("Publishers.Emitting(failure)", elements: k, ending: .failure) {
+            Source(Bodies.emitting(count: k, ending: .failure))
         },
-        Entry("AnyPublisher.create(never-ending)", elements: k, ending: .never) {
-            Source(AnyPublisher<Int, TestFailure>.create(Bodies.create(count: k, ending: .never).body))
+        Entry("AnyPublisher.emitting(never-ending)", elements: k, ending: .never) {
+            Source(AnyPublisher<Int, TestFailure>.emitting(Bodies.emitting(count: k, ending: .never).body))
         },
-        Entry("AnyPublisher.create", elements: n, ending: .finished) {
-            Source(AnyPublisher<Int, TestFailure>.create(Bodies.create(count: n, ending: .finished).body))
+        Entry("AnyPublisher.emitting", elements: n, ending: .finished) {
+            Source(AnyPublisher<Int, TestFailure>.emitting(Bodies.emitting(count: n, ending: .finished).body))
         },
     ]
 

@@ -2,7 +2,7 @@
 import SluiceTesting
 
 // The pieces registry entries are made of: an adapter that lets a `Never`-failing publisher
-// join the registry, an async sequence, and the bodies that drive `Create`, `Producer` and the
+// join the registry, an async sequence, and the bodies that drive `Emitting`, `Producer` and the
 // subjects as finite, failing or never-ending sources.
 
 extension Publisher where Output == Int, Failure == Never {
@@ -105,10 +105,10 @@ extension ActorBoundNumbers: Sendable {}
 extension ActorBoundNumbers.AsyncIterator: Sendable {}
 
 enum Bodies {
-    /// A `Create` body sending `0..<count` as demand comes (see ``OrderedSender``), then the
+    /// A `Emitting` body sending `0..<count` as demand comes (see ``OrderedSender``), then the
     /// ending.
-    static func create(count: Int, ending: Entry.Ending) -> Publishers.Create<Int, TestFailure> {
-        Publishers.Create { producer in
+    static func emitting(count: Int, ending: Entry.Ending) -> Publishers.Emitting<Int, TestFailure> {
+        Publishers.Emitting { producer in
             let sender = OrderedSender(producer, count: count) {
                 switch ending {
                 case .finished: producer.send(completion: .finished)
@@ -232,9 +232,9 @@ struct Tapped<Upstream: Publisher>: Publisher where Upstream.Output == Int, Upst
     }
 }
 
-/// Sends `0..<count` through a `Create` emitter as demand comes, then calls `end`.
+/// Sends `0..<count` through a `Emitting` emitter as demand comes, then calls `end`.
 ///
-/// `onRequest` runs re-entrantly and on several threads at once. `Create` keeps its signals
+/// `onRequest` runs re-entrantly and on several threads at once. `Emitting` keeps its signals
 /// serial, but the order of values sent from several threads at once is the senders' affair,
 /// so this sends from one thread at a time: a ``pump()`` that comes while another thread
 /// sends asks that one to go round again (the values it would have sent follow in order).
@@ -244,13 +244,13 @@ final class OrderedSender<Failure: Error>: Sendable {
         var ended = false
     }
 
-    private let emitter: Publishers.Create<Int, Failure>.Emitter
+    private let emitter: Publishers.Emitting<Int, Failure>.Emitter
     private let count: Int
     private let end: @Sendable () -> Void
     private let state = Locked(State())
     private let sending = OneAtATime()
 
-    init(_ emitter: Publishers.Create<Int, Failure>.Emitter, count: Int, end: @escaping @Sendable () -> Void) {
+    init(_ emitter: Publishers.Emitting<Int, Failure>.Emitter, count: Int, end: @escaping @Sendable () -> Void) {
         self.emitter = emitter
         self.count = count
         self.end = end

@@ -64,7 +64,7 @@ struct DemandModel<Value: Equatable> {
 
     mutating func cancel() { cancelled = true }
 
-    /// A value offered by a publisher that drops values without demand (a subject, `Create`);
+    /// A value offered by a publisher that drops values without demand (a subject, `Emitting`);
     /// returns whether it is delivered.
     @discardableResult
     mutating func offer(_ value: Value) -> Bool {

@@ -73,7 +73,7 @@ struct RandomScheduleTests {
         }
     }
 
-    @Test("Publishers.Create: random request / send / cancel / complete: sends accepted exactly when the model has demand")
+    @Test("Publishers.Emitting: random request / send / cancel / complete: sends accepted exactly when the model has demand")
     func create() {
         for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
             var random = SplitMix64(seed: seed)
@@ -81,7 +81,7 @@ struct RandomScheduleTests {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
             defer { recorder.cancel() }  // a subscription left open holds the recorder, which holds it
             let handle = Locked<StressProducer<Int>?>(nil)
-            AnyPublisher<Int, Never>.create { producer in handle.withLock { $0 = producer } }.subscribe(recorder)
+            AnyPublisher<Int, Never>.emitting { producer in handle.withLock { $0 = producer } }.subscribe(recorder)
             let producer = handle.withLock { $0 }!
             for step in 0..<40 {
                 let roll = Int.random(in: 0..<100, using: &random)

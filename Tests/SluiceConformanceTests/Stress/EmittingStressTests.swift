@@ -1,4 +1,4 @@
-// Stress of Publishers.Create / AnyPublisher.create: sends, requests and cancels from
+// Stress of Publishers.Emitting / AnyPublisher.emitting: sends, requests and cancels from
 // several threads at once.
 import Dispatch
 import Synchronization
@@ -7,10 +7,10 @@ import Testing
 import SluiceTesting
 
 /// Holds the producer a `create` body was given, so that other threads can send through it.
-typealias StressProducer<Output> = Publishers.Create<Output, Never>.Emitter
+typealias StressProducer<Output> = Publishers.Emitting<Output, Never>.Emitter
 
-@Suite("Stress: Publishers.Create")
-struct CreateStressTests {
+@Suite("Stress: Publishers.Emitting")
+struct EmittingStressTests {
     /// One operation = one `send` or one `request(.max(1))`: one thread sends 0..<100,000
     /// (waiting on a semaphore, signalled by `onRequest`, when a send is refused) while two
     /// threads request 50,000 × `.max(1)` each (at least 200,000 operations).
@@ -19,7 +19,7 @@ struct CreateStressTests {
         let count = StressBudget.scaled(100_000)
         let demandArrived = DispatchSemaphore(value: 0)
         let handle = Locked<StressProducer<Int>?>(nil)
-        let publisher = AnyPublisher<Int, Never>.create { producer in
+        let publisher = AnyPublisher<Int, Never>.emitting { producer in
             producer.onRequest { _ in demandArrived.signal() }
             handle.withLock { $0 = producer }
         }
@@ -53,7 +53,7 @@ struct CreateStressTests {
         let senders = 4
         let perSender = StressBudget.scaled(100_000) / senders
         let handle = Locked<StressProducer<Tagged>?>(nil)
-        let publisher = AnyPublisher<Tagged, Never>.create { producer in handle.withLock { $0 = producer } }
+        let publisher = AnyPublisher<Tagged, Never>.emitting { producer in handle.withLock { $0 = producer } }
         let recorder = RecordingSubscriber<Tagged, Never>()
         publisher.subscribe(recorder)
         let producer = handle.withLock { $0 }!
@@ -78,7 +78,7 @@ struct CreateStressTests {
     func requestsRacingWithCancel() {
         let subscriptions = StressBudget.scaled(100_000) / 4
         let cancels = Atomic<Int>(0)
-        let publisher = AnyPublisher<Int, Never>.create { producer in
+        let publisher = AnyPublisher<Int, Never>.emitting { producer in
             // The handler runs on two threads at once: the sender sends from one at a time.
             let sender = OrderedSender(producer, count: .max) {}
             producer.onRequest { _ in sender.pump() }

@@ -17,7 +17,7 @@ struct FlatMapStressTests {
         let perSender = StressBudget.scaled(100_000) / senders
         let producers = Locked<[Int: StressProducer<Tagged>]>([:])
         let inners = (0..<senders).map { sender in
-            AnyPublisher<Tagged, Never>.create { producer in producers.withLock { $0[sender] = producer } }
+            AnyPublisher<Tagged, Never>.emitting { producer in producers.withLock { $0[sender] = producer } }
         }
         let initial: Subscribers.Demand = demandPerValue == .unlimited ? .unlimited : .max(1)
         let recorder = RecordingSubscriber<Tagged, Never>(initialDemand: initial, demandPerValue: demandPerValue)

@@ -15,7 +15,7 @@ struct JoinStressTests {
     ) -> RecordingSubscriber<[Int], Never> {
         let producers = Locked<[Int: StressProducer<Int>]>([:])
         let upstreams = (0..<2).map { side in
-            AnyPublisher<Int, Never>.create { producer in producers.withLock { $0[side] = producer } }
+            AnyPublisher<Int, Never>.emitting { producer in producers.withLock { $0[side] = producer } }
         }
         let initial: Subscribers.Demand = demandPerValue == .unlimited ? .unlimited : .max(1)
         let recorder = RecordingSubscriber<[Int], Never>(initialDemand: initial, demandPerValue: demandPerValue)

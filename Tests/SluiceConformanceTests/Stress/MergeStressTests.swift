@@ -16,7 +16,7 @@ struct MergeStressTests {
         let perSender = StressBudget.scaled(100_000) / senders
         let producers = Locked<[Int: StressProducer<Tagged>]>([:])
         let upstreams = (0..<senders).map { sender in
-            AnyPublisher<Tagged, Never>.create { producer in producers.withLock { $0[sender] = producer } }
+            AnyPublisher<Tagged, Never>.emitting { producer in producers.withLock { $0[sender] = producer } }
         }
         // Limited: the downstream asks for one more with each value, and a thread of its own
         // requests more meanwhile.

@@ -3,7 +3,7 @@ import SluiceTesting
 import Synchronization
 import Testing
 
-// The examples in the doc comments of Publishers/Create/Create+Emitter.swift, compiled and run.
+// The examples in the doc comments of Publishers/Emitting/Emitting+Emitter.swift, compiled and run.
 
 /// A clock whose ticks the test sends by hand.
 private final class ManualTicks: Sendable {
@@ -29,7 +29,7 @@ private final class ManualTicks: Sendable {
     @Test func ticksWithoutDemandAreDroppedAndCancelStopsTheClock() {
         let clock = ManualTicks()
         // snippet CreateEmitterDropsWithoutDemand begin
-        let ticks = AnyPublisher<Int, Never>.create { emitter in
+        let ticks = AnyPublisher<Int, Never>.emitting { emitter in
             let token = clock.onTick { tick in
                 _ = emitter.send(tick)   // false, and dropped, while there is no demand
             }

@@ -3,12 +3,12 @@ import SluiceTesting
 import Synchronization
 import Testing
 
-// The examples in the doc comments of Publishers/Create/Create.swift, compiled and run.
+// The examples in the doc comments of Publishers/Emitting/Emitting.swift, compiled and run.
 
-@Suite struct CreateExamples {
+@Suite struct EmittingExamples {
     @Test func sendsTheValuesPerDemandThenFinishes() {
         // snippet CreateFromValues begin
-        let numbers = Publishers.Create<Int, Never> { emitter in
+        let numbers = Publishers.Emitting<Int, Never> { emitter in
             let source = Mutex((values: [3, 2, 1], out: 0))   // import Synchronization
             emitter.onRequest { _ in
                 // onRequest can run re-entrantly and on several threads: take a value out

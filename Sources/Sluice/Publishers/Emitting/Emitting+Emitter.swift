@@ -1,5 +1,5 @@
-extension Publishers.Create {
-    /// The handle a ``Publishers/Create`` body uses to talk to its one subscriber.
+extension Publishers.Emitting {
+    /// The handle a ``Publishers/Emitting`` body uses to talk to its one subscriber.
     ///
     /// It exposes the outstanding ``demand``, tells the body when more is requested
     /// (``onRequest(_:)``) or the subscriber cancels (``onCancel(_:)``), and delivers values
@@ -8,7 +8,7 @@ extension Publishers.Create {
     ///
     /// <!-- snippet: CreateEmitterDropsWithoutDemand -->
     /// ```swift
-    /// let ticks = AnyPublisher<Int, Never>.create { emitter in
+    /// let ticks = AnyPublisher<Int, Never>.emitting { emitter in
     ///     let token = clock.onTick { tick in
     ///         _ = emitter.send(tick)   // false, and dropped, while there is no demand
     ///     }
@@ -16,11 +16,11 @@ extension Publishers.Create {
     /// }
     /// ```
     public final class Emitter {
-        @usableFromInline let machine: Locked<CreateStateMachine<Output, Failure>>
+        @usableFromInline let machine: Locked<EmittingStateMachine<Output, Failure>>
 
         @inlinable
         init(downstream: AnySubscriber<Output, Failure>) {
-            machine = Locked(CreateStateMachine(downstream: CreateDownstream(downstream)))
+            machine = Locked(EmittingStateMachine(downstream: EmittingDownstream(downstream)))
         }
 
         /// The demand requested and not yet used by accepted values; `.none` once finished
@@ -106,7 +106,7 @@ extension Publishers.Create {
         }
 
         @inlinable
-        func finish(_ action: CreateStateMachine<Output, Failure>.DrainAction) {
+        func finish(_ action: EmittingStateMachine<Output, Failure>.DrainAction) {
             if case .complete(let completion, let retired) = action {
                 retired.downstream.base.receive(completion: completion)
             }
@@ -115,5 +115,5 @@ extension Publishers.Create {
 }
 
 // Sendable by construction: all mutable state is inside `Locked` (the subscriber in a
-// ``CreateDownstream``); values cross threads, so only where `Output` is Sendable.
-extension Publishers.Create.Emitter: Sendable where Output: Sendable {}
+// ``EmittingDownstream``); values cross threads, so only where `Output` is Sendable.
+extension Publishers.Emitting.Emitter: Sendable where Output: Sendable {}

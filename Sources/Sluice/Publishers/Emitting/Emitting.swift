@@ -9,7 +9,7 @@ extension Publishers {
     ///
     /// <!-- snippet: CreateFromValues -->
     /// ```swift
-    /// let numbers = Publishers.Create<Int, Never> { emitter in
+    /// let numbers = Publishers.Emitting<Int, Never> { emitter in
     ///     let source = Mutex((values: [3, 2, 1], out: 0))   // import Synchronization
     ///     emitter.onRequest { _ in
     ///         // onRequest can run re-entrantly and on several threads: take a value out
@@ -24,7 +24,7 @@ extension Publishers {
     ///     }
     /// }
     /// ```
-    public struct Create<Output, Failure: Error>: Publisher {
+    public struct Emitting<Output, Failure: Error>: Publisher {
         /// The closure run for each subscriber.
         public let body: (Emitter) -> Void
 
@@ -37,7 +37,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let emitter = Emitter(downstream: AnySubscriber(subscriber))
-            subscriber.receive(subscription: CreateSubscription(emitter: emitter))
+            subscriber.receive(subscription: EmittingSubscription(emitter: emitter))
             body(emitter)
         }
     }
@@ -45,30 +45,30 @@ extension Publishers {
 
 extension AnyPublisher {
     /// Creates a type-erased publisher from a demand-aware emitter closure; see
-    /// ``Publishers/Create``.
-    public static func create(
-        _ body: @escaping (Publishers.Create<Output, Failure>.Emitter) -> Void
+    /// ``Publishers/Emitting``.
+    public static func emitting(
+        _ body: @escaping (Publishers.Emitting<Output, Failure>.Emitter) -> Void
     ) -> AnyPublisher<Output, Failure> {
-        AnyPublisher(Publishers.Create(body))
+        AnyPublisher(Publishers.Emitting(body))
     }
 }
 
-/// The subscription a ``Publishers/Create`` subscriber holds; it forwards to the emitter.
+/// The subscription a ``Publishers/Emitting`` subscriber holds; it forwards to the emitter.
 @usableFromInline
-final class CreateSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible,
+final class EmittingSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    @usableFromInline let emitter: Publishers.Create<Output, Failure>.Emitter
+    @usableFromInline let emitter: Publishers.Emitting<Output, Failure>.Emitter
 
     @inlinable
-    init(emitter: Publishers.Create<Output, Failure>.Emitter) {
+    init(emitter: Publishers.Emitting<Output, Failure>.Emitter) {
         self.emitter = emitter
     }
 
     @inlinable func request(_ demand: Subscribers.Demand) { emitter.request(demand) }
     @inlinable func cancel() { emitter.cancel() }
 
-    @usableFromInline var description: String { "Create" }
+    @usableFromInline var description: String { "Emitting" }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: ["demand": emitter.demand]) }
     @usableFromInline var playgroundDescription: Any { description }
 }

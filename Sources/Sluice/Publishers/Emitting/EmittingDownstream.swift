@@ -1,4 +1,4 @@
-/// The subscriber of one ``Publishers/Create`` subscription, kept in the emitter's lock.
+/// The subscriber of one ``Publishers/Emitting`` subscription, kept in the emitter's lock.
 ///
 /// The emitter's one unsafe escape, and why it is safe: the subscriber is not `Sendable`,
 /// yet the emitter may be used from any thread, and each signal goes out on the thread that
@@ -7,7 +7,7 @@
 /// (rule 3), and every hand-over between deliverers passes through that lock, which orders
 /// one deliverer's accesses before the next one's. Nothing in it is mutable.
 @usableFromInline
-struct CreateDownstream<Output, Failure: Error>: @unchecked Sendable {
+struct EmittingDownstream<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let base: AnySubscriber<Output, Failure>
 
     @inlinable init(_ base: AnySubscriber<Output, Failure>) { self.base = base }

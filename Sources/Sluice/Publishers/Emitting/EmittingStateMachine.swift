@@ -1,4 +1,4 @@
-/// The state of one ``Publishers/Create`` subscription.
+/// The state of one ``Publishers/Emitting`` subscription.
 ///
 /// States and transitions (under the emitter's lock; every callout happens after it):
 ///
@@ -21,36 +21,36 @@
 ///
 /// The demand, the deliverer, the queue and a completion kept for the deliverer are a
 /// ``SerialDelivery``. `@inlinable` throughout, with the emitter's send path, so that clients
-/// specialise them (the "AnyPublisher.create { send each } → sink" row). The subscription's
+/// specialise them (the "AnyPublisher.emitting { send each } → sink" row). The subscription's
 /// `request` and `cancel`, reached through `any Subscription`, still run generic code: a cost
 /// per request, not per value.
 @usableFromInline
-struct CreateStateMachine<Output, Failure: Error> {
+struct EmittingStateMachine<Output, Failure: Error> {
     @usableFromInline typealias RequestHandler = @Sendable (Subscribers.Demand) -> Void
     @usableFromInline typealias CancelHandler = @Sendable () -> Void
 
     @usableFromInline
     struct Active {
-        @usableFromInline var downstream: CreateDownstream<Output, Failure>
+        @usableFromInline var downstream: EmittingDownstream<Output, Failure>
         @usableFromInline var delivery = SerialDelivery<Output, Failure>()
         @usableFromInline var onRequest: RequestHandler?
         @usableFromInline var onCancel: CancelHandler?
 
         @inlinable
-        init(downstream: CreateDownstream<Output, Failure>) { self.downstream = downstream }
+        init(downstream: EmittingDownstream<Output, Failure>) { self.downstream = downstream }
     }
 
     @usableFromInline
     enum SendAction {
         case refused
         case queued
-        case deliver(CreateDownstream<Output, Failure>, Output)
+        case deliver(EmittingDownstream<Output, Failure>, Output)
     }
 
     @usableFromInline
     enum DrainAction {
         case idle
-        case deliver(CreateDownstream<Output, Failure>, Output)
+        case deliver(EmittingDownstream<Output, Failure>, Output)
         /// The retired state is released by the caller, after the lock.
         case complete(Subscribers.Completion<Failure>, retired: Active)
     }
@@ -76,7 +76,7 @@ struct CreateStateMachine<Output, Failure: Error> {
     @usableFromInline var wasCancelled = false
 
     @inlinable
-    init(downstream: CreateDownstream<Output, Failure>) {
+    init(downstream: EmittingDownstream<Output, Failure>) {
         active = Active(downstream: downstream)
     }
 
@@ -151,10 +151,10 @@ struct CreateStateMachine<Output, Failure: Error> {
     mutating func retire() -> Active {
         state = .terminated
         let retired = active
-        active = Active(downstream: CreateDownstream(AnySubscriber()))
+        active = Active(downstream: EmittingDownstream(AnySubscriber()))
         return retired
     }
 }
 
-extension CreateStateMachine: Sendable where Output: Sendable {}
-extension CreateStateMachine.Active: Sendable where Output: Sendable {}
+extension EmittingStateMachine: Sendable where Output: Sendable {}
+extension EmittingStateMachine.Active: Sendable where Output: Sendable {}
