@@ -10,7 +10,7 @@ import Sluice
 /// action is added to the queue when its date has passed (a Dispatch timer waits for it), so
 /// it does not hold up the operations added meanwhile; a suspended queue holds it as it holds
 /// any operation.
-extension OperationQueue: Scheduler {
+extension OperationQueue: SendableActionScheduler {
     /// An instant on the wall clock (Combine's `OperationQueue.SchedulerTimeType`).
     public typealias SchedulerTimeType = DateSchedulerTime
 

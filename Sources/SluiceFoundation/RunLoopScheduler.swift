@@ -11,7 +11,7 @@ import Sluice
 /// general, but adding work to it from another thread is supported, and that is all this
 /// scheduler does from the calling thread. Timed actions are `Timer`s added to the run loop,
 /// so they wait while it is busy or runs in another mode.
-extension RunLoop: Scheduler {
+extension RunLoop: SendableActionScheduler {
     /// An instant on the wall clock (Combine's `RunLoop.SchedulerTimeType`).
     public typealias SchedulerTimeType = DateSchedulerTime
 

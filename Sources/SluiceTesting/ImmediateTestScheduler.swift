@@ -21,7 +21,7 @@ import Dispatch
 /// // recorder.values == [1], then .finished; scheduler.now is 10 seconds after the start:
 /// // the value's delay passed at once, then the completion's, scheduled after it
 /// ```
-public final class ImmediateTestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
+public final class ImmediateTestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     private struct State: Sendable {
         var now: SchedulerTimeType

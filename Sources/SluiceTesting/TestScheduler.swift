@@ -25,7 +25,7 @@ import Dispatch
 /// scheduler.advance(by: .milliseconds(999))  // nothing yet
 /// scheduler.advance(by: .milliseconds(1))    // recorder.values == [1]
 /// ```
-public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
+public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     private let state: Locked<TestSchedulerQueue<SchedulerTimeType>>
 

@@ -21,7 +21,7 @@
 /// Every call goes to the wrapped scheduler, unchanged: the actions run where, when and in the
 /// order it runs them. It is `Sendable`, so only a `Sendable` scheduler can be wrapped (every
 /// scheduler of this package is): it may be used from any thread, as the scheduler it wraps.
-public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, Sendable
+public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     @usableFromInline let nowBody: @Sendable () -> SchedulerTimeType
     @usableFromInline let minimumToleranceBody: @Sendable () -> SchedulerTimeType.Stride

@@ -5,7 +5,7 @@
 /// runs once, immediately. Use it where an API wants a scheduler and the work should happen
 /// synchronously (`subscribe(on: ImmediateScheduler.shared)` is a no-op), and in tests of code
 /// that must not depend on time. To test timing, use `TestScheduler` from SluiceTesting.
-public struct ImmediateScheduler: Scheduler, Sendable {
+public struct ImmediateScheduler: SendableActionScheduler, Sendable {
     /// The time type of ``ImmediateScheduler``: an instant that never advances on its own.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
         /// The interval between two instants.
