@@ -11,9 +11,6 @@ import Sluice
 /// it does not hold up the operations added meanwhile; a suspended queue holds it as it holds
 /// any operation.
 extension OperationQueue: SendableActionScheduler {
-    /// An instant on the wall clock (Combine's `OperationQueue.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime
-
     /// Options for the operations a queue runs; there are none.
     public struct SchedulerOptions: Sendable {}
 

@@ -12,9 +12,6 @@ import Sluice
 /// scheduler does from the calling thread. Timed actions are `Timer`s added to the run loop,
 /// so they wait while it is busy or runs in another mode.
 extension RunLoop: SendableActionScheduler {
-    /// An instant on the wall clock (Combine's `RunLoop.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime
-
     /// Options for the actions a run loop runs; there are none.
     public struct SchedulerOptions: Sendable {}
 
