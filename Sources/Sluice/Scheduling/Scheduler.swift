@@ -20,23 +20,26 @@
 ///
 /// - **A scheduler of this package, named by its type** (`DispatchQueue.main.schedule { … }`,
 ///   `RunLoop.main`, `OperationQueue`, ``ImmediateScheduler``, ``ClockScheduler``,
-///   ``AnyScheduler``, the test schedulers of SluiceTesting): their methods and the short forms
-///   of ``SendableActionScheduler`` are plain `@Sendable`, so a closure that captures
-///   non-`Sendable` state or touches an actor's state is an **error**.
+///   ``AnyScheduler``, the test schedulers of SluiceTesting), or any `S: SendableActionScheduler`:
+///   a closure that captures non-`Sendable` state or touches an actor's state is an **error**
+///   (see ``SendableActionScheduler``).
 /// - **A generic scheduler** (`S: Scheduler`): the requirements and the short forms below are
 ///   `@preconcurrency`, so the same closure is a **warning**. That is what lets Combine-shaped
 ///   generic code (a type-erased scheduler, a timer publisher) compile against this protocol.
-/// - **A non-`Sendable` function value** (not a closure written at the call, say a parameter
-///   passed on): it can never be made `@Sendable`, so the call goes to a deprecated overload of
-///   Combine's shape (`schedule(options:_:)` and the two `after:` forms taking `() -> Void`) and
-///   the **deprecation warning** says that the action is not checked. The same overload serves
-///   an unapplied reference such as `let f = scheduler.schedule` typed with Combine's
-///   `() -> Void` actions, which Swift 6 would otherwise reject.
+/// - **A non-`Sendable` function value** (not a closure written at the call: a parameter passed
+///   on, a stored closure) can never be made `@Sendable`. A short form then takes it as
+///   `@preconcurrency` (a warning); a full form (`schedule(options:_:)` and the two `after:`
+///   forms) goes to a deprecated overload of Combine's shape, taking `() -> Void`, whose
+///   **deprecation warning** says that the action is not checked. That overload also serves an
+///   unapplied reference typed with Combine's actions
+///   (`let body: (Options?, @escaping () -> Void) -> Void = scheduler.schedule`), which Swift 6
+///   rejects for a `@Sendable` parameter even when `@preconcurrency`.
 ///
+/// Code of this package builds with warnings as errors, so none of it takes the unchecked ways.
 /// A conforming type may declare its methods with Combine's `@escaping () -> Void` (they then
-/// accept every action) or with `@escaping @Sendable () -> Void` (they then make direct calls
-/// checked); conform it to ``SendableActionScheduler`` as well to make the short forms checked
-/// too.
+/// accept every action, and the caller answers for where they run) or with
+/// `@escaping @Sendable () -> Void`; conform it to ``SendableActionScheduler`` as well to have
+/// every call on it checked.
 public protocol Scheduler<SchedulerTimeType> {
     /// How this scheduler measures time.
     associatedtype SchedulerTimeType: Strideable where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
@@ -122,16 +125,34 @@ extension Scheduler {
     }
 }
 
-/// A ``Scheduler`` whose short forms (`schedule(_:)`, `schedule(after:_:)`, …) take only
-/// `@Sendable` actions, checked as errors, as its own requirement methods do.
+/// A ``Scheduler`` whose every action is checked: `@Sendable`, with errors, not warnings.
 ///
-/// Every scheduler of this package conforms. It adds no requirement: it selects, for direct
-/// calls and for code generic over it, the overloads of the short forms below, which are not
-/// `@preconcurrency` (``Scheduler``'s are, for code written against Combine's protocol). So
-/// `DispatchQueue.main.schedule { counter.value += 1 }` with a non-`Sendable` `counter` is
-/// rejected, as is a main-actor closure handed to a background queue. Conform a scheduler of
-/// your own when its requirement methods take `@escaping @Sendable () -> Void` actions.
-public protocol SendableActionScheduler<SchedulerTimeType>: Scheduler {}
+/// Every scheduler of this package conforms. ``Scheduler``'s requirements and short forms are
+/// `@preconcurrency`, for code written against Combine's protocol; this protocol restates the
+/// three requirements without it and gives the short forms (`schedule(_:)`,
+/// `schedule(after:_:)`, …) checked overloads, which overload resolution prefers. So, on one of
+/// these schedulers or on a generic `S: SendableActionScheduler`,
+/// `queue.schedule { counter.value += 1 }` with a non-`Sendable` `counter` is rejected, as is a
+/// main-actor closure handed to a background queue.
+///
+/// It adds nothing to implement: conform a scheduler of your own when its methods take
+/// `@escaping @Sendable () -> Void` actions (the same methods satisfy both protocols).
+public protocol SendableActionScheduler<SchedulerTimeType>: Scheduler {
+    /// Runs `action` as soon as the scheduler can, once (checked: not `@preconcurrency`).
+    func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void)
+
+    /// Runs `action` once, no sooner than `date`, within `tolerance` of it (checked).
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping @Sendable () -> Void)
+
+    /// Runs `action` from `date` on, every `interval`, until the returned cancellable is
+    /// cancelled or released (checked).
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
+    ) -> any Cancellable
+}
 
 extension SendableActionScheduler {
     /// Runs `action` once, no sooner than `date`, with the scheduler's least tolerance.
