@@ -10,10 +10,11 @@ import Sluice
 /// action is added to the queue when its date has passed (a Dispatch timer waits for it), so
 /// it does not hold up the operations added meanwhile; a suspended queue holds it as it holds
 /// any operation.
-extension OperationQueue: Scheduler {
-    /// An instant on the wall clock (Combine's `OperationQueue.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime
-
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+extension OperationQueue: SendableActionScheduler {
     /// Options for the operations a queue runs; there are none.
     public struct SchedulerOptions: Sendable {}
 

@@ -11,10 +11,11 @@ import Sluice
 /// general, but adding work to it from another thread is supported, and that is all this
 /// scheduler does from the calling thread. Timed actions are `Timer`s added to the run loop,
 /// so they wait while it is busy or runs in another mode.
-extension RunLoop: Scheduler {
-    /// An instant on the wall clock (Combine's `RunLoop.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime
-
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+extension RunLoop: SendableActionScheduler {
     /// Options for the actions a run loop runs; there are none.
     public struct SchedulerOptions: Sendable {}
 

@@ -21,7 +21,11 @@ import Dispatch
 /// // recorder.values == [1], then .finished; scheduler.now is 10 seconds after the start:
 /// // the value's delay passed at once, then the completion's, scheduled after it
 /// ```
-public final class ImmediateTestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+public final class ImmediateTestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     private struct State: Sendable {
         var now: SchedulerTimeType

@@ -25,7 +25,11 @@ import Dispatch
 /// scheduler.advance(by: .milliseconds(999))  // nothing yet
 /// scheduler.advance(by: .milliseconds(1))    // recorder.values == [1]
 /// ```
-public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: Scheduler, Sendable
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     private let state: Locked<TestSchedulerQueue<SchedulerTimeType>>
 

@@ -21,7 +21,11 @@
 /// Every call goes to the wrapped scheduler, unchanged: the actions run where, when and in the
 /// order it runs them. It is `Sendable`, so only a `Sendable` scheduler can be wrapped (every
 /// scheduler of this package is): it may be used from any thread, as the scheduler it wraps.
-public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, Sendable
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     @usableFromInline let nowBody: @Sendable () -> SchedulerTimeType
     @usableFromInline let minimumToleranceBody: @Sendable () -> SchedulerTimeType.Stride

@@ -40,7 +40,11 @@
 ///
 /// Scheduling while the queue is being run costs a lock and an append (no allocation); the
 /// first action into an idle queue starts the one task that runs it.
-public struct ClockScheduler<C: Clock>: Scheduler, Sendable where C.Duration == Duration {
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where C.Duration == Duration {
     /// The clock the scheduler tells time and waits by.
     public let clock: C
     /// The queue its actions wait in (shared by copies, and by every main-actor scheduler).

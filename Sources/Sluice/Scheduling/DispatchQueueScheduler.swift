@@ -8,7 +8,11 @@ import Dispatch
 /// operators in this package never rely on a queue being serial: `receive(on:)` keeps its own
 /// order. Timed actions use the queue's `asyncAfter`, repeating ones a `DispatchSourceTimer`
 /// targeting the queue, whose handler never overlaps itself.
-extension DispatchQueue: Scheduler {
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+extension DispatchQueue: SendableActionScheduler {
     /// A point in time on the `DispatchTime` clock (uptime, which stops while the machine sleeps).
     public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
         /// The interval between two instants, in nanoseconds.

@@ -5,7 +5,11 @@
 /// runs once, immediately. Use it where an API wants a scheduler and the work should happen
 /// synchronously (`subscribe(on: ImmediateScheduler.shared)` is a no-op), and in tests of code
 /// that must not depend on time. To test timing, use `TestScheduler` from SluiceTesting.
-public struct ImmediateScheduler: Scheduler, Sendable {
+///
+/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
+/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
+/// state is an error, not the warning that a generic `Scheduler` gives.
+public struct ImmediateScheduler: SendableActionScheduler, Sendable {
     /// The time type of ``ImmediateScheduler``: an instant that never advances on its own.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
         /// The interval between two instants.

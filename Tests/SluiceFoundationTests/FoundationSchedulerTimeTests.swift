@@ -3,8 +3,16 @@ import Sluice
 import SluiceFoundation
 import Testing
 
+/// Code written for Combine may extend both Foundation time types (and their strides) with the
+/// same protocol; that compiles only if they are distinct types, as in Combine.
+private protocol ExtendedByBothTimeTypes {}
+extension RunLoop.SchedulerTimeType: ExtendedByBothTimeTypes {}
+extension OperationQueue.SchedulerTimeType: ExtendedByBothTimeTypes {}
+extension RunLoop.SchedulerTimeType.Stride: ExtendedByBothTimeTypes {}
+extension OperationQueue.SchedulerTimeType.Stride: ExtendedByBothTimeTypes {}
+
 @Suite
-struct DateSchedulerTimeTests {
+struct FoundationSchedulerTimeTests {
     typealias Stride = RunLoop.SchedulerTimeType.Stride
 
     @Test func literalsAreSeconds() {
@@ -58,5 +66,15 @@ struct DateSchedulerTimeTests {
         #expect(decoded == instant)
         let stride: Stride = -1.25
         #expect(try JSONDecoder().decode(Stride.self, from: try JSONEncoder().encode(stride)) == stride)
+    }
+
+    @Test func runLoopAndOperationQueueHaveTwoTimeTypesWithOneArithmetic() {
+        #expect(RunLoop.SchedulerTimeType.self != OperationQueue.SchedulerTimeType.self)
+        #expect(RunLoop.SchedulerTimeType.Stride.self != OperationQueue.SchedulerTimeType.Stride.self)
+        let start = OperationQueue.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 10))
+        let later = start.advanced(by: .milliseconds(1500))
+        #expect(start.distance(to: later) == 1.5)
+        #expect(OperationQueue.SchedulerTimeType.Stride.microseconds(250) == 0.000_25)
+        #expect(later.date == RunLoop.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 10)).advanced(by: 1.5).date)
     }
 }

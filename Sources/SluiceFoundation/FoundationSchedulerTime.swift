@@ -1,0 +1,171 @@
+import Foundation
+import Sluice
+
+// The time types of the Foundation schedulers. Combine has two, `RunLoop.SchedulerTimeType` and
+// `OperationQueue.SchedulerTimeType`, each with its own `Stride`, with the same API; they are
+// two types here as well, so that code extending both (say, a conformance for each, as
+// combine-schedulers-style helpers write) compiles as it does with Combine rather than failing
+// as a redundant conformance. Each forwards its arithmetic to `Seconds` below, so that the
+// conversions are written once.
+
+extension RunLoop {
+    /// An instant on the wall clock (a `Date`): the time type of `RunLoop` as a scheduler.
+    ///
+    /// Being a `Date`, it follows the system clock: setting the clock moves it, unlike
+    /// `DispatchQueue`'s uptime. `OperationQueue.SchedulerTimeType` has the same API but is another
+    /// type, as in Combine.
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+        /// The instant.
+        public var date: Date
+
+        /// The instant `date`.
+        public init(_ date: Date) { self.date = date }
+
+        /// The interval from this instant to `other` (negative if `other` is earlier).
+        public func distance(to other: SchedulerTimeType) -> Stride { Stride(Seconds.between(date, other.date)) }
+
+        /// The instant `n` after this one (before it, for a negative `n`).
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
+        }
+
+        public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool { lhs.date < rhs.date }
+
+        /// A signed interval in seconds, as Foundation counts them (`TimeInterval`).
+        ///
+        /// Literals are seconds, integer or not: `0.3` and `.milliseconds(300)` are the same
+        /// interval. As in Combine, ``magnitude`` is the signed interval itself (not its absolute
+        /// value), equal to ``timeInterval``.
+        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
+            Codable, Hashable, Sendable, CustomStringConvertible
+        {
+            public typealias FloatLiteralType = TimeInterval
+            public typealias IntegerLiteralType = TimeInterval
+            public typealias Magnitude = TimeInterval
+
+            /// The interval in seconds, signed.
+            public var magnitude: TimeInterval
+
+            /// The interval in seconds, signed (the same as ``magnitude``).
+            public var timeInterval: TimeInterval { magnitude }
+
+            /// An interval of `timeInterval` seconds.
+            public init(_ timeInterval: TimeInterval) { magnitude = timeInterval }
+
+            /// An interval of `value` seconds.
+            public init(integerLiteral value: TimeInterval) { magnitude = value }
+
+            /// An interval of `value` seconds.
+            public init(floatLiteral value: TimeInterval) { magnitude = value }
+
+            /// An interval of `source` seconds, if a `TimeInterval` holds it exactly.
+            public init?<T: BinaryInteger>(exactly source: T) {
+                guard let seconds = TimeInterval(exactly: source) else { return nil }
+                magnitude = seconds
+            }
+
+            public static func seconds(_ s: Int) -> Stride { Stride(Seconds.of(seconds: s)) }
+            public static func seconds(_ s: Double) -> Stride { Stride(s) }
+            public static func milliseconds(_ ms: Int) -> Stride { Stride(Seconds.of(milliseconds: ms)) }
+            public static func microseconds(_ us: Int) -> Stride { Stride(Seconds.of(microseconds: us)) }
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(Seconds.of(nanoseconds: ns)) }
+
+            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+            public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
+            public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
+            public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
+
+            public var description: String { "\(magnitude)s" }
+        }
+    }
+}
+
+extension OperationQueue {
+    /// An instant on the wall clock (a `Date`): the time type of `OperationQueue` as a scheduler.
+    ///
+    /// Being a `Date`, it follows the system clock: setting the clock moves it, unlike
+    /// `DispatchQueue`'s uptime. `RunLoop.SchedulerTimeType` has the same API but is another
+    /// type, as in Combine.
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+        /// The instant.
+        public var date: Date
+
+        /// The instant `date`.
+        public init(_ date: Date) { self.date = date }
+
+        /// The interval from this instant to `other` (negative if `other` is earlier).
+        public func distance(to other: SchedulerTimeType) -> Stride { Stride(Seconds.between(date, other.date)) }
+
+        /// The instant `n` after this one (before it, for a negative `n`).
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
+        }
+
+        public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool { lhs.date < rhs.date }
+
+        /// A signed interval in seconds, as Foundation counts them (`TimeInterval`).
+        ///
+        /// Literals are seconds, integer or not: `0.3` and `.milliseconds(300)` are the same
+        /// interval. As in Combine, ``magnitude`` is the signed interval itself (not its absolute
+        /// value), equal to ``timeInterval``.
+        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
+            Codable, Hashable, Sendable, CustomStringConvertible
+        {
+            public typealias FloatLiteralType = TimeInterval
+            public typealias IntegerLiteralType = TimeInterval
+            public typealias Magnitude = TimeInterval
+
+            /// The interval in seconds, signed.
+            public var magnitude: TimeInterval
+
+            /// The interval in seconds, signed (the same as ``magnitude``).
+            public var timeInterval: TimeInterval { magnitude }
+
+            /// An interval of `timeInterval` seconds.
+            public init(_ timeInterval: TimeInterval) { magnitude = timeInterval }
+
+            /// An interval of `value` seconds.
+            public init(integerLiteral value: TimeInterval) { magnitude = value }
+
+            /// An interval of `value` seconds.
+            public init(floatLiteral value: TimeInterval) { magnitude = value }
+
+            /// An interval of `source` seconds, if a `TimeInterval` holds it exactly.
+            public init?<T: BinaryInteger>(exactly source: T) {
+                guard let seconds = TimeInterval(exactly: source) else { return nil }
+                magnitude = seconds
+            }
+
+            public static func seconds(_ s: Int) -> Stride { Stride(Seconds.of(seconds: s)) }
+            public static func seconds(_ s: Double) -> Stride { Stride(s) }
+            public static func milliseconds(_ ms: Int) -> Stride { Stride(Seconds.of(milliseconds: ms)) }
+            public static func microseconds(_ us: Int) -> Stride { Stride(Seconds.of(microseconds: us)) }
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(Seconds.of(nanoseconds: ns)) }
+
+            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+            public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
+            public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
+            public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
+
+            public var description: String { "\(magnitude)s" }
+        }
+    }
+}
+
+/// The seconds arithmetic both time types forward to.
+private enum Seconds {
+    static func between(_ start: Date, _ end: Date) -> TimeInterval {
+        end.timeIntervalSinceReferenceDate - start.timeIntervalSinceReferenceDate
+    }
+
+    static func of(seconds: Int) -> TimeInterval { TimeInterval(seconds) }
+    static func of(milliseconds: Int) -> TimeInterval { TimeInterval(milliseconds) / 1e3 }
+    static func of(microseconds: Int) -> TimeInterval { TimeInterval(microseconds) / 1e6 }
+    static func of(nanoseconds: Int) -> TimeInterval { TimeInterval(nanoseconds) / 1e9 }
+}
