@@ -19,6 +19,13 @@ func isOnMainActorExecutor() -> Bool {
     #endif
 }
 
+/// The main actor if the caller runs on it, else `nil`: the isolation of a subscriber made by a
+/// Combine signature that has no room for `#isolation` (`assign(to:on:)`).
+@usableFromInline
+func mainActorIfRunningOnIt() -> (any Actor)? {
+    isOnMainActorExecutor() ? MainActor.shared : nil
+}
+
 #if !canImport(Darwin)
 /// A key set on the main queue only, so that `getSpecific` finds it only inside a main-queue block.
 enum MainQueueMarker {

@@ -29,13 +29,23 @@ extension Subscribers {
 
         /// Creates a subscriber to assign the value of a property indicated by a key path.
         ///
-        /// Made in actor-isolated code (`isolation` defaults to the caller's actor), it assigns
-        /// on that actor: at once when a value arrives already on the main actor for a
-        /// main-actor subscriber, otherwise in order, after a hop to it. Made outside any actor,
-        /// it assigns on whatever thread the publisher signals from, as in Combine.
+        /// Combine's signature, so that extension libraries' overloads with a defaulted parameter
+        /// (`assign(to:on:ownership:)`) stay unambiguous next to it. Made on the main actor, it
+        /// assigns on the main actor: at once when a value arrives already there, otherwise in
+        /// order, after a hop (the main actor is the one actor the caller can be seen to run
+        /// on). Made anywhere else, it assigns on whatever thread the publisher signals from, as
+        /// in Combine; for another actor, use ``init(object:keyPath:isolation:)``.
+        public convenience init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            self.init(object: object, keyPath: keyPath, isolation: mainActorIfRunningOnIt())
+        }
+
+        /// Creates a subscriber that assigns on `isolation` (pass `#isolation`, or the actor
+        /// that owns `object`): at once when a value arrives already on the main actor for a
+        /// main-actor subscriber, otherwise in order, after a hop to it. With `nil`, it assigns
+        /// on whatever thread the publisher signals from, as in Combine.
         public init(
             object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>,
-            isolation: (any Actor)? = #isolation
+            isolation: (any Actor)?
         ) {
             state = Locked(State(object: object))
             self.keyPath = keyPath
@@ -127,11 +137,24 @@ extension Publisher where Failure == Never {
     /// Assigns each element from a publisher to a property on an object.
     ///
     /// The object is held strongly until the publisher finishes or the returned
-    /// ``AnyCancellable`` is cancelled. Called from actor-isolated code, the assignments run on
-    /// that actor, as ``Subscribers/Assign/init(object:keyPath:isolation:)`` says.
+    /// ``AnyCancellable`` is cancelled. Called on the main actor, the assignments run on the
+    /// main actor, as ``Subscribers/Assign/init(object:keyPath:)`` says; for another actor,
+    /// pass it: ``assign(to:on:isolation:)``.
+    ///
+    /// This is Combine's exact signature on purpose: an extension library's overload that adds a
+    /// defaulted parameter (CombineExt's `assign(to:on:ownership:)`) would make a call without it
+    /// ambiguous if this one carried a defaulted parameter of its own.
+    public func assign<Root>(
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
+    ) -> AnyCancellable {
+        assign(to: keyPath, on: object, isolation: mainActorIfRunningOnIt())
+    }
+
+    /// Assigns each element to a property on an object, on `isolation`: pass `#isolation` from
+    /// actor-isolated code, or the actor that owns `object`.
     public func assign<Root>(
         to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
-        isolation: (any Actor)? = #isolation
+        isolation: (any Actor)?
     ) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath, isolation: isolation)
         subscribe(subscriber)

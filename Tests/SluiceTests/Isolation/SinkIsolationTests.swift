@@ -121,6 +121,22 @@ struct SinkIsolationTests {
         for cancellable in cancellables { cancellable.cancel() }
     }
 
+    @Test("assign(to:on:isolation:) given a custom actor assigns there, in order, fed from another task")
+    func customActorAssign() async {
+        let actor = QueueActor()
+        let subject = PassthroughSubject<Int, Never>()
+        let log = IsolationLog<Int>()
+        let target = ActorTarget(actor: actor, log: log)
+        let cancellable = await actor.run { actor in
+            subject.assign(to: \.value, on: target, isolation: actor)
+        }
+        await Task.detached { for i in 0..<20 { subject.send(i) } }.value
+        await log.wait(for: 20)
+        #expect(log.allIsolated)
+        #expect(log.values == Array(0..<20))
+        cancellable.cancel()
+    }
+
     @Test("a sink made outside any actor runs on the sending thread, before send returns")
     func nonisolatedSinkRunsInline() async {
         let subject = PassthroughSubject<Int, Never>()
@@ -170,4 +186,17 @@ final class Probe: Sendable {
     let released: Gate?
     init(_ id: Int, released: Gate? = nil) { self.id = id; self.released = released }
     deinit { released?.open() }
+}
+
+/// A property owned by a custom actor: each assignment records whether it ran on that actor.
+private final class ActorTarget: @unchecked Sendable {
+    // Safe for this test: `value` is written only by the assign subscriber under test, whose
+    // writes are what the log checks, and read by no one.
+    let actor: QueueActor
+    let log: IsolationLog<Int>
+    var value = 0 { didSet { log.record(value, isolated: actor.isCurrent) } }
+    init(actor: QueueActor, log: IsolationLog<Int>) {
+        self.actor = actor
+        self.log = log
+    }
 }
