@@ -580,6 +580,7 @@ def run(args):
 
     # A result that disagrees with the list is checked once more, on its own.
     disagreeing = [t for t in selected if results[t].passed == (t in listed)]
+    again_started = time.monotonic()
     if disagreeing:
         print(f"=== {len(disagreeing)} results disagree with {os.path.basename(EXPECTATIONS)}: "
               "running them once more (in a process per class)", flush=True)
@@ -592,6 +593,7 @@ def run(args):
                 # The two runs disagree: keep the list's side, and say so.
                 results[t] = r if r.passed != (t in listed) else results[t]
                 results[t].flaky = True
+    again_seconds = time.monotonic() - again_started
 
     problems = []
     for name in listed:
@@ -611,7 +613,9 @@ def run(args):
         unexpected_failures, unexpected_passes, problems = [], [], []
 
     summary(selected, tests, results, listed, excluded, args)
-    print(f"\nbuild {run_started - started:.0f}s, run {run_seconds:.0f}s, total {time.monotonic() - started:.0f}s")
+    print(f"\nprepare and build {run_started - started:.0f}s, run {run_seconds:.0f}s"
+          + (f", second run of the {len(disagreeing)} disagreeing tests {again_seconds:.0f}s" if disagreeing else "")
+          + f", total {time.monotonic() - started:.0f}s")
     if flaky:
         print(f"\nflaky: {len(flaky)} tests gave different results in two runs (the list's side was kept):")
         for t in flaky:
