@@ -42,8 +42,11 @@ extension ClockScheduler {
 extension NanosecondStride {
     /// The interval `duration`, rounded towards zero to the nanosecond, clamped to
     /// `Int.min...Int.max` nanoseconds.
+    ///
+    /// Labelled, unlike `init(_: DispatchTimeInterval)`: Combine's `DispatchQueue` stride has
+    /// one unlabelled initializer, and a second would make `Stride(.seconds(2))` ambiguous.
     @inlinable
-    public init(_ duration: Duration) {
+    public init(duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(
             Int(clamping: seconds).multipliedSaturating(by: 1_000_000_000)

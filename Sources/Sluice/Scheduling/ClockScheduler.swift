@@ -80,7 +80,7 @@ public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where 
     @inlinable public var now: SchedulerTimeType { SchedulerTimeType(clock.now) }
 
     /// The clock's resolution.
-    @inlinable public var minimumTolerance: SchedulerTimeType.Stride { NanosecondStride(clock.minimumResolution) }
+    @inlinable public var minimumTolerance: SchedulerTimeType.Stride { NanosecondStride(duration: clock.minimumResolution) }
 
     /// Runs `action` once, after everything already queued; at once (inside this call) on the
     /// main actor when called there with nothing queued or running.

@@ -51,12 +51,12 @@ struct NanosecondStrideTests {
     @Test("conversions to and from Duration and DispatchTimeInterval")
     func conversions() {
         #expect(NanosecondStride.milliseconds(1_500).duration == .milliseconds(1_500))
-        #expect(NanosecondStride(Duration.milliseconds(-1_500)) == .milliseconds(-1_500))
-        #expect(NanosecondStride(Duration.nanoseconds(7) + .seconds(3)) == .nanoseconds(3_000_000_007))
+        #expect(NanosecondStride(duration: Duration.milliseconds(-1_500)) == .milliseconds(-1_500))
+        #expect(NanosecondStride(duration: Duration.nanoseconds(7) + .seconds(3)) == .nanoseconds(3_000_000_007))
         // Below a nanosecond rounds towards zero; beyond Int nanoseconds saturates.
-        #expect(NanosecondStride(Duration(secondsComponent: 0, attosecondsComponent: 999_999_999)) == .zero)
-        #expect(NanosecondStride(Duration.seconds(Int64.max)) == .nanoseconds(.max))
-        #expect(NanosecondStride(Duration.seconds(Int64.min)) == .nanoseconds(.min))
+        #expect(NanosecondStride(duration: Duration(secondsComponent: 0, attosecondsComponent: 999_999_999)) == .zero)
+        #expect(NanosecondStride(duration: Duration.seconds(Int64.max)) == .nanoseconds(.max))
+        #expect(NanosecondStride(duration: Duration.seconds(Int64.min)) == .nanoseconds(.min))
         #expect(NanosecondStride(DispatchTimeInterval.milliseconds(2)) == .milliseconds(2))
         #expect(NanosecondStride(DispatchTimeInterval.never) == .nanoseconds(.max))
         #expect(NanosecondStride.microseconds(5).timeInterval == .nanoseconds(5_000))
