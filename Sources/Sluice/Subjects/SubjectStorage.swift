@@ -42,6 +42,9 @@ final class SubjectStorage<Output, Failure: Error> {
         /// under the lock and gives it back when done; a concurrent multi-subscriber `send`
         /// meanwhile finds it empty and uses its own.
         @usableFromInline var spare: [Borrowed] = []
+        /// `@Published`: the sets sent so far, which numbers them in the order subscribers
+        /// receive them (see ``PublishedBox/set(_:)``).
+        @usableFromInline var publishedSets: UInt64 = 0
 
         @usableFromInline
         init(currentValue: Output?) {
