@@ -9,7 +9,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("Stress: soak", .timeLimit(.minutes(2)))
+@Suite("Stress: soak", .timeLimit(.minutes(4)))
 struct SoakStressTests {
     /// Two threads send into a subject as fast as they can; two threads subscribe and cancel
     /// sinks (behind `map`/`filter`, and through `share()`); two tasks run `for await` loops
@@ -29,11 +29,12 @@ struct SoakStressTests {
             if let breach = perSenderOrder(values, senders: 2).breach { stats.withLock { $0.breaches.append(breach) } }
         }
 
-        // The values loops, on the cooperative pool; each ends with the next value after the deadline.
+        // The values loops, on the cooperative pool; each runs at least once (other suites may
+        // hold the pool until the deadline) and ends with the next value after the deadline.
         let loops = (0..<2).map { _ in
             Task.detached {
                 var cancelled = false
-                while ContinuousClock.now < deadline {
+                repeat {
                     let loop = Task {
                         var seen: [Tagged] = []
                         for await value in subject.values {
@@ -46,7 +47,7 @@ struct SoakStressTests {
                     cancelled.toggle()
                     check(await loop.value)
                     stats.withLock { $0.loops += 1 }
-                }
+                } while ContinuousClock.now < deadline
                 stats.withLock { $0.loopsDone += 1 }
             }
         }
