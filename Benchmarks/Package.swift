@@ -32,6 +32,7 @@ func suite(_ name: String) -> Target {
 let package = Package(
     name: "SluiceBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [.executable(name: "Soak", targets: ["Soak"])],
     dependencies: [
         .package(name: "Sluice", path: "../"),
         .package(
@@ -56,6 +57,17 @@ let package = Package(
         suite("Core"),
         suite("Bridge"),
         suite("Memory"),
+        // Issue 29's soak, a plain executable (not a package-benchmark suite: it runs for a
+        // fixed time and reports peak memory, rounds and order violations); see its main.swift.
+        .executableTarget(
+            name: "Soak",
+            dependencies: [
+                .product(name: "Sluice", package: "Sluice"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/Soak",
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility"), warningsAsErrors]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -87,3 +87,124 @@ package struct Locked<State> {
 // Safe: the state is only reachable through `withLock`, which holds the lock for the whole
 // access, and only Sendable state can be shared this way.
 extension Locked: @unchecked Sendable where State: Sendable {}
+
+/// A condition variable for threads that wait, under a ``Locked``, for its state to change:
+/// made on first need (by the first thread that must wait) and kept in that state, so an owner
+/// nobody waits on pays nothing for it.
+///
+/// On Linux (and wherever ``PlatformLock`` is a `pthread_mutex_t`) it is a `pthread_cond_t`
+/// waited on with the lock's own mutex; on Windows a `CONDITION_VARIABLE` with the `SRWLOCK`.
+/// `os_unfair_lock` has no condition variable, so on Darwin it is a mutex and a condition of
+/// its own with a generation count: a waiter takes the inner mutex before it lets go of the
+/// outer lock, so a broadcast made under the outer lock after the waiter decided to wait is
+/// never lost. Thread Sanitizer understands all three.
+@usableFromInline
+package final class LockCondition {
+    #if canImport(Darwin)
+    @usableFromInline let inner: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Broadcasts so far, under `inner`.
+    @usableFromInline var generation: UInt64 = 0
+    #elseif canImport(WinSDK)
+    @usableFromInline let condition: UnsafeMutablePointer<CONDITION_VARIABLE>
+    #else
+    @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+    #endif
+
+    @usableFromInline
+    package init() {
+        #if canImport(Darwin)
+        inner = .allocate(capacity: 1)
+        inner.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(inner, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+        #elseif canImport(WinSDK)
+        condition = .allocate(capacity: 1)
+        InitializeConditionVariable(condition)
+        #else
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+        #endif
+    }
+
+    deinit {
+        #if canImport(Darwin)
+        pthread_mutex_destroy(inner)
+        inner.deallocate()
+        pthread_cond_destroy(condition)
+        #elseif !canImport(WinSDK)
+        pthread_cond_destroy(condition)
+        #endif
+        condition.deallocate()
+    }
+
+    /// Wakes every thread waiting on it. Called with the lock held (it calls nobody's code).
+    @usableFromInline
+    package func broadcast() {
+        #if canImport(Darwin)
+        pthread_mutex_lock(inner)
+        generation &+= 1
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(inner)
+        #elseif canImport(WinSDK)
+        WakeAllConditionVariable(condition)
+        #else
+        pthread_cond_broadcast(condition)
+        #endif
+    }
+
+    /// Called holding `lock`: lets go of it until a broadcast (or a spurious wake-up), then
+    /// takes it again.
+    @usableFromInline
+    func wait(releasing lock: UnsafeMutablePointer<PlatformLock>) {
+        #if canImport(Darwin)
+        pthread_mutex_lock(inner)
+        let seen = generation
+        os_unfair_lock_unlock(lock)
+        while generation == seen { pthread_cond_wait(condition, inner) }
+        pthread_mutex_unlock(inner)
+        os_unfair_lock_lock(lock)
+        #elseif canImport(WinSDK)
+        _ = SleepConditionVariableSRW(condition, lock, INFINITE, 0)
+        #else
+        pthread_cond_wait(condition, lock)
+        #endif
+    }
+}
+
+// Safe: the condition lives at a stable address for the object's life, and the platform's
+// primitives are made to be used from any thread; `generation` (Darwin) is only touched under
+// `inner`.
+extension LockCondition: @unchecked Sendable {}
+
+extension Locked {
+    /// Blocks the calling thread for as long as `body` asks it to: runs `body` under the lock;
+    /// while it returns a condition, waits on it (the lock released meanwhile) and runs `body`
+    /// again. Returns once `body` returns `nil`, with the lock released.
+    ///
+    /// Never call it from a thread that the state's change depends on (a deliverer waiting for
+    /// its own queue to drain would wait forever): `body` is where that is checked.
+    /// Each run of `body` is a fresh access to the state (nothing of it is held across the
+    /// wait, when other threads change it).
+    @usableFromInline
+    package func wait(while body: (inout State) -> LockCondition?) {
+        buffer.withUnsafeMutablePointers { state, lock in
+            #if canImport(Darwin)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+            #elseif canImport(WinSDK)
+            AcquireSRWLockExclusive(lock)
+            defer { ReleaseSRWLockExclusive(lock) }
+            #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            #endif
+            while let condition = body(&state.pointee) {
+                condition.wait(releasing: lock)
+            }
+        }
+    }
+}

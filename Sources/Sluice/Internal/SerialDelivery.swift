@@ -14,6 +14,28 @@
 ///   kept, and the deliverer delivers it after the queue.
 /// So signals never overlap (rule 3), values go out in the order they were admitted, and the
 /// queue never holds more than the demand that was outstanding (rule 2).
+///
+/// Bounded hand-over: with `.unlimited` demand nothing above bounds the queue, and senders
+/// that outpace the deliverer would grow it without limit. So a sender whose value was queued
+/// behind more than ``bound`` others, on another thread than the deliverer's, waits before it
+/// returns (as Combine's senders wait for the subscriber's lock): the owner calls
+/// ``Locked/holdSender(_:)`` after its step, which blocks while ``mustHold(_:)`` says so, on
+/// the condition ``senders``. The deliverer wakes the waiters when the queue has drained to
+/// half the bound; ``finish(_:)``, ``reset()`` and ``dropQueued()`` wake them too (a sender
+/// whose subscriber went away, or whose stream is ending, returns at once). A sender on the
+/// deliverer's own thread (a re-entrant `send` from inside `receive(_:)`, an upstream that
+/// sends inside the deliverer's `request`) never waits: its value is delivered after the call
+/// returns, as before. The queue holds at most ``bound`` values plus one per waiting sender
+/// plus what the deliverer's own calls add. The waiting costs nothing while no queue is over
+/// the bound: the deliverer's thread is recorded when it is elected, and `next` compares one
+/// count.
+///
+/// ```text
+///  sender: admit ─▶ queued, count > bound, not the deliverer's thread ─▶ wait on `senders`
+///                                                                          │  (lock released)
+///  deliverer: next ─▶ count fell to bound / 2 ─▶ broadcast ───────────────▶ re-check, return
+///  finish / reset / dropQueued ─▶ broadcast
+/// ```
 @usableFromInline
 package struct SerialDelivery<Output, Failure: Error> {
     /// Demand requested and not yet taken by an admitted value.
@@ -24,6 +46,14 @@ package struct SerialDelivery<Output, Failure: Error> {
     @usableFromInline package var queue = FIFO<Output>()
     /// A completion that arrived while the deliverer was out.
     @usableFromInline package var pendingCompletion: Subscribers.Completion<Failure>?
+    /// The deliverer's thread (``currentThreadIdentity()``), set when it is elected; a sender
+    /// on that thread never waits.
+    @usableFromInline package var deliverer: UInt = 0
+    /// Where senders wait while the queue is over ``bound``; made by the first one.
+    @usableFromInline package var senders: LockCondition?
+
+    /// How many values may wait in the queue before a sender from another thread waits too.
+    @inlinable package static var bound: Int { 16 }
 
     @inlinable package init() {}
 
@@ -64,6 +94,7 @@ package struct SerialDelivery<Output, Failure: Error> {
             return .queued
         }
         delivering = true
+        deliverer = currentThreadIdentity()
         return .deliver
     }
 
@@ -71,7 +102,10 @@ package struct SerialDelivery<Output, Failure: Error> {
     @inlinable
     package mutating func next(adding more: Subscribers.Demand) -> Next {
         demand += more
-        if let value = queue.popFirst() { return .value(value) }
+        if let value = queue.popFirst() {
+            if queue.count == Self.bound / 2, let senders { senders.broadcast() }
+            return .value(value)
+        }
         if let completion = pendingCompletion {
             pendingCompletion = nil
             delivering = false
@@ -87,17 +121,68 @@ package struct SerialDelivery<Output, Failure: Error> {
     package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
         guard delivering else { return true }
         if pendingCompletion == nil { pendingCompletion = completion }
+        senders?.broadcast()
         return false
     }
 
-    /// Drops what is queued (after a cancel or a completion), keeping nothing of the stream.
+    /// Drops what is queued (after a cancel or a completion), keeping nothing of the stream,
+    /// and wakes the senders waiting.
     @inlinable
     package mutating func reset() {
+        let senders = senders
         self = SerialDelivery()
+        if let senders {
+            senders.broadcast()
+            self.senders = senders
+        }
     }
+
+    /// Drops what is queued but keeps the deliverer out (cancelled while it delivers: it is
+    /// told on return), and wakes the senders waiting.
+    @inlinable
+    package mutating func dropQueued() {
+        if !queue.isEmpty { queue = FIFO() }
+        senders?.broadcast()
+    }
+
+    /// Whether a sender on thread `sender` waits now: its value (or another's) is queued
+    /// behind more than ``bound`` others for a deliverer on another thread, and the stream is
+    /// not ending.
+    @inlinable
+    package func mustHold(_ sender: UInt) -> Bool {
+        queue.count > Self.bound && delivering && pendingCompletion == nil && deliverer != sender
+    }
+
+    /// The condition a sender on thread `sender` waits on, if it must wait now (see
+    /// ``mustHold(_:)``); made on first need.
+    @inlinable
+    package mutating func holdCondition(for sender: UInt) -> LockCondition? {
+        guard mustHold(sender) else { return nil }
+        if let senders { return senders }
+        let made = LockCondition()
+        senders = made
+        return made
+    }
+
+    /// Whether a sender's value just queued may make it wait (the cheap first check, made
+    /// under the lock in the sender's step: the wait itself is in ``Locked/holdSender(_:)``).
+    @inlinable package var isOverBound: Bool { queue.count > Self.bound }
 }
 
 extension SerialDelivery: Sendable where Output: Sendable {}
+
+extension Locked {
+    /// The sender's wait of a bounded hand-over (see ``SerialDelivery``): blocks while `body`,
+    /// given the state and this thread's identity, returns a condition to wait on (typically
+    /// some delivery's ``SerialDelivery/holdCondition(for:)``), and returns at once otherwise.
+    /// Call it after the sender's step, with no lock held, only when that step queued a value
+    /// over the bound (``SerialDelivery/isOverBound``).
+    @inlinable
+    package func holdSender(_ body: (inout State, UInt) -> LockCondition?) {
+        let sender = currentThreadIdentity()
+        wait { state in body(&state, sender) }
+    }
+}
 
 extension Locked {
     /// The deliverer's loop, for an owner whose state (behind this lock) holds a

@@ -8,7 +8,8 @@
 /// deliverer delivers the queue (and a completion that arrived meanwhile) before it leaves. A
 /// re-entrant `send` from inside `receive(_:)` is queued the same way and delivered after that
 /// `receive` returns. What the conduit adds: the fast path below, the current value, and
-/// cancel while delivering.
+/// cancel while delivering. The queue is bounded as ``SerialDelivery`` says: a sender on
+/// another thread waits (in ``SubjectStorage/holdSender()``) while it is over the bound.
 ///
 /// Fast path: a deliverer whose `receive` added no demand leaves `delivering` without the
 /// lock, by one compare-exchange on the receiver's flag (``SubjectReceiver/tryLeave()``);
@@ -169,9 +170,17 @@ struct ConduitStateMachine<Output, Failure: Error> {
     mutating func cancelIfDelivering(reportingFor owner: ObjectIdentifier?) -> Bool {
         guard deliveringAndNotified() else { return false }
         cancelledWhileDelivering = true
+        delivery.dropQueued()  // nothing more goes out; senders waiting on the queue return
         // A receiver has an owner exactly when it has a `deliveryEnded` to call.
         if let owner, receiver?.owner == owner { reportsDeliveryEnd = true }
         return true
+    }
+
+    /// Whether the thread `sender` is out delivering to this subscriber (or has claimed it and
+    /// is about to): a `send` it makes now is re-entrant.
+    @inlinable
+    func isDelivering(on sender: UInt) -> Bool {
+        delivery.delivering && delivery.deliverer == sender && receiver?.isDelivering == true
     }
 
     /// The subject completes. Returns the completion to deliver now, or `.stop` if the

@@ -7,7 +7,9 @@
 /// a `for await` over ``Publisher/values`` that falls behind skips to the latest value instead
 /// of waiting for a new one. Setting ``value`` sends the new value. Once completed, the
 /// subject sends nothing more (``value`` can still be read and set), and a later subscriber
-/// receives the completion at once. `send` is thread-safe as for ``PassthroughSubject``.
+/// receives the completion at once. `send` is thread-safe as for ``PassthroughSubject``, and
+/// like it may wait while a subscriber being delivered to on another thread has a full
+/// hand-over queue.
 ///
 /// <!-- snippet: CurrentValueSubjectReplay -->
 /// ```swift

@@ -5,8 +5,16 @@
 /// sends nothing more, and a later subscriber receives the completion at once.
 ///
 /// `send` may be called from any number of threads: each subscriber still receives one
-/// signal at a time, and each sender's values in the order it sent them. A `send` from inside
-/// a subscriber's `receive(_:)` is delivered to that subscriber after the `receive` returns.
+/// signal at a time, and each sender's values in the order it sent them. A sender that finds
+/// another thread delivering to a subscriber hands its value over and returns, unless that
+/// subscriber's hand-over queue is full (a few values): then it waits until the delivering
+/// thread has drained it, as a sender waits for the subscriber's lock in Combine. So `send`
+/// may block while a subscriber on another thread is slow, and senders faster than the
+/// subscribers are held back rather than using unbounded memory. A `send` from inside a
+/// subscriber's `receive(_:)` never waits: it is delivered to that subscriber after the
+/// `receive` returns. (Two subscribers on two threads that each send into the other's
+/// subject from `receive` can wait for each other once both queues are full, as they would
+/// deadlock on each other's locks in Combine.)
 ///
 /// <!-- snippet: PassthroughSubjectDemand -->
 /// ```swift

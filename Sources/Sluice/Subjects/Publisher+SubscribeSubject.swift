@@ -93,8 +93,37 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let subject = state.withLock { $0.upstream.isSubscribed ? $0.hold.subject : nil }
-        subject?.send(input)
+        if let subject { send(input, to: subject) }
         return .none
+    }
+
+    /// Sends `input` to the subject unless this subscription has ended meanwhile. For a Sluice
+    /// subject that is decided under the subject's lock (the cast folds away in specialised
+    /// code): with ``fenceSubject()`` in `cancel()`, a value on its way when the subscription is
+    /// cancelled either reaches the subject before `cancel()` returns, or never. So a `share()`
+    /// whose connection is cancelled and made again never delivers a straggler of the old
+    /// connection after a value of the new one (issue 29).
+    @inlinable
+    func send(_ input: Input, to subject: Downstream) {
+        if let passthrough = subject as? PassthroughSubject<Input, Failure> {
+            passthrough.storage.send(input, setCurrent: false) { _ in !terminated.load(ordering: .acquiring) }
+        } else if let current = subject as? CurrentValueSubject<Input, Failure> {
+            current.storage.send(input, setCurrent: true) { _ in !terminated.load(ordering: .acquiring) }
+        } else if !terminated.load(ordering: .acquiring) {
+            subject.send(input)
+        }
+    }
+
+    /// After ``terminated`` is set: takes and releases a Sluice subject's lock, so that a
+    /// ``send(_:to:)`` that has not yet offered its value to the subject sees ``terminated``.
+    @inlinable
+    func fenceSubject() {
+        guard let subject = state.withLock({ $0.hold.subject }) else { return }
+        if let passthrough = subject as? PassthroughSubject<Input, Failure> {
+            passthrough.storage.state.withLock { _ in }
+        } else if let current = subject as? CurrentValueSubject<Input, Failure> {
+            current.storage.state.withLock { _ in }
+        }
     }
 
     /// A value from a Sluice subject's deliverer, past the lock: the upstream subject calls
@@ -103,7 +132,7 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     @inlinable
     func receiveFromSubject(_ input: Input) -> Subscribers.Demand {
         if !terminated.load(ordering: .acquiring) {
-            unretained.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.send(input) }
+            unretained.unsafelyUnwrapped._withUnsafeGuaranteedRef { send(input, to: $0) }
         }
         return .none
     }
@@ -151,6 +180,7 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     func cancel() {
         guard let ended = state.withLock({ $0.upstream.end() }) else { return }
         terminated.store(true, ordering: .releasing)
+        fenceSubject()
         if let upstream = ended.upstream, cancelReportingDelivery(upstream, owner: self) { return }
         releaseSubject()
     }

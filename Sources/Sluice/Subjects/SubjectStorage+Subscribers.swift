@@ -122,3 +122,10 @@ extension SubjectStorage {
 
     var conduitCount: Int { state.withLock { $0.entries.count } }
 }
+
+extension SubjectStorage {
+    /// The most values waiting in any one conduit's queue (the soak test checks the bound).
+    var longestQueue: Int {
+        state.withLock { state in state.entries.reduce(0) { Swift.max($0, $1.machine.delivery.queue.count) } }
+    }
+}

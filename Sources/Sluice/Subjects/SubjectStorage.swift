@@ -42,6 +42,9 @@ final class SubjectStorage<Output, Failure: Error> {
         /// under the lock and gives it back when done; a concurrent multi-subscriber `send`
         /// meanwhile finds it empty and uses its own.
         @usableFromInline var spare: [Borrowed] = []
+        /// `@Published`: the sets sent so far, which numbers them in the order subscribers
+        /// receive them (see ``PublishedBox/set(_:)``).
+        @usableFromInline var publishedSets: UInt64 = 0
 
         @usableFromInline
         init(currentValue: Output?) {
@@ -59,27 +62,32 @@ final class SubjectStorage<Output, Failure: Error> {
         /// Offers `value` to every subscriber; returns the receivers claimed, in the
         /// ``spare`` buffer. Out of line so that the one-subscriber `send` stays small.
         @inlinable @inline(never)
-        mutating func offerToAll(_ value: Output) -> [Borrowed] {
+        mutating func offerToAll(_ value: Output, holds: inout Bool) -> [Borrowed] {
             var receivers: [Borrowed] = []
             swap(&receivers, &spare)
             receivers.removeAll(keepingCapacity: true)  // unique by now: no copy
-            offer(value) { receivers.append($0) }
+            offer(value, holds: &holds) { receivers.append($0) }
             return receivers
         }
 
         /// Offers `value` to each of a few subscribers; returns the receivers claimed, inline.
         @inlinable
-        mutating func offerToFew(_ value: Output) -> Few {
+        mutating func offerToFew(_ value: Output, holds: inout Bool) -> Few {
             var receivers = Few()
-            offer(value) { receivers.append($0) }
+            offer(value, holds: &holds) { receivers.append($0) }
             return receivers
         }
 
-        /// Offers `value` to every subscriber, in order, handing each receiver claimed to `claim`.
+        /// Offers `value` to every subscriber, in order, handing each receiver claimed to
+        /// `claim`; sets `holds` if it was queued over the bound for some subscriber.
         @inlinable
-        mutating func offer(_ value: Output, claim: (Borrowed) -> Void) {
+        mutating func offer(_ value: Output, holds: inout Bool, claim: (Borrowed) -> Void) {
             for index in entries.indices {
-                if let receiver = entries[index].machine.offer(value) { claim(receiver) }
+                if let receiver = entries[index].machine.offer(value) {
+                    claim(receiver)
+                } else if entries[index].machine.delivery.isOverBound {
+                    holds = true
+                }
             }
         }
 
@@ -164,33 +172,66 @@ final class SubjectStorage<Output, Failure: Error> {
 
     /// Sends `value` to every subscriber with demand. With `setCurrent`, it also becomes the
     /// current value; with `evenIfCompleted`, that happens after completion too (and nothing
-    /// is delivered then, as the entries are gone).
+    /// is delivered then, as the entries are gone). `admits` runs under the lock first: if it
+    /// returns `false`, nothing is sent (a connection's last value racing with its cancel,
+    /// see ``SubjectSubscriber``); `@Published` also numbers its sets there.
+    ///
+    /// Bounded: if the value was queued behind more than ``SerialDelivery/bound`` others for a
+    /// deliverer on another thread, the caller waits, after delivering what it claimed, until
+    /// that queue has drained (``holdSender()``).
     @inlinable
-    func send(_ value: Output, setCurrent: Bool, evenIfCompleted: Bool = false) {
-        let claim = state.withLock { state -> Claim in
-            guard evenIfCompleted || state.completion == nil else { return .nothing }
+    func send(
+        _ value: Output, setCurrent: Bool, evenIfCompleted: Bool = false, admits: (inout State) -> Bool = { _ in true }
+    ) {
+        let (claim, holds) = state.withLock { state -> (Claim, Bool) in
+            guard evenIfCompleted || state.completion == nil, admits(&state) else { return (.nothing, false) }
             if setCurrent { state.currentValue = value }
             switch state.entries.count {
             case 0:
-                return .nothing
+                return (.nothing, false)
             case 1:
-                guard let receiver = state.entries[0].machine.offer(value) else { return .nothing }
-                return .one(receiver)
+                guard let receiver = state.entries[0].machine.offer(value) else {
+                    return (.nothing, state.entries[0].machine.delivery.isOverBound)
+                }
+                return (.one(receiver), false)
             case 2...Few.capacity:
-                return .few(state.offerToFew(value))
+                var holds = false
+                let few = state.offerToFew(value, holds: &holds)
+                return (.few(few), holds)
             default:
-                return .many(state.offerToAll(value))
+                var holds = false
+                let many = state.offerToAll(value, holds: &holds)
+                return (.many(many), holds)
             }
         }
         switch claim {
         case .nothing:
-            return
+            break
         case .one(let receiver):
             drain(receiver, after: receiver.receive(value))
         case .few(let receivers):
             deliver(value, count: receivers.count) { receivers[$0] }
         case .many(let receivers):
             deliver(value, to: receivers)
+        }
+        if holds { holdSender() }
+    }
+
+    /// The bounded hand-over's wait (see ``SerialDelivery``): blocks while some subscriber's
+    /// queue is over the bound for a deliverer on another thread, unless this thread is out
+    /// delivering to one of this subject's subscribers (a re-entrant `send`, which must never
+    /// wait: that deliverer, or another one waiting on it, could wait for it in turn).
+    @inlinable @inline(never)
+    func holdSender() {
+        state.holdSender { state, sender in
+            var full: Int?
+            for index in state.entries.indices {
+                let machine = state.entries[index].machine
+                if machine.isDelivering(on: sender) { return nil }
+                if full == nil, machine.delivery.mustHold(sender) { full = index }
+            }
+            guard let full else { return nil }
+            return state.entries[full].machine.delivery.holdCondition(for: sender)
         }
     }
 

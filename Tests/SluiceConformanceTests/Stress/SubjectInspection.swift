@@ -41,3 +41,11 @@ final class WeakObjects: Sendable {
     /// The tracked objects still alive.
     var alive: Int { references.withLock { $0.count { $0.object != nil } } }
 }
+
+extension PassthroughSubject {
+    /// The most values waiting in any one subscriber's hand-over queue right now.
+    var longestQueue: Int { storage.longestQueue }
+}
+
+/// How many values a hand-over queue holds before a sender from another thread waits.
+var handOverBound: Int { SerialDelivery<Int, Never>.bound }

@@ -48,6 +48,9 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         /// the one whose value made the tuple that returned it.
         @usableFromInline var request: (demand: Subscribers.Demand, upstreams: [SubscriptionSlot], onlySender: Bool)?
         @usableFromInline var cancels: [any Subscription] = []
+        /// A tuple was queued over the bound of the hand-over: the sender may have to wait
+        /// (see ``SerialDelivery``).
+        @usableFromInline var holds = false
         @inlinable init() {}
     }
 
@@ -111,7 +114,11 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
 
     @inlinable
     mutating func admit(_ tuple: Output, into action: inout Action) {
-        if case .deliver = delivery.admit(tuple), let downstream { action.deliver = (downstream, tuple) }
+        switch delivery.admit(tuple) {
+        case .deliver: if let downstream { action.deliver = (downstream, tuple) }
+        case .queued: action.holds = action.holds || delivery.isOverBound
+        case .refused: break
+        }
     }
 
     /// Upstream `index` completed.

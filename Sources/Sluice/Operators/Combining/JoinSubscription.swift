@@ -62,9 +62,14 @@ where Row.Output == Downstream.Input {
         if demand > .none { subscription.request(demand) }
     }
 
+    /// A tuple queued over the bound makes the sender wait, after its action, while the queue
+    /// stays over it for a deliverer on another thread (see ``SerialDelivery``).
     @inlinable
     func receive<T>(_ value: T, at index: Int) -> Subscribers.Demand {
-        perform(state.withLock { $0.receive(value, at: index) }, for: index)
+        let action = state.withLock { $0.receive(value, at: index) }
+        let demand = perform(action, for: index)
+        if action.holds { state.holdSender { state, sender in state.delivery.holdCondition(for: sender) } }
+        return demand
     }
 
     @inlinable

@@ -70,7 +70,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         case .deliver(let downstream, let value):
             state.drain(.value(value), to: downstream)
         case .queued:
-            break
+            // Bounded hand-over: waits while the queue is over the bound for a deliverer on
+            // another thread (see ``SerialDelivery``).
+            state.holdSender { state, sender in state.delivery.holdCondition(for: sender) }
         case .subscribe:
             if let index = state.withLock({ $0.reserveInner() }) { just.subscribe(IndexedSubscriber(parent: self, index: index)) }
             return .none

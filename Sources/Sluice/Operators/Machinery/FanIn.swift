@@ -10,6 +10,9 @@ struct FanInAction<Downstream: Subscriber> {
     @usableFromInline var requests = UpstreamRequests()
     /// Upstreams to cancel.
     @usableFromInline var cancels: [any Subscription] = []
+    /// The value was queued over the bound of the hand-over: the sender may have to wait
+    /// (see ``SerialDelivery``).
+    @usableFromInline var holds = false
 
     @inlinable init() {}
 }
@@ -175,12 +178,15 @@ extension Locked where State: SerialFanIn {
     /// meanwhile by other threads, then a completion kept for it). Requests made while
     /// delivering find the delivery busy, so an upstream that sends inside `request` queues its
     /// value instead of recursing into the downstream: the stack stays flat (rule 5).
+    /// A value queued over the bound makes its sender wait here, after the rest, while the
+    /// queue stays over it for a deliverer on another thread (see ``SerialDelivery``).
     @inlinable
     func perform(_ action: FanInAction<State.Downstream>) {
         for upstream in action.cancels { upstream.cancel() }
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
         action.requests.make()
         if let (downstream, first) = action.deliver { drain(.value(first), to: downstream) }
+        if action.holds { holdSender { state, sender in state.delivery.holdCondition(for: sender) } }
     }
 
     /// The downstream cancelled: cancels every upstream still subscribed, and releases the
@@ -212,7 +218,9 @@ extension FanInAction {
     ) -> Bool {
         switch delivery.admit(value) {
         case .refused: return false
-        case .queued: return true
+        case .queued:
+            holds = delivery.isOverBound
+            return true
         case .deliver:
             deliver = downstream.map { ($0, value) }
             return true

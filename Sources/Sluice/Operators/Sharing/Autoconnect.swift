@@ -13,7 +13,7 @@ extension Publishers {
     /// connection's `cancel()` are called with no lock held, one connection at a time being
     /// kept. Subscribers arriving while `connect()` runs share that connection. Demand and
     /// values pass straight between the upstream and each subscriber.
-    public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
+    public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, AutoconnectParent {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -37,13 +37,32 @@ extension Publishers {
         }
 
         /// Connects the upstream, and cancels the connection at once if every subscriber has
-        /// cancelled meanwhile.
+        /// cancelled meanwhile (then connects again if more came while that cancel ran).
         @inlinable
         func connect() {
-            let connection = upstream.connect()
-            state.withLock { $0.connected(connection) }?.cancel()
+            while true {
+                let connection = upstream.connect()
+                guard let unwanted = state.withLock({ $0.connected(connection) }) else { return }
+                unwanted.cancel()
+                guard state.withLock({ $0.disconnected() }) else { return }
+            }
+        }
+
+        /// The last subscriber left: cancels `connection`, then connects again if subscribers
+        /// came while that cancel ran.
+        @usableFromInline
+        func disconnect(_ connection: any Cancellable) {
+            connection.cancel()
+            if state.withLock({ $0.disconnected() }) { connect() }
         }
     }
+}
+
+/// What an ``AutoconnectSubscription`` calls when its subscriber was the last to leave.
+@usableFromInline
+protocol AutoconnectParent: AnyObject {
+    /// Cancels `connection`, then connects again if subscribers came meanwhile.
+    func disconnect(_ connection: any Cancellable)
 }
 
 extension ConnectablePublisher {

@@ -13,11 +13,14 @@ final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, C
     /// The autoconnect's state, where this subscriber counts until it has ``left``.
     @usableFromInline let state: Locked<AutoconnectState>
     @usableFromInline let left = Atomic<Bool>(false)
+    /// The autoconnect, which disconnects when the last subscriber leaves.
+    @usableFromInline let parent: any AutoconnectParent
 
     @inlinable
-    init(_ upstream: any Subscription, count state: Locked<AutoconnectState>) {
+    init(_ upstream: any Subscription, count state: Locked<AutoconnectState>, parent: any AutoconnectParent) {
         self.upstream = upstream
         self.state = state
+        self.parent = parent
     }
 
     @inlinable
@@ -34,8 +37,8 @@ final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, C
     /// The first call takes this subscriber off the count; the last one off disconnects.
     @inlinable
     func leave() {
-        if !left.exchange(true, ordering: .acquiringAndReleasing) {
-            state.withLock { $0.leave() }?.cancel()
+        if !left.exchange(true, ordering: .acquiringAndReleasing), let connection = state.withLock({ $0.leave() }) {
+            parent.disconnect(connection)
         }
     }
 
@@ -55,7 +58,7 @@ final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, C
     /// What the autoconnect subscribes to its upstream for each downstream: it hands the
     /// downstream an ``AutoconnectSubscription`` and passes every other signal on as it is.
     @usableFromInline
-    struct Side<Parent: AnyObject, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    struct Side<Parent: AutoconnectParent, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     {
         @usableFromInline typealias Input = Downstream.Input
@@ -75,7 +78,7 @@ final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, C
 
         @inlinable
         func receive(subscription: any Subscription) {
-            downstream.receive(subscription: AutoconnectSubscription(subscription, count: state))
+            downstream.receive(subscription: AutoconnectSubscription(subscription, count: state, parent: parent))
         }
 
         @inlinable

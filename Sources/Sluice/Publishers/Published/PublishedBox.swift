@@ -9,6 +9,8 @@ final class PublishedBox<Value> {
         @usableFromInline var value: Value
         @usableFromInline var objectWillChange: ObservableObjectPublisher?
         @usableFromInline var assignments: [AnyCancellable] = []
+        /// The number of the set whose value `value` is (see ``set(_:)``).
+        @usableFromInline var storedSet: UInt64 = 0
     }
 
     @usableFromInline let state: Locked<State>
@@ -23,11 +25,25 @@ final class PublishedBox<Value> {
     @inlinable var value: Value { state.withLock { $0.value } }
 
     /// `objectWillChange` first, then the subscribers (who still read the old value), then the store.
+    ///
+    /// Atomic with respect to other sets: each set is numbered under the subject's lock, where
+    /// its value takes its place in every subscriber's order, and is stored only if no later
+    /// set has been stored already. So after concurrent sets, the stored value is the one
+    /// every subscriber received last (no lock is held while subscribers are called: rule 6).
     @inlinable
     func set(_ newValue: Value) {
         state.withLock { $0.objectWillChange }?.send()
-        subject.send(newValue)
-        state.withLock { $0.value = newValue }
+        var number: UInt64 = 0
+        subject.storage.send(newValue, setCurrent: true) { subject in
+            subject.publishedSets &+= 1
+            number = subject.publishedSets
+            return true
+        }
+        state.withLock { state in
+            guard number > state.storedSet else { return }
+            state.value = newValue
+            state.storedSet = number
+        }
     }
 
     /// Keeps an `assign(to:)` subscription until the property goes.

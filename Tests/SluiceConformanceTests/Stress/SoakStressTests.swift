@@ -1,0 +1,120 @@
+// Issue 29's soak, in the suite: what a user's app does to a subject, for a fixed time.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+import Testing
+@_spi(Internals) import Sluice
+import SluiceTesting
+
+@Suite("Stress: soak", .timeLimit(.minutes(4)))
+struct SoakStressTests {
+    /// Two threads send into a subject as fast as they can; two threads subscribe and cancel
+    /// sinks (behind `map`/`filter`, and through `share()`); two tasks run `for await` loops
+    /// over `values` taking 50 elements, every other one cancelled at once. For 4 seconds
+    /// (divided by `SLUICE_STRESS_DIVISOR`, at least half a second).
+    @Test("senders faster than delivery: every subscriber sees each sender's values in order, no hand-over queue grows past its bound, and memory stays flat")
+    func sendersChurnAndValuesLoops() async {
+        let duration = max(4.0 / Double(StressBudget.divisor), 0.5)
+        let start = ContinuousClock.now
+        let deadline = start + .milliseconds(Int(duration * 1_000))
+        let warmUp = start + .milliseconds(Int(duration * 250))
+        let subject = PassthroughSubject<Tagged, Never>()
+        let shared = StressShared(subject.share())
+        let stats = Locked((rounds: 0, loops: 0, loopsDone: 0, longest: 0, breaches: [String](), warmRSS: 0))
+
+        @Sendable func check(_ values: [Tagged]) {
+            if let breach = perSenderOrder(values, senders: 2).breach { stats.withLock { $0.breaches.append(breach) } }
+        }
+
+        // The values loops, on the cooperative pool; each runs at least once (other suites may
+        // hold the pool until the deadline) and ends with the next value after the deadline.
+        let loops = (0..<2).map { _ in
+            Task.detached {
+                var cancelled = false
+                repeat {
+                    let loop = Task {
+                        var seen: [Tagged] = []
+                        for await value in subject.values {
+                            seen.append(value)
+                            if seen.count == 50 { break }
+                        }
+                        return seen
+                    }
+                    if cancelled { loop.cancel() }
+                    cancelled.toggle()
+                    check(await loop.value)
+                    stats.withLock { $0.loops += 1 }
+                } while ContinuousClock.now < deadline
+                stats.withLock { $0.loopsDone += 1 }
+            }
+        }
+
+        runConcurrently(threads: 5) { thread in
+            switch thread {
+            case 0, 1:
+                // Senders, on until the loops are done (they need values to end).
+                var rank = 0
+                while ContinuousClock.now < deadline || stats.withLock({ $0.loopsDone }) < 2 {
+                    subject.send(Tagged(sender: thread, rank: rank))
+                    rank += 1
+                }
+            case 2, 3:
+                // Churners: a sink behind map/filter and one through share(), a few values, cancel.
+                while ContinuousClock.now < deadline {
+                    let mapped = Locked<[Tagged]>([]), sharing = Locked<[Tagged]>([])
+                    let first = subject.map { $0 }.filter { $0.rank % 3 != 0 }.sink { value in mapped.withLock { $0.append(value) } }
+                    let second = shared.value.sink { value in sharing.withLock { $0.append(value) } }
+                    for _ in 0..<200 where mapped.withLock({ $0.count }) < 20 { yieldThread() }
+                    first.cancel()
+                    second.cancel()
+                    check(mapped.withLock { $0 })
+                    check(sharing.withLock { $0 })
+                    stats.withLock { $0.rounds += 1 }
+                }
+            default:
+                // The monitor: the longest hand-over queue, and the resident set after warm-up.
+                var warmed = false
+                while ContinuousClock.now < deadline {
+                    let longest = subject.longestQueue
+                    stats.withLock { $0.longest = max($0.longest, longest) }
+                    if !warmed, ContinuousClock.now >= warmUp {
+                        warmed = true
+                        let rss = residentBytes()
+                        stats.withLock { $0.warmRSS = rss }
+                    }
+                    yieldThread()
+                }
+            }
+        }
+        for loop in loops { await loop.value }
+        let endRSS = residentBytes()
+
+        let result = stats.withLock { $0 }
+        #expect(result.breaches.isEmpty, "\(result.breaches.prefix(3))")
+        // Two senders can each add one value past the bound before they wait.
+        #expect(result.longest <= handOverBound + 2, "a hand-over queue held \(result.longest) values")
+        let growth = endRSS - result.warmRSS
+        #expect(growth < 32 << 20, "resident memory grew by \(growth >> 20) MiB after warm-up")
+        #expect(result.rounds > 0 && result.loops > 0, "\(result.rounds) rounds, \(result.loops) loops")
+    }
+}
+
+/// The process's resident set now, in bytes (Linux: /proc/self/statm; 0 elsewhere, where
+/// the memory check then passes trivially and the queue bound still holds).
+private func residentBytes() -> Int {
+    #if os(Linux)
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 128)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
+    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = text.split(separator: " ")
+    guard fields.count >= 2, let resident = Int(fields[1]) else { return 0 }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+    return 0
+    #endif
+}
