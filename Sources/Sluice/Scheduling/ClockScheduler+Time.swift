@@ -16,7 +16,7 @@ extension ClockScheduler {
         @inlinable public init(_ instant: C.Instant) { self.instant = instant }
 
         @inlinable
-        public func distance(to other: Self) -> Stride { Stride(instant.duration(to: other.instant)) }
+        public func distance(to other: Self) -> Stride { Stride(duration: instant.duration(to: other.instant)) }
 
         @inlinable
         public func advanced(by n: Stride) -> Self { Self(instant.advanced(by: n.duration)) }
