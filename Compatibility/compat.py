@@ -276,6 +276,28 @@ def generate(args):
           f"{len(excluded_tests)} tests excluded")
 
 
+def copy(args):
+    """Copies another project's Swift sources unchanged (combine-schedulers'), keeping the build
+    incremental: only changed files are written, files gone from the source are removed."""
+    source, output = os.path.abspath(args.source), os.path.abspath(args.output)
+    kept, written = set(), 0
+    for directory, _, files in os.walk(source):
+        for name in files:
+            if name.endswith(".swift"):
+                relative = os.path.relpath(os.path.join(directory, name), source)
+                with open(os.path.join(directory, name), encoding="utf-8") as f:
+                    written += write_if_changed(os.path.join(output, relative), f.read())
+                kept.add(relative)
+    removed = 0
+    for directory, _, files in os.walk(output):
+        for name in files:
+            relative = os.path.relpath(os.path.join(directory, name), output)
+            if relative not in kept:
+                os.remove(os.path.join(directory, name))
+                removed += 1
+    print(f"copied {output}: {len(kept)} files ({written} rewritten, {removed} removed)")
+
+
 # MARK: - run: build once, then a process per class
 
 
@@ -717,6 +739,9 @@ def main():
     g = commands.add_parser("generate", help="generate the test sources (prepare.sh calls it)")
     g.add_argument("--source", required=True, help="OpenCombine's Tests/OpenCombineTests")
     g.add_argument("--output", default=GENERATED)
+    c = commands.add_parser("copy", help="copy another project's sources unchanged (prepare.sh calls it)")
+    c.add_argument("--source", required=True)
+    c.add_argument("--output", required=True)
     r = commands.add_parser("run", help="build, run the suite class by class, compare with the list")
     r.add_argument("--filter", help="a regex on Class/test: run only the tests it matches (the list is checked for those)")
     r.add_argument("--update", action="store_true", help="rewrite ExpectedFailures.txt from this run")
@@ -733,6 +758,8 @@ def main():
     args = parser.parse_args()
     if args.command == "generate":
         generate(args)
+    elif args.command == "copy":
+        copy(args)
     elif args.command == "run":
         run(args)
 
