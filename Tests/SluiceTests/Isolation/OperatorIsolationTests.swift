@@ -288,6 +288,12 @@ struct OperatorIsolationTests {
 
         let afterReceiveOn = RecordingSubscriber<Int, Never>()
         subject.receive(on: .mainActor).map { $0 }.filter { _ in true }.subscribe(afterReceiveOn)
+        // The subscription comes through the shared main-actor queue, which other tests may
+        // keep busy: wait until a value has come through.
+        while afterReceiveOn.valueCount == 0 {
+            await Task.detached { subject.send(3) }.value
+            await settleMainActor()
+        }
         #expect(hops(afterReceiveOn.subscription) == 1)
         recorder.cancel()
         afterReceiveOn.cancel()
