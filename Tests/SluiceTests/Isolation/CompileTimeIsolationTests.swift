@@ -66,5 +66,73 @@ struct CompileTimeIsolationTests {
             """)
         #expect(result.status != 0, "\(result.output)")
     }
+    @Test("issue 28's program and its variants compile: operator closures on an actor, fed from other threads (checked at run time by OperatorIsolationTests)")
+    func operatorClosuresOnActorsCompile() throws {
+        let result = try compile("""
+            import Foundation
+            import Sluice
+            import SluiceFoundation
+            @MainActor final class ViewModel {
+                var mapped = 0
+                var bag = Set<AnyCancellable>()
+                func bind(_ s: PassthroughSubject<Int, Never>) {
+                    s.map { v in self.mapped += 1; return v }
+                     .sink { _ in }.store(in: &bag)
+                    s.filter { _ in self.mapped > 0 }.scan(0) { $0 + $1 + self.mapped }
+                     .handleEvents(receiveOutput: { _ in self.mapped += 1 }, receiveCancel: { self.mapped = 0 })
+                     .removeDuplicates { _, _ in self.mapped == 0 }
+                     .flatMap { v in Just(v + self.mapped) }
+                     .sink { _ in }.store(in: &bag)
+                }
+                func bindProducer() {
+                    Producer<Int, Never> { sender in _ = await sender.send(1) }
+                        .map { self.mapped += $0; return $0 }.sink { _ in }.store(in: &bag)
+                }
+                func bindQueue(_ queue: DispatchQueue) {
+                    (0..<3).publisher.receive(on: queue).compactMap { self.mapped += $0; return $0 }
+                        .sink { _ in }.store(in: &bag)
+                }
+                func bindNotifications() {
+                    NotificationCenter.default.publisher(for: Notification.Name("n"))
+                        .map { _ in self.mapped += 1 }.sink { _ in }.store(in: &bag)
+                }
+                // The safe forms still compile: the explicit hop, and a Sendable closure.
+                func explicit(_ s: PassthroughSubject<Int, Never>) {
+                    s.receive(on: .mainActor).map { self.mapped = $0 }.sink { _ in }.store(in: &bag)
+                    s.map({ @Sendable v in v * 2 }, isolation: nil).sink { self.mapped = $0 }.store(in: &bag)
+                }
+            }
+            actor Store {
+                var total = 0
+                var bag = Set<AnyCancellable>()
+                func bind(_ s: PassthroughSubject<Int, Never>) {
+                    s.map { self.total += $0; return $0 }.filter { $0 > self.total }.sink { _ in }.store(in: &bag)
+                }
+            }
+            let s = PassthroughSubject<Int, Never>()
+            let vm = ViewModel(); vm.bind(s)
+            await Store().bind(s)
+            await Task.detached { s.send(1) }.value
+            // Outside any actor, as in Combine.
+            func plain() -> AnyCancellable { s.map { $0 + 1 }.filter { $0 > 0 }.sink { print($0) } }
+            """)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test("an operator whose closure belongs to the main actor cannot be sent to another task")
+    func isolatedOperatorStaysPut() throws {
+        let result = try compile("""
+            import Sluice
+            @MainActor final class ViewModel {
+                var mapped = 0
+                func make(_ s: PassthroughSubject<Int, Never>) async {
+                    let mapped = s.map { v in self.mapped += 1; return v }
+                    await Task.detached { _ = mapped.sink { _ in } }.value
+                }
+            }
+            """)
+        #expect(result.status != 0)
+        #expect(result.output.contains("data race") || result.output.contains("Sendable"), "\(result.output)")
+    }
 }
 #endif

@@ -115,9 +115,9 @@ extension Publisher {
     /// Publishes what `transform` makes of this publisher's and `other`'s latest elements
     /// whenever either sends one. `transform` runs on the thread that delivers the pair.
     @inlinable
-    public func combineLatest<P, T>(_ other: P, _ transform: @escaping (Output, P.Output) -> T)
+    public func combineLatest<P, T>(_ other: P, _ transform: @escaping (Output, P.Output) -> T, isolation: (any Actor)? = #isolation)
         -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where P: Publisher, Failure == P.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest(self, other)) { transform($0.0, $0.1) }
+        Publishers.Map(upstream: Publishers.CombineLatest(self, other), transform: { transform($0.0, $0.1) }, isolation: isolation)
     }
 
     /// Publishes this publisher's and two others' latest elements whenever one sends; see ``Publishers/CombineLatest``.
@@ -130,10 +130,10 @@ extension Publisher {
     /// Publishes what `transform` makes of this publisher's and two others' latest elements
     /// whenever one sends.
     @inlinable
-    public func combineLatest<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T)
+    public func combineLatest<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T, isolation: (any Actor)? = #isolation)
         -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
     where P: Publisher, Q: Publisher, Failure == P.Failure, P.Failure == Q.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest3(self, publisher1, publisher2)) { transform($0.0, $0.1, $0.2) }
+        Publishers.Map(upstream: Publishers.CombineLatest3(self, publisher1, publisher2), transform: { transform($0.0, $0.1, $0.2) }, isolation: isolation)
     }
 
     /// Publishes this publisher's and three others' latest elements whenever one sends; see ``Publishers/CombineLatest``.
@@ -147,9 +147,10 @@ extension Publisher {
     /// whenever one sends.
     @inlinable
     public func combineLatest<P, Q, R, T>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
     where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)) { transform($0.0, $0.1, $0.2, $0.3) }
+        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3), transform: { transform($0.0, $0.1, $0.2, $0.3) }, isolation: isolation)
     }
 }

@@ -110,9 +110,9 @@ extension Publisher {
     /// Pairs this publisher's elements with `other`'s, in order, and publishes what `transform`
     /// makes of each pair. `transform` runs on the thread that delivers the pair.
     @inlinable
-    public func zip<P, T>(_ other: P, _ transform: @escaping (Output, P.Output) -> T)
+    public func zip<P, T>(_ other: P, _ transform: @escaping (Output, P.Output) -> T, isolation: (any Actor)? = #isolation)
         -> Publishers.Map<Publishers.Zip<Self, P>, T> where P: Publisher, Failure == P.Failure {
-        Publishers.Map(upstream: Publishers.Zip(self, other)) { transform($0.0, $0.1) }
+        Publishers.Map(upstream: Publishers.Zip(self, other), transform: { transform($0.0, $0.1) }, isolation: isolation)
     }
 
     /// Combines this publisher's elements with two others', in order; see ``Publishers/Zip``.
@@ -125,10 +125,10 @@ extension Publisher {
     /// Combines this publisher's elements with two others', in order, and publishes what
     /// `transform` makes of each triple.
     @inlinable
-    public func zip<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T)
+    public func zip<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T, isolation: (any Actor)? = #isolation)
         -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
     where P: Publisher, Q: Publisher, Failure == P.Failure, P.Failure == Q.Failure {
-        Publishers.Map(upstream: Publishers.Zip3(self, publisher1, publisher2)) { transform($0.0, $0.1, $0.2) }
+        Publishers.Map(upstream: Publishers.Zip3(self, publisher1, publisher2), transform: { transform($0.0, $0.1, $0.2) }, isolation: isolation)
     }
 
     /// Combines this publisher's elements with three others', in order; see ``Publishers/Zip``.
@@ -142,9 +142,10 @@ extension Publisher {
     /// `transform` makes of each quadruple.
     @inlinable
     public func zip<P, Q, R, T>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
     where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
-        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) { transform($0.0, $0.1, $0.2, $0.3) }
+        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3), transform: { transform($0.0, $0.1, $0.2, $0.3) }, isolation: isolation)
     }
 }

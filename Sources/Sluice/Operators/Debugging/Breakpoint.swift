@@ -27,13 +27,19 @@ extension Publishers {
         /// Stops when it returns `true` for the completion.
         public let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher that stops in the debugger when a closure returns `true`.
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Bool)? = nil,
             receiveOutput: ((Upstream.Output) -> Bool)? = nil,
-            receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+            receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil,
+            isolation: (any Actor)? = #isolation
         ) {
+            self.isolation = isolation
             self.upstream = upstream
             self.receiveSubscription = receiveSubscription
             self.receiveOutput = receiveOutput
@@ -48,7 +54,7 @@ extension Publishers {
                 output: { if onOutput?($0) == true { stopInDebugger() } },
                 completion: { if onCompletion?($0) == true { stopInDebugger() } },
                 cancel: nil, request: nil)
-            upstream.receive(subscriber: ObservingSubscription(name: "Breakpoint", hooks: hooks, downstream: subscriber))
+            upstream.receive(subscriber: ObservingSubscription(name: "Breakpoint", hooks: hooks, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -67,15 +73,20 @@ extension Publisher {
     public func breakpoint(
         receiveSubscription: ((any Subscription) -> Bool)? = nil,
         receiveOutput: ((Output) -> Bool)? = nil,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.Breakpoint<Self> {
         Publishers.Breakpoint(
             upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-            receiveCompletion: receiveCompletion)
+            receiveCompletion: receiveCompletion, isolation: isolation)
     }
 
     /// Stops in the debugger when the upstream fails.
     public func breakpointOnError() -> Publishers.Breakpoint<Self> {
         breakpoint(receiveCompletion: { if case .failure = $0 { true } else { false } })
     }
+}
+
+extension Publishers.Breakpoint: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

@@ -26,6 +26,10 @@ extension Publishers {
         /// Called with each demand the downstream requests, before the upstream gets it.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher observing the events of `upstream` with the given closures.
         @inlinable
         public init(
@@ -34,8 +38,10 @@ extension Publishers {
             receiveOutput: ((Upstream.Output) -> Void)? = nil,
             receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)? = nil,
             receiveCancel: (() -> Void)? = nil,
-            receiveRequest: ((Subscribers.Demand) -> Void)?
+            receiveRequest: ((Subscribers.Demand) -> Void)?,
+            isolation: (any Actor)? = #isolation
         ) {
+            self.isolation = isolation
             self.upstream = upstream
             self.receiveSubscription = receiveSubscription
             self.receiveOutput = receiveOutput
@@ -49,8 +55,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let hooks = EventHooks(
                 subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,
-                cancel: receiveCancel, request: receiveRequest)
-            upstream.receive(subscriber: ObservingSubscription(name: "HandleEvents", hooks: hooks, downstream: subscriber))
+                cancel: receiveCancel.map { runOn(isolation, $0) }, request: receiveRequest.map { runOn(isolation, $0) })
+            upstream.receive(subscriber: ObservingSubscription(name: "HandleEvents", hooks: hooks, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -64,10 +70,15 @@ extension Publisher {
         receiveOutput: ((Output) -> Void)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
         receiveCancel: (() -> Void)? = nil,
-        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.HandleEvents<Self> {
         Publishers.HandleEvents(
             upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
+            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest, isolation: isolation)
     }
+}
+
+extension Publishers.HandleEvents: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

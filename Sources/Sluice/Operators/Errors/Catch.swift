@@ -19,8 +19,13 @@ extension Publishers {
         /// Makes the publisher that replaces the upstream after its failure.
         public let handler: (Upstream.Failure) -> NewPublisher
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher that replaces `upstream`, when it fails, with `handler`'s publisher.
-        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.handler = handler
         }
@@ -29,7 +34,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = UpstreamRelay(name: "Catch", downstream: subscriber, trapsOnZeroDemand: true)
             let handler = handler
-            relay.subscribe(upstream) { completion in
+            relay.subscribe(upstream.hopping(to: isolation)) { completion in
                 switch completion {
                 case .finished: relay.complete(.finished)
                 case .failure(let failure): relay.subscribe(handler(failure)) { relay.complete($0) }
@@ -42,8 +47,8 @@ extension Publishers {
 extension Publisher {
     /// Replaces the upstream, when it fails, with the publisher `handler` makes from the
     /// failure; outstanding demand carries over to it.
-    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P, isolation: (any Actor)? = #isolation) -> Publishers.Catch<Self, P>
     where Output == P.Output {
-        Publishers.Catch(upstream: self, handler: handler)
+        Publishers.Catch(upstream: self, handler: handler, isolation: isolation)
     }
 }

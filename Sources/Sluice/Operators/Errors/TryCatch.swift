@@ -18,9 +18,14 @@ extension Publishers {
         /// end the stream with the error thrown.
         public let handler: (Upstream.Failure) throws -> NewPublisher
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher that replaces `upstream`, when it fails, with `handler`'s
         /// publisher, or fails with the error `handler` throws.
-        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.handler = handler
         }
@@ -29,7 +34,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = UpstreamRelay(name: "TryCatch", downstream: subscriber, trapsOnZeroDemand: true)
             let handler = handler
-            relay.subscribe(upstream) { completion in
+            relay.subscribe(upstream.hopping(to: isolation)) { completion in
                 guard case .failure(let failure) = completion else { return relay.complete(.finished) }
                 let next: NewPublisher
                 do {
@@ -60,8 +65,8 @@ extension Publisher {
     ///     return mirror()
     /// }
     /// ```
-    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P, isolation: (any Actor)? = #isolation) -> Publishers.TryCatch<Self, P>
     where Output == P.Output {
-        Publishers.TryCatch(upstream: self, handler: handler)
+        Publishers.TryCatch(upstream: self, handler: handler, isolation: isolation)
     }
 }

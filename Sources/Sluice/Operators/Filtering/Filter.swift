@@ -13,9 +13,14 @@ extension Publishers {
         /// The predicate an element must satisfy to be republished.
         public let isIncluded: (Upstream.Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher republishing the elements of `upstream` that satisfy `isIncluded`.
         @inlinable
-        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.isIncluded = isIncluded
         }
@@ -23,7 +28,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through the predicate.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: FilterStep<Output, Failure>(isIncluded: isIncluded), downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: FilterStep<Output, Failure>(isIncluded: isIncluded), downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -40,23 +45,27 @@ struct FilterStep<Input, Failure: Error>: OperatorStep {
 extension Publishers.Filter {
     /// Fuses two predicates into one `Filter`, as Combine does.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+    public func filter(_ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream) { first($0) && isIncluded($0) }
+        return .init(upstream: upstream, isIncluded: { first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
     }
 
     /// Fuses this predicate with a throwing one into one `TryFilter`, as Combine does.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream) { try first($0) && isIncluded($0) }
+        return .init(upstream: upstream, isIncluded: { try first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
     }
 }
 
 extension Publisher {
     /// Republishes only the elements that satisfy `isIncluded`.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
-        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    public func filter(_ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded, isolation: isolation)
     }
+}
+
+extension Publishers.Filter: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

@@ -13,9 +13,14 @@ extension Publishers {
         /// Whether two elements count as duplicates: the last republished one, then the new one.
         public let predicate: (Output, Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher dropping the elements of `upstream` that duplicate the last one sent.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -24,7 +29,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = RemoveDuplicatesStep<Output, Failure>(isDuplicate: predicate)
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -55,7 +60,11 @@ extension Publisher {
     /// Republishes an element only if `predicate(last, element)` says it is no duplicate of
     /// the last one republished.
     @inlinable
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
-        Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: predicate, isolation: isolation)
     }
+}
+
+extension Publishers.RemoveDuplicates: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

@@ -13,9 +13,14 @@ extension Publishers {
         /// The predicate an element must satisfy; an error it throws ends the stream.
         public let isIncluded: (Upstream.Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher republishing the elements of `upstream` that satisfy `isIncluded`.
         @inlinable
-        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.isIncluded = isIncluded
         }
@@ -24,7 +29,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: OperatorSubscriber(
-                step: TryFilterStep<Output, Upstream.Failure>(isIncluded: isIncluded), downstream: subscriber))
+                step: TryFilterStep<Output, Upstream.Failure>(isIncluded: isIncluded), downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -45,16 +50,16 @@ struct TryFilterStep<Input, UpstreamFailure: Error>: OperatorStep {
 extension Publishers.TryFilter {
     /// Fuses a predicate into this `TryFilter`, as Combine does.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+    public func filter(_ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream) { try first($0) && isIncluded($0) }
+        return .init(upstream: upstream, isIncluded: { try first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
     }
 
     /// Fuses a throwing predicate into this `TryFilter`, as Combine does.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream) { try first($0) && isIncluded($0) }
+        return .init(upstream: upstream, isIncluded: { try first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
     }
 }
 
@@ -62,7 +67,11 @@ extension Publisher {
     /// Republishes the elements that satisfy a predicate that can throw; a thrown error cancels
     /// the upstream and fails the stream.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
-        Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Self> {
+        Publishers.TryFilter(upstream: self, isIncluded: isIncluded, isolation: isolation)
     }
+}
+
+extension Publishers.TryFilter: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

@@ -14,9 +14,14 @@ extension Publishers {
         /// Whether two elements count as duplicates; an error it throws ends the stream.
         public let predicate: (Output, Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher dropping the elements of `upstream` that duplicate the last one sent.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -25,7 +30,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryRemoveDuplicatesStep<Output, Upstream.Failure>(isDuplicate: predicate)
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -54,7 +59,11 @@ extension Publisher {
     /// Republishes an element only if a predicate that can throw says it is no duplicate of the
     /// last one republished; a thrown error cancels the upstream and fails the stream.
     @inlinable
-    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool) -> Publishers.TryRemoveDuplicates<Self> {
-        Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)
+    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryRemoveDuplicates<Self> {
+        Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate, isolation: isolation)
     }
+}
+
+extension Publishers.TryRemoveDuplicates: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

@@ -40,11 +40,16 @@ extension Publishers {
         /// Makes a publisher of each element of the upstream.
         public let transform: (Upstream.Output) -> NewPublisher
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher that flattens the publishers `transform` makes of `upstream`'s
         /// elements, with at most `maxPublishers` of them subscribed at once (`.none` asks the
         /// upstream for nothing).
         @inlinable
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform
@@ -56,7 +61,7 @@ extension Publishers {
             let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
             subscriber.receive(subscription: subscription)
-            upstream.subscribe(subscription)
+            upstream.receive(subscriber: subscription, isolation: isolation)
         }
     }
 }
@@ -69,9 +74,10 @@ extension Publisher {
     /// finishing does not finish the stream; any failure fails it.
     @inlinable
     public func flatMap<T, P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, P.Failure == Failure {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform, isolation: isolation)
     }
 
     /// Transforms each element into a publisher that never fails and republishes their
@@ -79,9 +85,10 @@ extension Publisher {
     /// ``Publishers/FlatMap``.
     @inlinable
     public func flatMap<P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: { transform($0).setFailureType(to: Failure.self) }, isolation: isolation)
     }
 }
 
@@ -90,17 +97,19 @@ extension Publisher where Failure == Never {
     /// which never fails, takes the inner publishers' failure type. See ``Publishers/FlatMap``.
     @inlinable
     public func flatMap<P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
-        Publishers.FlatMap(upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
+        Publishers.FlatMap(upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform, isolation: isolation)
     }
 
     /// Transforms each element into a publisher and republishes their elements; neither side
     /// fails. See ``Publishers/FlatMap``.
     @inlinable
     public func flatMap<P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform, isolation: isolation)
     }
 }

@@ -14,9 +14,14 @@ extension Publishers {
         /// Whether its first argument ranks below its second; the highest-ranked element is sent.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher sending the highest-ranked element of `upstream`.
         @inlinable
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
+        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
@@ -30,7 +35,7 @@ extension Publishers {
                 best = element
                 return .more
             }
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -46,9 +51,14 @@ extension Publishers {
         /// Whether its first argument ranks below its second; an error ends the stream.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher sending the highest-ranked element of `upstream`.
         @inlinable
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
@@ -68,7 +78,7 @@ extension Publishers {
                 best = element
                 return .more
             }
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -86,25 +96,25 @@ extension Publisher where Output: Comparable {
 extension Publisher {
     /// Sends the smallest element by `areInIncreasingOrder` when the upstream finishes.
     @inlinable
-    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
+    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Comparison<Self> {
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: { areInIncreasingOrder($1, $0) }, isolation: isolation)
     }
 
     /// Sends the largest element by `areInIncreasingOrder` when the upstream finishes.
     @inlinable
-    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Comparison<Self> {
+        Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder, isolation: isolation)
     }
 
     /// Sends the smallest element by a closure that can throw when the upstream finishes.
     @inlinable
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
-        Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryComparison<Self> {
+        Publishers.TryComparison(upstream: self, areInIncreasingOrder: { try areInIncreasingOrder($1, $0) }, isolation: isolation)
     }
 
     /// Sends the largest element by a closure that can throw when the upstream finishes.
     @inlinable
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
-        Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryComparison<Self> {
+        Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder, isolation: isolation)
     }
 }

@@ -38,9 +38,14 @@ extension Publishers {
         /// The predicate an element must satisfy.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher that tells whether an element of `upstream` satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -48,7 +53,7 @@ extension Publishers {
         /// Subscribes `subscriber`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription(step: searchStep("ContainsWhere", predicate), downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: searchStep("ContainsWhere", predicate), downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -64,9 +69,14 @@ extension Publishers {
         /// The predicate an element must satisfy; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher that tells whether an element of `upstream` satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -75,7 +85,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = trySearchStep("TryContainsWhere", predicate, failure: Upstream.Failure.self)
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -110,14 +120,14 @@ extension Publisher {
     /// Sends `true` as soon as an element satisfies `predicate`, or `false` when the upstream
     /// finishes without one.
     @inlinable
-    public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
-        Publishers.ContainsWhere(upstream: self, predicate: predicate)
+    public func contains(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.ContainsWhere<Self> {
+        Publishers.ContainsWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Sends `true` as soon as an element satisfies a predicate that can throw; a thrown error
     /// cancels the upstream and fails the stream.
     @inlinable
-    public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
-        Publishers.TryContainsWhere(upstream: self, predicate: predicate)
+    public func tryContains(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryContainsWhere<Self> {
+        Publishers.TryContainsWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

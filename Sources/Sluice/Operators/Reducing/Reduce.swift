@@ -16,9 +16,14 @@ extension Publishers {
         /// Combines the result so far with the next element.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher combining the elements of `upstream` from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -32,7 +37,7 @@ extension Publishers {
                 result = next(result ?? initial, element)
                 return .more
             }
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -53,9 +58,14 @@ extension Publishers {
         /// Combines the result so far with the next element; an error ends the stream.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher combining the elements of `upstream` from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -71,7 +81,7 @@ extension Publishers {
                 do { result = try next(result ?? initial, element) } catch { return .fail(error) }
                 return .more
             }
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -80,14 +90,14 @@ extension Publisher {
     /// Combines every element with `nextPartialResult`, from `initialResult`, and sends the
     /// result when the upstream finishes.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
-        Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.Reduce<Self, T> {
+        Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
     }
 
     /// Combines every element with a closure that can throw, and sends the result when the
     /// upstream finishes; a thrown error cancels the upstream and fails the stream.
     @inlinable
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T) -> Publishers.TryReduce<Self, T> {
-        Publishers.TryReduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T, isolation: (any Actor)? = #isolation) -> Publishers.TryReduce<Self, T> {
+        Publishers.TryReduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
     }
 }

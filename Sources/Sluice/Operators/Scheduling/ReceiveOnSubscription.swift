@@ -87,7 +87,22 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         state.withLock { $0.end() }?.cancel()
     }
 
+    /// The hops a value passes from its source to this subscription's downstream, this one
+    /// included (counted through upstream subscriptions that are hops too).
+    package var hopsInChain: Int {
+        1 + ((state.withLock { $0.upstream.current } as? any SignalHop)?.hopsInChain ?? 0)
+    }
+
     @usableFromInline var description: String { "ReceiveOn" }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline var playgroundDescription: Any { description }
+}
+
+extension ReceiveOnSubscription: SignalHop {}
+
+/// A subscription that moves signals to another thread or actor (`receive(on:)`, and the hop
+/// of an operator made on an actor): lets tests see how many hops a chain makes.
+package protocol SignalHop {
+    /// This hop and the hops upstream of it whose subscriptions it can see.
+    var hopsInChain: Int { get }
 }

@@ -13,9 +13,14 @@ extension Publishers {
         /// Elements are omitted while this holds.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher omitting the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -25,7 +30,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let step = WhileStep<Output, Failure, Failure>(dropping: true, name: "DropWhile") { .success(predicate($0)) }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -41,9 +46,14 @@ extension Publishers {
         /// Elements are omitted while this holds; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher omitting the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -55,7 +65,7 @@ extension Publishers {
             let step = WhileStep<Output, Upstream.Failure, any Error>(dropping: true, name: "TryDropWhile") { element in
                 Result { try predicate(element) }
             }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -71,9 +81,14 @@ extension Publishers {
         /// Elements are republished while this holds.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher republishing the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -83,7 +98,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let step = WhileStep<Output, Failure, Failure>(dropping: false, name: "PrefixWhile") { .success(predicate($0)) }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -99,9 +114,14 @@ extension Publishers {
         /// Elements are republished while this holds; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher republishing the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -113,7 +133,7 @@ extension Publishers {
             let step = WhileStep<Output, Upstream.Failure, any Error>(dropping: false, name: "TryPrefixWhile") { element in
                 Result { try predicate(element) }
             }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -172,27 +192,43 @@ extension Publisher {
     /// Omits elements while `predicate` holds, then republishes every element from the first
     /// that fails it.
     @inlinable
-    public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
-        Publishers.DropWhile(upstream: self, predicate: predicate)
+    public func drop(while predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.DropWhile<Self> {
+        Publishers.DropWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Omits elements while a predicate that can throw holds; a thrown error cancels the
     /// upstream and fails the stream.
     @inlinable
-    public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
-        Publishers.TryDropWhile(upstream: self, predicate: predicate)
+    public func tryDrop(while predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryDropWhile<Self> {
+        Publishers.TryDropWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Republishes elements while `predicate` holds, and finishes at the first that fails it.
     @inlinable
-    public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
-        Publishers.PrefixWhile(upstream: self, predicate: predicate)
+    public func prefix(while predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.PrefixWhile<Self> {
+        Publishers.PrefixWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Republishes elements while a predicate that can throw holds; a thrown error cancels the
     /// upstream and fails the stream.
     @inlinable
-    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
-        Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
+    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryPrefixWhile<Self> {
+        Publishers.TryPrefixWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
+}
+
+extension Publishers.DropWhile: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
+}
+
+extension Publishers.TryDropWhile: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
+}
+
+extension Publishers.PrefixWhile: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
+}
+
+extension Publishers.TryPrefixWhile: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

@@ -35,9 +35,14 @@ extension Publishers {
         /// The predicate the element sent must satisfy.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher sending the first element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -46,7 +51,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("FirstWhere", last: false, predicate)
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -62,9 +67,14 @@ extension Publishers {
         /// The predicate the element sent must satisfy; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher sending the first element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -73,7 +83,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = trySelectStep("TryFirstWhere", last: false, predicate, failure: Upstream.Failure.self)
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -116,14 +126,14 @@ extension Publisher {
 
     /// Sends the first element that satisfies `predicate` and finishes, cancelling the upstream.
     @inlinable
-    public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
-        Publishers.FirstWhere(upstream: self, predicate: predicate)
+    public func first(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.FirstWhere<Self> {
+        Publishers.FirstWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Sends the first element that satisfies a predicate that can throw; a thrown error
     /// cancels the upstream and fails the stream.
     @inlinable
-    public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
-        Publishers.TryFirstWhere(upstream: self, predicate: predicate)
+    public func tryFirst(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFirstWhere<Self> {
+        Publishers.TryFirstWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

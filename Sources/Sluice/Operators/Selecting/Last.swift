@@ -32,9 +32,14 @@ extension Publishers {
         /// The predicate the element sent must satisfy.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher sending the last element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -43,7 +48,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("LastWhere", last: true, predicate)
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 
@@ -59,9 +64,14 @@ extension Publishers {
         /// The predicate the element sent must satisfy; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher sending the last element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
         }
@@ -70,7 +80,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = trySelectStep("TryLastWhere", last: true, predicate, failure: Upstream.Failure.self)
-            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber))
+            upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -82,14 +92,14 @@ extension Publisher {
 
     /// Sends the last element that satisfies `predicate` when the upstream finishes.
     @inlinable
-    public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
-        Publishers.LastWhere(upstream: self, predicate: predicate)
+    public func last(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.LastWhere<Self> {
+        Publishers.LastWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Sends the last element that satisfies a predicate that can throw; a thrown error
     /// cancels the upstream and fails the stream.
     @inlinable
-    public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
-        Publishers.TryLastWhere(upstream: self, predicate: predicate)
+    public func tryLast(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryLastWhere<Self> {
+        Publishers.TryLastWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

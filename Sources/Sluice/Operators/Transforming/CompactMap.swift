@@ -11,9 +11,14 @@ extension Publishers {
         /// The closure applied to each element; `nil` drops the element.
         public let transform: (Upstream.Output) -> Output?
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher republishing the non-`nil` results of `transform`.
         @inlinable
-        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.transform = transform
         }
@@ -21,7 +26,7 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through the transform.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: CompactMapStep(transform: transform), downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: CompactMapStep(transform: transform), downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -38,23 +43,27 @@ struct CompactMapStep<Input, Output, Failure: Error>: OperatorStep {
 extension Publishers.CompactMap {
     /// Fuses a second optional transform into one `CompactMap`, as Combine does.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?, isolation: (any Actor)? = #isolation) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream) { first($0).flatMap(transform) }
+        return .init(upstream: upstream, transform: { first($0).flatMap(transform) }, isolation: fusedIsolation(self.isolation, isolation))
     }
 
     /// Fuses a transform into one `CompactMap`, as Combine does.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream) { first($0).map(transform) }
+        return .init(upstream: upstream, transform: { first($0).map(transform) }, isolation: fusedIsolation(self.isolation, isolation))
     }
 }
 
 extension Publisher {
     /// Republishes the non-`nil` results of `transform` applied to each element.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
-        Publishers.CompactMap(upstream: self, transform: transform)
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?, isolation: (any Actor)? = #isolation) -> Publishers.CompactMap<Self, T> {
+        Publishers.CompactMap(upstream: self, transform: transform, isolation: isolation)
     }
+}
+
+extension Publishers.CompactMap: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

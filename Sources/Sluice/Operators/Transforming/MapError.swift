@@ -9,23 +9,28 @@ extension Publishers {
         /// The closure that converts the upstream's failure.
         public let transform: (Upstream.Failure) -> Failure
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher converting the failure of `upstream` with `transform`.
         @inlinable
-        public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
+        public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.transform = map
         }
 
         /// Creates a publisher converting the failure of `upstream` with `transform`.
         @inlinable
-        public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
-            self.init(upstream: upstream, transform)
+        public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure, isolation: (any Actor)? = #isolation) {
+            self.init(upstream: upstream, transform, isolation: isolation)
         }
 
         /// Subscribes `subscriber` to the upstream, converting its failure.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: MapErrorStep(transform: transform), downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: MapErrorStep(transform: transform), downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -42,7 +47,11 @@ struct MapErrorStep<Input, UpstreamFailure: Error, Failure: Error>: OperatorStep
 extension Publisher {
     /// Converts any failure from the upstream publisher into a new error.
     @inlinable
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
-        Publishers.MapError(upstream: self, transform)
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation) -> Publishers.MapError<Self, E> {
+        Publishers.MapError(upstream: self, transform, isolation: isolation)
     }
+}
+
+extension Publishers.MapError: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

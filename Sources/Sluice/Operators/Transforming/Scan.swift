@@ -15,9 +15,14 @@ extension Publishers {
         /// Combines the last partial result with the next element.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher accumulating the elements of `upstream` from `initialResult`.
         @inlinable
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.initialResult = initialResult
             self.nextPartialResult = nextPartialResult
@@ -27,7 +32,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = ScanStep<Upstream.Output, Output, Failure>(result: initialResult, next: nextPartialResult)
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -51,7 +56,11 @@ struct ScanStep<Input, Output, Failure: Error>: OperatorStep {
 extension Publisher {
     /// Republishes each partial result of accumulating the elements with `nextPartialResult`.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
-        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.Scan<Self, T> {
+        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
     }
+}
+
+extension Publishers.Scan: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

@@ -12,9 +12,14 @@ extension Publishers {
         /// The closure applied to each element; `nil` drops it, an error ends the stream.
         public let transform: (Upstream.Output) throws -> Output?
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher republishing the non-`nil` results of `transform`.
         @inlinable
-        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.transform = transform
         }
@@ -23,7 +28,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: OperatorSubscriber(
-                step: TryCompactMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform), downstream: subscriber))
+                step: TryCompactMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform), downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -44,9 +49,9 @@ struct TryCompactMapStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
 extension Publishers.TryCompactMap {
     /// Fuses a second optional transform into this `TryCompactMap`, as Combine does.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?, isolation: (any Actor)? = #isolation) -> Publishers.TryCompactMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream) { try first($0).flatMap(transform) }
+        return .init(upstream: upstream, transform: { try first($0).flatMap(transform) }, isolation: fusedIsolation(self.isolation, isolation))
     }
 }
 
@@ -54,7 +59,11 @@ extension Publisher {
     /// Republishes the non-`nil` results of a closure that can throw; a thrown error cancels
     /// the upstream and fails the stream.
     @inlinable
-    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
-        Publishers.TryCompactMap(upstream: self, transform: transform)
+    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?, isolation: (any Actor)? = #isolation) -> Publishers.TryCompactMap<Self, T> {
+        Publishers.TryCompactMap(upstream: self, transform: transform, isolation: isolation)
     }
+}
+
+extension Publishers.TryCompactMap: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }

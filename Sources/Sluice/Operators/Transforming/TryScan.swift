@@ -16,9 +16,14 @@ extension Publishers {
         /// Combines the last partial result with the next element; an error ends the stream.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// upstream's thread.
+        public let isolation: (any Actor)?
+
         /// Creates a publisher accumulating the elements of `upstream` from `initialResult`.
         @inlinable
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output, isolation: (any Actor)? = #isolation) {
+            self.isolation = isolation
             self.upstream = upstream
             self.initialResult = initialResult
             self.nextPartialResult = nextPartialResult
@@ -28,7 +33,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryScanStep<Upstream.Output, Output, Upstream.Failure>(result: initialResult, next: nextPartialResult)
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
 }
@@ -59,7 +64,11 @@ extension Publisher {
     /// Republishes each partial result of accumulating the elements with a closure that can
     /// throw; a thrown error cancels the upstream and fails the stream.
     @inlinable
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T) -> Publishers.TryScan<Self, T> {
-        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T, isolation: (any Actor)? = #isolation) -> Publishers.TryScan<Self, T> {
+        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
     }
+}
+
+extension Publishers.TryScan: ActorDeliveringPublisher {
+    @inlinable var deliveryActor: (any Actor)? { isolation }
 }
