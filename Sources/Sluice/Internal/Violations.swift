@@ -46,6 +46,14 @@ package enum Violation {
                    file: file, line: line)
     }
 
+    /// Rule 1: an operator's subscription was asked for demand before the operator had its own
+    /// upstream subscription (where Combine's operator traps on it too).
+    @usableFromInline @inline(never)
+    static func requestBeforeSubscription(_ subscription: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: \(subscription) was asked for demand before it received its upstream subscription (rule 1)",
+                   file: file, line: line)
+    }
+
     /// Rule 4: nothing follows a completion.
     @usableFromInline @inline(never)
     static func signalAfterCompletion(_ subscriber: String, file: StaticString = #fileID, line: UInt = #line) -> Never {

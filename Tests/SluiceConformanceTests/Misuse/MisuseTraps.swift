@@ -22,7 +22,10 @@
 // Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);
 //                                     values(prefetch:): ValuesVariantsTests. (The buffering
 //                                     variants request .unlimited: no value can exceed it.)
-// Violation.signalBeforeSubscription  values, a value or a completion first: here.
+// Violation.signalBeforeSubscription  values, a value or a completion first: here; the operators
+//                                     Combine traps in (tryFilter, removeDuplicates, prefix(while:),
+//                                     …): Tests/SluiceTests/Operators/GuardedOperatorTests.swift.
+// Violation.requestBeforeSubscription the same operators' subscriptions: GuardedOperatorTests.
 // Violation.signalAfterCompletion     values, a value or a second completion after it: here.
 // Violation.recordingAfterCompletion  a value after it: RecordTests (with the message); a
 //                                     second completion: RecordTests checks the exit only,

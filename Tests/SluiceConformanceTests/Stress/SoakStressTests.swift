@@ -52,12 +52,16 @@ struct SoakStressTests {
             }
         }
 
-        runConcurrently(threads: 5) { thread in
+        // Off the cooperative pool's threads, and without blocking one while it runs: other
+        // suites (a loopback HTTP server among them) share that pool.
+        await runConcurrentlyAwaiting(threads: 5) { thread in
             switch thread {
             case 0, 1:
-                // Senders, on until the loops are done (they need values to end).
+                // Senders, on until the loops are done (they need values to end), or a minute
+                // past the deadline (the loops not done then fail the test below).
                 var rank = 0
-                while ContinuousClock.now < deadline || stats.withLock({ $0.loopsDone }) < 2 {
+                while ContinuousClock.now < deadline
+                    || (stats.withLock({ $0.loopsDone }) < 2 && ContinuousClock.now < deadline + .seconds(60)) {
                     subject.send(Tagged(sender: thread, rank: rank))
                     rank += 1
                 }
@@ -89,6 +93,10 @@ struct SoakStressTests {
                 }
             }
         }
+        guard stats.withLock({ $0.loopsDone }) == 2 else {
+            Issue.record("the values loops did not end within a minute of the deadline")
+            return
+        }
         for loop in loops { await loop.value }
         let endRSS = residentBytes()
 
@@ -96,8 +104,12 @@ struct SoakStressTests {
         #expect(result.breaches.isEmpty, "\(result.breaches.prefix(3))")
         // Two senders can each add one value past the bound before they wait.
         #expect(result.longest <= handOverBound + 2, "a hand-over queue held \(result.longest) values")
+        // A coarse check: the resident set is the whole test process's, and other suites run
+        // beside this one (a full run saw 35 MiB of their growth). Without the bound the
+        // hand-over queues grew by hundreds of MiB in this time; the queue check above is the
+        // exact one.
         let growth = endRSS - result.warmRSS
-        #expect(growth < 32 << 20, "resident memory grew by \(growth >> 20) MiB after warm-up")
+        #expect(growth < 96 << 20, "resident memory grew by \(growth >> 20) MiB after warm-up")
         #expect(result.rounds > 0 && result.loops > 0, "\(result.rounds) rounds, \(result.loops) loops")
     }
 }

@@ -28,8 +28,9 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through the predicate.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(
-                step: TryFilterStep<Output, Upstream.Failure>(isIncluded: isIncluded), downstream: subscriber), isolation: isolation)
+            let step = TryFilterStep<Output, Upstream.Failure>(isIncluded: isIncluded)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
         }
     }
 }

@@ -30,7 +30,8 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryRemoveDuplicatesStep<Output, Upstream.Failure>(isDuplicate: predicate)
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
         }
     }
 }

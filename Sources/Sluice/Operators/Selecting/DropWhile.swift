@@ -30,7 +30,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let step = WhileStep<Output, Failure, Failure>(dropping: true, name: "DropWhile") { .success(predicate($0)) }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore), isolation: isolation)
         }
     }
 
@@ -65,7 +66,8 @@ extension Publishers {
             let step = WhileStep<Output, Upstream.Failure, any Error>(dropping: true, name: "TryDropWhile") { element in
                 Result { try predicate(element) }
             }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore), isolation: isolation)
         }
     }
 
@@ -98,7 +100,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let step = WhileStep<Output, Failure, Failure>(dropping: false, name: "PrefixWhile") { .success(predicate($0)) }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
         }
     }
 
@@ -133,7 +136,8 @@ extension Publishers {
             let step = WhileStep<Output, Upstream.Failure, any Error>(dropping: false, name: "TryPrefixWhile") { element in
                 Result { try predicate(element) }
             }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
         }
     }
 }

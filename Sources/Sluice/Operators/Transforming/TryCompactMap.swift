@@ -27,8 +27,9 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through the transform.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(
-                step: TryCompactMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform), downstream: subscriber), isolation: isolation)
+            let step = TryCompactMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
         }
     }
 }

@@ -32,9 +32,9 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through the transform.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(
-                step: TryMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform), downstream: subscriber),
-                isolation: isolation)
+            let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues), isolation: isolation)
         }
     }
 }

@@ -33,7 +33,8 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryScanStep<Upstream.Output, Output, Upstream.Failure>(result: initialResult, next: nextPartialResult)
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues), isolation: isolation)
         }
     }
 }

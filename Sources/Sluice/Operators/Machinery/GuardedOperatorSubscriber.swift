@@ -1,0 +1,181 @@
+/// What a ``GuardedOperatorSubscriber`` does with a signal that comes before its upstream
+/// subscription (which no well-behaved publisher sends), as Combine's operator of that kind does.
+@usableFromInline
+enum EarlySignals: Sendable {
+    /// Trap (rule 1): a value, a completion or a request before the subscription. A cancel
+    /// before it ends the subscriber, so the subscription that comes later is cancelled.
+    /// Combine's `tryFilter`, `tryCompactMap`, `removeDuplicates`, `prefix(while:)` and their
+    /// `try` forms.
+    case trap
+    /// A value before the subscription goes through the step to the downstream; a completion, a
+    /// request or a cancel before it is ignored. Combine's `tryMap` and `tryScan`.
+    case passValues
+    /// Everything before the subscription is ignored. Combine's `drop(while:)`, `tryDrop(while:)`.
+    case ignore
+}
+
+/// The subscriber to the upstream *and* the subscription of the downstream, for the one-for-one
+/// operators whose Combine implementation does not hand the upstream subscription on
+/// (``OperatorSubscriber`` does, for `map`, `filter` and the rest): it runs the same
+/// ``OperatorStep``, and adds what Combine's wrapper does:
+///
+/// ```text
+/// awaiting ──upstream's subscription: pass self down──▶ subscribed ──step ends, completion,
+///    │                                                      │        cancel──▶ terminated
+///    └── early signals: see EarlySignals ───────────────────┘
+/// ```
+/// - a second subscription is cancelled;
+/// - once terminated (the step failed or finished, the upstream completed, the downstream
+///   cancelled), values, completions, requests and cancels are ignored, and nothing more
+///   reaches the upstream or the downstream;
+/// - the downstream sees the operator's own name in `print()` ("TryMap", "RemoveDuplicates").
+///
+/// Each signal reads the status under the lock and calls out after it (rule 6); the step runs
+/// without the lock (the upstream's signals are serial, rule 3).
+@usableFromInline
+final class GuardedOperatorSubscriber<Step: OperatorStep, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
+    @usableFromInline typealias Input = Step.Input
+    @usableFromInline typealias Failure = Step.UpstreamFailure
+
+    @usableFromInline
+    enum Status {
+        case awaiting(Downstream)
+        case subscribed(any Subscription, Downstream)
+        /// Both let go (rule 4).
+        case terminated
+
+        /// The downstream a value goes to now, if any (`early` decides before the subscription).
+        @inlinable
+        func receiver(early: EarlySignals) -> Downstream? {
+            switch self {
+            case .subscribed(_, let downstream): downstream
+            case .awaiting(let downstream) where early == .passValues: downstream
+            case .awaiting, .terminated: nil
+            }
+        }
+    }
+
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline let early: EarlySignals
+    @usableFromInline let status: Locked<Status>
+    @exclusivity(unchecked) @usableFromInline var step: Step
+    @usableFromInline let description: String
+
+    @inlinable
+    init(step: Step, downstream: Downstream, early: EarlySignals) {
+        self.step = step
+        self.early = early
+        status = Locked(.awaiting(downstream))
+        description = step.name
+    }
+
+    // MARK: Subscriber (the upstream's signals)
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let downstream = status.withLock { status -> Downstream? in
+            guard case .awaiting(let downstream) = status else { return nil }
+            status = .subscribed(subscription, downstream)
+            return downstream
+        }
+        guard let downstream else { return subscription.cancel() }   // a second one, or after a cancel
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let (downstream, beforeSubscription) = status.withLock { status -> (Downstream?, Bool) in
+            if case .awaiting = status { return (status.receiver(early: early), true) }
+            return (status.receiver(early: early), false)
+        }
+        if beforeSubscription && early == .trap { Violation.signalBeforeSubscription(description) }
+        guard let downstream else { return .none }
+        switch step.receive(input) {
+        case .emit(let output):
+            return downstream.receive(output)
+        case .drop:
+            return .max(1)
+        case .last(let output):
+            terminate()?.cancel()
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+        case .finish:
+            terminate()?.cancel()
+            downstream.receive(completion: .finished)
+        case .fail(let failure):
+            terminate()?.cancel()
+            downstream.receive(completion: .failure(failure))
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (downstream, beforeSubscription) = status.withLock { status -> (Downstream?, Bool) in
+            switch status {
+            case .awaiting: return (nil, true)
+            case .subscribed(_, let downstream):
+                status = .terminated
+                return (downstream, false)
+            case .terminated: return (nil, false)
+            }
+        }
+        if beforeSubscription && early == .trap { Violation.signalBeforeSubscription(description) }
+        switch completion {
+        case .finished: downstream?.receive(completion: .finished)
+        case .failure(let failure): downstream?.receive(completion: .failure(step.mapFailure(failure)))
+        }
+    }
+
+    /// Terminates (letting go of both sides) and hands back the upstream, for the caller to
+    /// cancel after unlocking.
+    @inlinable @discardableResult
+    func terminate() -> (any Subscription)? {
+        let (upstream, downstream) = status.withLock { status -> ((any Subscription)?, Downstream?) in
+            defer { status = .terminated }
+            switch status {
+            case .subscribed(let upstream, let downstream): return (upstream, downstream)
+            case .awaiting(let downstream): return (nil, downstream)
+            case .terminated: return (nil, nil)
+            }
+        }
+        _ = downstream   // released here, after the lock
+        return upstream
+    }
+
+    // MARK: Subscription (the downstream's calls)
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        let (upstream, beforeSubscription) = status.withLock { status -> ((any Subscription)?, Bool) in
+            switch status {
+            case .awaiting: return (nil, true)
+            case .subscribed(let upstream, _): return (upstream, false)
+            case .terminated: return (nil, false)
+            }
+        }
+        if beforeSubscription && early == .trap { Violation.requestBeforeSubscription(description) }
+        upstream?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        if early != .trap, status.withLock({ if case .awaiting = $0 { true } else { false } }) {
+            return   // ignored, as in Combine: the subscription that comes later is taken
+        }
+        terminate()?.cancel()
+    }
+
+    @usableFromInline var customMirror: Mirror {
+        let downstream = status.withLock { status -> Any? in
+            switch status {
+            case .awaiting(let downstream), .subscribed(_, let downstream): downstream
+            case .terminated: nil
+            }
+        }
+        return Mirror(self, children: ["downstream": downstream as Any])
+    }
+    @usableFromInline var playgroundDescription: Any { description }
+}

@@ -1,0 +1,145 @@
+import Sluice
+import SluiceTesting
+import Testing
+
+private struct Oops: Error, Equatable {}
+
+/// A publisher that keeps the subscriber it is given, so that a test can send it what no
+/// well-behaved publisher sends: a second subscription, a signal before the subscription.
+private final class HandingPublisher: Publisher, @unchecked Sendable {
+    // Safe for these tests: each uses it from one thread only.
+    typealias Output = Int
+    typealias Failure = Oops
+    var subscriber: AnySubscriber<Int, Oops>?
+    /// The subscriber itself, unerased (an operator's subscriber may be its subscription too).
+    var raw: Any?
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Oops {
+        self.subscriber = AnySubscriber(subscriber)
+        raw = subscriber
+    }
+}
+
+/// A subscription that records what it is asked.
+private final class LoggingSubscription: Subscription, @unchecked Sendable {
+    // Safe for these tests: each uses it from one thread only.
+    var requests: [Subscribers.Demand] = []
+    var cancelCount = 0
+    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+    func cancel() { cancelCount += 1 }
+}
+
+/// The operators whose Combine implementation wraps the upstream subscription, built on
+/// `GuardedOperatorSubscriber`, with what each does with a signal before its subscription.
+private let guardedOperators: [(name: String, early: String, make: @Sendable (HandingPublisher) -> AnyPublisher<Int, any Error>)] = [
+    ("TryMap", "passValues", { $0.tryMap { $0 }.eraseToAnyPublisher() }),
+    ("TryScan", "passValues", { $0.tryScan(0) { $1 }.eraseToAnyPublisher() }),
+    ("TryFilter", "trap", { $0.tryFilter { _ in true }.eraseToAnyPublisher() }),
+    ("TryCompactMap", "trap", { $0.tryCompactMap { $0 }.eraseToAnyPublisher() }),
+    ("RemoveDuplicates", "trap", { $0.removeDuplicates().mapError { $0 as any Error }.eraseToAnyPublisher() }),
+    ("TryRemoveDuplicates", "trap", { $0.tryRemoveDuplicates { _, _ in false }.eraseToAnyPublisher() }),
+    ("PrefixWhile", "trap", { $0.prefix { _ in true }.mapError { $0 as any Error }.eraseToAnyPublisher() }),
+    ("TryPrefixWhile", "trap", { $0.tryPrefix { _ in true }.eraseToAnyPublisher() }),
+    ("DropWhile", "ignore", { $0.drop { _ in false }.mapError { $0 as any Error }.eraseToAnyPublisher() }),
+    ("TryDropWhile", "ignore", { $0.tryDrop { _ in false }.eraseToAnyPublisher() }),
+]
+
+@Suite("Operators that hand down a subscription of their own, as Combine's do")
+struct GuardedOperatorTests {
+    @Test("the downstream gets the operator's own subscription; a second upstream subscription is cancelled",
+          arguments: guardedOperators.map(\.name))
+    func ownSubscriptionAndSecondOneCancelled(name: String) throws {
+        let entry = try #require(guardedOperators.first { $0.name == name })
+        let handing = HandingPublisher()
+        let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(2))
+        entry.make(handing).subscribe(recorder)
+        let first = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: first)
+        #expect(String(describing: try #require(recorder.subscription)) == name)
+        #expect(first.requests == [.max(2)])
+        let second = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: second)
+        #expect(second.cancelCount == 1 && second.requests.isEmpty)
+        recorder.cancel()
+        #expect(first.cancelCount == 1)
+        recorder.cancel()
+        #expect(first.cancelCount == 1, "a second cancel reaches nobody")
+    }
+
+    @Test("after the operator fails, neither the downstream's requests nor its cancel reach the upstream")
+    func nothingReachesTheUpstreamAfterAFailure() throws {
+        let upstream = ControllablePublisher<Int, Oops>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
+        upstream.tryMap { _ -> Int in throw Oops() }.subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        #expect(subscription.send(1) == .none)
+        #expect(recorder.completion.map { if case .failure = $0 { true } else { false } } == true)
+        #expect(subscription.history == [.request(.max(1)), .cancel])
+        recorder.subscription?.request(.max(5))
+        recorder.subscription?.cancel()
+        #expect(subscription.history == [.request(.max(1)), .cancel], "nothing after the failure's cancel")
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("a cancel lets go of the downstream and of the upstream subscription")
+    func cancelReleasesBothSides() throws {
+        let upstream = ControllablePublisher<Int, Oops>()
+        defer { upstream.detachAll() }
+        weak var weakRecorder: RecordingSubscriber<Int, any Error>?
+        let subscription: (any Subscription)?
+        do {
+            let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
+            weakRecorder = recorder
+            upstream.tryFilter { _ in true }.subscribe(recorder)
+            subscription = recorder.subscription
+            recorder.cancel()
+        }
+        #expect(weakRecorder == nil, "the operator's subscription still held its downstream")
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+        _ = subscription
+    }
+
+    @Test("before the subscription: tryMap and tryScan pass a value through and ignore a completion, a request and a cancel; drop(while:) ignores all four",
+          arguments: guardedOperators.filter { $0.early != "trap" }.map(\.name))
+    func earlySignalsPassedOrIgnored(name: String) throws {
+        let entry = try #require(guardedOperators.first { $0.name == name })
+        let handing = HandingPublisher()
+        let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .none)
+        entry.make(handing).subscribe(recorder)
+        let subscriber = try #require(handing.subscriber)
+        _ = subscriber.receive(7)
+        subscriber.receive(completion: .finished)
+        let upstream = LoggingSubscription()
+        subscriber.receive(subscription: upstream)
+        #expect(recorder.completion == nil)
+        #expect(recorder.values == (entry.early == "passValues" ? [7] : []))
+        #expect(upstream.cancelCount == 0, "a cancel before the subscription is ignored, so this one is taken")
+        recorder.cancel()
+        #expect(upstream.cancelCount == 1)
+    }
+
+    @Test("tryFilter traps on a value before its subscription, naming rule 1")
+    func trapOnEarlyValue() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let handing = HandingPublisher()
+            handing.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+            _ = handing.subscriber?.receive(1)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("TryFilter received a signal before its subscription (rule 1)"))
+        }
+    }
+
+    @Test("removeDuplicates traps on a request before its subscription, naming rule 1")
+    func trapOnEarlyRequest() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let handing = HandingPublisher()
+            handing.removeDuplicates().subscribe(RecordingSubscriber<Int, Oops>(initialDemand: .none))
+            // The operator's subscriber is also the subscription it hands down (Combine's shape).
+            (handing.raw as? any Subscription)?.request(.max(1))
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("RemoveDuplicates was asked for demand before it received its upstream subscription (rule 1)"))
+        }
+    }
+}
