@@ -42,6 +42,28 @@ public let defaultRacingThreads: Int = {
 /// of threads. On platforms without POSIX threads (Windows), they are Dispatch's
 /// overcommitting threads.
 public func runConcurrently(threads: Int = defaultRacingThreads, _ body: @escaping @Sendable (Int) -> Void) {
+    let (done, workers) = startRacing(threads: threads, body)
+    done.wait()
+    RacingThreads.shared.give(back: workers)
+}
+
+/// ``runConcurrently(threads:_:)`` for async code: the same dedicated threads run `body`, and
+/// the caller suspends until they are done instead of blocking its thread. Use it from tests
+/// whose bodies run for long (soak tests): a blocked caller holds one of the few threads of
+/// Swift's cooperative pool (two on a two-core machine), which every other test then lacks.
+public func runConcurrentlyAwaiting(threads: Int = defaultRacingThreads, _ body: @escaping @Sendable (Int) -> Void) async {
+    let (done, workers) = startRacing(threads: threads, body)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        done.notify(queue: .global()) { continuation.resume() }
+    }
+    RacingThreads.shared.give(back: workers)
+}
+
+/// Starts `body` on `threads` racing threads, released together; the group is left when all
+/// are done, and the threads go back with ``RacingThreads/give(back:)``.
+private func startRacing(
+    threads: Int, _ body: @escaping @Sendable (Int) -> Void
+) -> (DispatchGroup, [RacingThread]) {
     precondition(threads > 0, "runConcurrently needs at least one thread")
     let barrier = StartBarrier(parties: threads)
     let done = DispatchGroup()
@@ -53,30 +75,7 @@ public func runConcurrently(threads: Int = defaultRacingThreads, _ body: @escapi
             body(index)
         }
     }
-    done.wait()
-    RacingThreads.shared.give(back: workers)
-}
-
-/// ``runConcurrently(threads:_:)`` for async code: the same dedicated threads run `body`, and
-/// the caller suspends until they are done instead of blocking its thread. Use it from tests
-/// whose bodies run for long (soak tests): a blocked caller holds one of the few threads of
-/// Swift's cooperative pool (two on a two-core machine), which every other test then lacks.
-public func runConcurrentlyAwaiting(threads: Int = defaultRacingThreads, _ body: @escaping @Sendable (Int) -> Void) async {
-    precondition(threads > 0, "runConcurrentlyAwaiting needs at least one thread")
-    let barrier = StartBarrier(parties: threads)
-    let done = DispatchGroup()
-    let workers = RacingThreads.shared.take(threads)
-    for (index, worker) in workers.enumerated() {
-        done.enter()
-        worker.run(then: done) {
-            barrier.arriveAndWait()
-            body(index)
-        }
-    }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        done.notify(queue: .global()) { continuation.resume() }
-    }
-    RacingThreads.shared.give(back: workers)
+    return (done, workers)
 }
 
 /// Holds each arriving thread until `parties` threads have arrived. Every party is a thread of

@@ -92,23 +92,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         }
         if beforeSubscription && early == .trap { Violation.signalBeforeSubscription(description) }
         guard let downstream else { return .none }
-        switch step.receive(input) {
-        case .emit(let output):
-            return downstream.receive(output)
-        case .drop:
-            return .max(1)
-        case .last(let output):
-            terminate()?.cancel()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
-        case .finish:
-            terminate()?.cancel()
-            downstream.receive(completion: .finished)
-        case .fail(let failure):
-            terminate()?.cancel()
-            downstream.receive(completion: .failure(failure))
-        }
-        return .none
+        return step.receive(input).deliver(to: downstream, ending: terminate)
     }
 
     @inlinable

@@ -13,6 +13,36 @@ enum StepResult<Output, Failure: Error> {
     case fail(Failure)
 }
 
+extension StepResult {
+    /// Acts on this result for the operator's subscriber (``OperatorSubscriber``,
+    /// ``GuardedOperatorSubscriber``): sends it to `downstream` and returns the demand for the
+    /// upstream; `end` ends the operator and hands back the upstream subscription, which is
+    /// cancelled (after the last value, for `.last`).
+    @inlinable @inline(__always)
+    func deliver<Downstream: Subscriber>(
+        to downstream: Downstream, ending end: () -> (any Subscription)?
+    ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
+        switch self {
+        case .emit(let output):
+            return downstream.receive(output)
+        case .drop:
+            return .max(1)
+        case .last(let output):
+            let upstream = end()
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+            upstream?.cancel()
+        case .finish:
+            end()?.cancel()
+            downstream.receive(completion: .finished)
+        case .fail(let failure):
+            end()?.cancel()
+            downstream.receive(completion: .failure(failure))
+        }
+        return .none
+    }
+}
+
 /// The per-operator logic of an operator that keeps its upstream's demand one for one: a
 /// specialisable value, run by ``OperatorSubscriber`` (one subscriber for all of them).
 ///

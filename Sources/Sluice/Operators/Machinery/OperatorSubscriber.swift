@@ -37,24 +37,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         if Step.canEnd && ended { return .none }
-        switch step.receive(input) {
-        case .emit(let output):
-            return downstream.receive(output)
-        case .drop:
-            return .max(1)
-        case .last(let output):
-            let upstream = end()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
-            upstream?.cancel()
-        case .finish:
-            end()?.cancel()
-            downstream.receive(completion: .finished)
-        case .fail(let failure):
-            end()?.cancel()
-            downstream.receive(completion: .failure(failure))
-        }
-        return .none
+        return step.receive(input).deliver(to: downstream, ending: end)
     }
 
     @inlinable
