@@ -32,7 +32,11 @@ struct EmittingStressTests {
         DispatchQueue(label: "sluice.stress.create-sender").async {
             var next = 0
             while next < count {
-                if producer.send(next) { next += 1 } else { demandArrived.wait() }
+                if producer.send(next) {
+                    next += 1
+                } else if !demandArrived.wait(for: "a request after a refused send (value \(next))") {
+                    break
+                }
             }
             producer.send(completion: .finished)
             senderDone.signal()
@@ -40,7 +44,7 @@ struct EmittingStressTests {
         runConcurrently(threads: 2) { _ in
             for _ in 0..<count / 2 { recorder.request(.max(1)) }
         }
-        senderDone.wait()
+        senderDone.wait(for: "the sender to finish")
         #expect(recorder.values == Array(0..<count), "lost, duplicated or reordered values")
         #expect(recorder.completion == .finished)
         #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")
