@@ -315,7 +315,8 @@ struct RecordingSubscriberViolationTests {
                 _ = recorder.receive(1)
                 valueIn.signal()
             } else {
-                valueIn.wait()
+                let valueCameIn = valueIn.wait(timeout: .now() + 120) == .success
+                #expect(valueCameIn, "the value's thread never signalled")
                 recorder.receive(completion: .finished)
             }
         }
@@ -457,5 +458,6 @@ private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
         done.signal()
     }
     thread.start()
-    done.wait()
+    let finished = done.wait(timeout: .now() + 120) == .success
+    #expect(finished, "the body on another thread did not return within 120 s")
 }

@@ -151,8 +151,9 @@ private final class IdleGate: Sendable {
         let cancelled = Gate()
         let first = Gate()
         let cancellable = TickPublisher(onCancel: { cancelled.open() }).sink { _ in first.open() }
-        await first.wait()
+        await first.wait(for: "the first tick")
         cancellable.cancel()
-        await cancelled.wait()
+        // The subscription cancels its timer, then calls onCancel, inside cancel().
+        #expect(cancelled.isOpen, "the sink's cancel did not reach the timer's subscription, which goes on ticking")
     }
 }

@@ -60,7 +60,7 @@ struct SubjectCancelDuringDeliveryTests {
             return route.sink(subject) { _ in
                 _ = captured
                 entered.open()
-                proceed.wait()
+                proceed.wait(for: "the test to let the call return")
             }
         }()
         DispatchQueue.global().async {
@@ -91,7 +91,7 @@ struct SubjectCancelDuringDeliveryTests {
             weakShared = shared
             let sink = shared.sink { _ in
                 entered.open()
-                proceed.wait()
+                proceed.wait(for: "the test to let the call return")
             }
             // What `multicast(subject:).connect()` makes; nothing else keeps `shared`.
             let connection = SubjectSubscriber<StrongSubject<PassthroughSubject<Int, Never>>>(shared)
@@ -171,7 +171,7 @@ struct SubjectCancelDuringDeliveryTests {
                 group.addTask { cancels.value.0.cancel() }
                 group.addTask { cancels.value.0.cancel() }  // a second cancel, racing the first
             }
-            await released.waitUnlessCancelled()
+            await released.wait()
             #expect(released.isOpen)
         }
     }

@@ -177,7 +177,10 @@ enum SubscriberRegistry {
                 Unchecked(publisher.value.sink(isolation: MainActor.shared, receiveCompletion: { _ in },
                                                receiveValue: { _ in _ = lifetime; counter.bump() }))
             }
-            return Attached(cancel: { cancellable.value.cancel() }, settled: { _ = await released.wait() })
+            return Attached(cancel: { cancellable.value.cancel() }, settled: {
+                let released = await released.wait()
+                #expect(released, "cancelled (by the time limit?) before the sink released its closures")
+            })
         },
         .entry("sink(isolation:bufferingPolicy:)", TestFailure.self) { publisher, counter in
             let lifetime = ClosureLifetime()
@@ -187,7 +190,10 @@ enum SubscriberRegistry {
                                                receiveCompletion: { _ in },
                                                receiveValue: { _ in _ = lifetime; counter.bump() }))
             }
-            return Attached(cancel: { cancellable.value.cancel() }, settled: { _ = await released.wait() })
+            return Attached(cancel: { cancellable.value.cancel() }, settled: {
+                let released = await released.wait()
+                #expect(released, "cancelled (by the time limit?) before the sink released its closures")
+            })
         },
     ]
 }

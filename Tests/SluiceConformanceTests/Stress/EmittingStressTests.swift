@@ -9,7 +9,7 @@ import SluiceTesting
 /// Holds the producer a `create` body was given, so that other threads can send through it.
 typealias StressProducer<Output> = Publishers.Emitting<Output, Never>.Emitter
 
-@Suite("Stress: Publishers.Emitting")
+@Suite("Stress: Publishers.Emitting", .timeLimit(.minutes(10)))
 struct EmittingStressTests {
     /// One operation = one `send` or one `request(.max(1))`: one thread sends 0..<100,000
     /// (waiting on a semaphore, signalled by `onRequest`, when a send is refused) while two
@@ -32,7 +32,11 @@ struct EmittingStressTests {
         DispatchQueue(label: "sluice.stress.create-sender").async {
             var next = 0
             while next < count {
-                if producer.send(next) { next += 1 } else { demandArrived.wait() }
+                if producer.send(next) {
+                    next += 1
+                } else if !demandArrived.wait(for: "a request after a refused send (value \(next))") {
+                    break
+                }
             }
             producer.send(completion: .finished)
             senderDone.signal()
@@ -40,7 +44,7 @@ struct EmittingStressTests {
         runConcurrently(threads: 2) { _ in
             for _ in 0..<count / 2 { recorder.request(.max(1)) }
         }
-        senderDone.wait()
+        senderDone.wait(for: "the sender to finish")
         #expect(recorder.values == Array(0..<count), "lost, duplicated or reordered values")
         #expect(recorder.completion == .finished)
         #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(3))")

@@ -5,7 +5,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("Stress: Future, Sink, AnySubscriber")
+@Suite("Stress: Future, Sink, AnySubscriber", .timeLimit(.minutes(10)))
 struct FutureSinkStressTests {
     /// One operation = one promise call, `subscribe`, `request` or `cancel`: 25,000 futures,
     /// each fulfilled by one thread while a second thread subscribes a subscriber and requests

@@ -4,7 +4,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("Stress: zip and combineLatest")
+@Suite("Stress: zip and combineLatest", .timeLimit(.minutes(10)))
 struct JoinStressTests {
     /// Two `create` upstreams, each sending `count` ranks from its own thread (retrying a value
     /// refused for want of demand), subscribed through `join`, and a third thread requesting

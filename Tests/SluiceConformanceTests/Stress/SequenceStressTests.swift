@@ -4,7 +4,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("Stress: Publishers.Sequence")
+@Suite("Stress: Publishers.Sequence", .timeLimit(.minutes(10)))
 struct SequenceStressTests {
     /// One operation = one `request(.max(1))`: 2 threads × 50,000 (100,000 requests, each
     /// delivering one element synchronously on whichever thread asked).

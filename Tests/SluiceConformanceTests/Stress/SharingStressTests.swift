@@ -5,7 +5,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("Stress: share")
+@Suite("Stress: share", .timeLimit(.minutes(10)))
 struct SharingStressTests {
     /// One operation = one `send`, one subscribe or one cancel: 2 senders × 48,000 values and
     /// 3 subscriber threads × 1,000 subscribe-and-cancel pairs (102,000 at least: the senders

@@ -108,61 +108,67 @@ final class LiveCounter: Sendable {
     var highest: Int { peak.load(ordering: .acquiring) }
 }
 
-/// A one-shot signal a test awaits without sleeping (opened once, stays open).
+/// A one-shot signal a test awaits without sleeping (opened once, stays open). A wait ends
+/// when the waiting task is cancelled (as a `.timeLimit` does to a test that hangs) and then
+/// records an issue naming what it waited for: a stress test whose event never comes fails
+/// by name instead of hanging CI.
 final class StressGate: Sendable {
-    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var open = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    }
+    private let state = Locked(State())
 
     func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: true) }
     }
 
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let open = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if open { continuation.resume() }
+    /// Waits until the gate is open (true); if the task is cancelled first, records an issue
+    /// naming `what` and returns false.
+    @discardableResult
+    func wait(for what: String = "a gate to open", sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        let id = state.withLock { state -> Int in
+            defer { state.nextID += 1 }
+            return state.nextID
         }
-    }
-}
-
-/// A counting semaphore for async code: `signal()` adds a permit, `wait()` suspends until one
-/// is available and takes it. Lets a test make a consumer (or producer) move one step at a
-/// time, at the test's pace, without sleeping.
-final class StressPermits: Sendable {
-    private let state = Locked<(permits: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
-
-    func signal(_ count: Int = 1) {
-        let resumed = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.permits += count
-            var resumed: [CheckedContinuation<Void, Never>] = []
-            while state.permits > 0, !state.waiters.isEmpty {
-                state.permits -= 1
-                resumed.append(state.waiters.removeFirst())
-            }
-            return resumed
-        }
-        for waiter in resumed { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.permits > 0 {
-                    state.permits -= 1
-                    return true
+        let opened = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = state.withLock { state -> Bool? in
+                    if state.open { return true }
+                    if Task.isCancelled { return false }
+                    state.waiters[id] = continuation
+                    return nil
                 }
-                state.waiters.append(continuation)
-                return false
+                if let now { continuation.resume(returning: now) }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
         }
+        if !opened {
+            Issue.record("cancelled (by the test's time limit?) while waiting for \(what)", sourceLocation: sourceLocation)
+        }
+        return opened
     }
 }
+
+extension DispatchSemaphore {
+    /// Blocks until signalled, for at most `bound` (generous: far beyond what the test needs);
+    /// on timeout records an issue naming `what` and returns false, so a signal that never
+    /// comes fails the test instead of blocking its thread (which no time limit can end).
+    @discardableResult
+    func wait(
+        for what: String, bound: DispatchTimeInterval = .seconds(300),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        if wait(timeout: .now() + bound) == .success { return true }
+        Issue.record("gave up after \(bound) waiting for \(what)", sourceLocation: sourceLocation)
+        return false
+    }
+}
+

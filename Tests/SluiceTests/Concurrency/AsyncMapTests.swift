@@ -25,16 +25,22 @@ private final class Runs: Sendable {
         return value * 10
     }
 
-    func waitUntilStarted(_ count: Int) async {
-        while log.withLock({ $0.started.count }) < count { await Task.yield() }
+    func waitUntilStarted(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        while log.withLock({ $0.started.count }) < count && !Task.isCancelled { await Task.yield() }
+        let reached = log.withLock { $0.started.count }
+        #expect(reached >= count, "cancelled while waiting for \(count) transforms started; \(reached) did", sourceLocation: sourceLocation)
     }
 
-    func waitUntilFinished(_ count: Int) async {
-        while log.withLock({ $0.finished }) < count { await Task.yield() }
+    func waitUntilFinished(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        while log.withLock({ $0.finished }) < count && !Task.isCancelled { await Task.yield() }
+        let reached = log.withLock { $0.finished }
+        #expect(reached >= count, "cancelled while waiting for \(count) transforms finished; \(reached) did", sourceLocation: sourceLocation)
     }
 
-    func waitUntilCancelled(_ count: Int) async {
-        while log.withLock({ $0.cancelled.count }) < count { await Task.yield() }
+    func waitUntilCancelled(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        while log.withLock({ $0.cancelled.count }) < count && !Task.isCancelled { await Task.yield() }
+        let reached = log.withLock { $0.cancelled.count }
+        #expect(reached >= count, "cancelled while waiting for \(count) transforms cancelled; \(reached) did", sourceLocation: sourceLocation)
     }
 }
 

@@ -121,31 +121,37 @@ import Testing
 
     @Test func cancelReleasesTheSubscriber() async {
         let released = Gate()
+        let values = Locked<[Int]>([])
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         weak var weakSubscription: AnyObject?
         do {
             let probe = DeinitProbe(released)
             let subscriber = AnySubscriber<Int, Never>(
                 receiveSubscription: { weakSubscription = $0 as AnyObject; $0.request(.unlimited) },
-                receiveValue: { _ in _ = probe; return .none })
+                receiveValue: { value in _ = probe; values.withLock { $0.append(value) }; return .none })
             stream.publisher.subscribe(subscriber)
         }
         continuation.yield(1)
         (weakSubscription as? any Subscription)?.cancel()
-        await released.wait()
+        continuation.yield(2)
+        #expect(await released.wait(for: "the publisher to release the cancelled subscriber"))
         continuation.finish()
+        #expect(!values.withLock { $0 }.contains(2), "a value sent after the cancel arrived")
     }
 
     @Test func completionReleasesTheSubscriber() async {
         let released = Gate()
+        let signals = Locked<[String]>([])
         do {
             let probe = DeinitProbe(released)
             let subscriber = AnySubscriber<Int, TestError>(
                 receiveSubscription: { $0.request(.unlimited) },
-                receiveValue: { _ in _ = probe; return .none })
+                receiveValue: { value in _ = probe; signals.withLock { $0.append("\(value)") }; return .none },
+                receiveCompletion: { completion in signals.withLock { $0.append("\(completion)") } })
             CountingSequence(count: 3).publisher.subscribe(subscriber)
         }
-        await released.wait()
+        #expect(await released.wait(for: "the publisher to release the subscriber after the completion"))
+        #expect(signals.withLock { $0 } == ["0", "1", "2", "finished"])
     }
 
     @Test func iterationRunsOnTheGivenActor() async {

@@ -11,7 +11,7 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
 
     private struct State {
         var requested = Subscribers.Demand.none
-        var waiters: [(Subscribers.Demand, CheckedContinuation<Void, Never>)] = []
+        var waiters: [(Subscribers.Demand, Gate)] = []
     }
 
     let upstream: Upstream
@@ -28,27 +28,29 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
     var requested: Subscribers.Demand { state.withLock { $0.requested } }
 
     /// Suspends until at least `demand` has been requested in all.
-    func waitForRequested(_ demand: Subscribers.Demand) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.requested >= demand { return true }
-                state.waiters.append((demand, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
+    /// Suspends until at least `demand` has been requested in all; if the task is cancelled
+    /// first (a time limit), returns and records an issue (see ``Gate``).
+    func waitForRequested(_ demand: Subscribers.Demand, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let gate = Gate()
+        let ready = state.withLock { state -> Bool in
+            if state.requested >= demand { return true }
+            state.waiters.append((demand, gate))
+            return false
         }
+        if ready { return }
+        await gate.wait(for: "a total demand of \(demand) (\(requested) came)", sourceLocation: sourceLocation)
     }
 
     fileprivate func recordRequest(_ demand: Subscribers.Demand) {
         onRequest()
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLock { state -> [Gate] in
             state.requested += demand
             let total = state.requested
             let ready = state.waiters.filter { $0.0 <= total }.map(\.1)
             state.waiters.removeAll { $0.0 <= total }
             return ready
         }
-        for waiter in ready { waiter.resume() }
+        for gate in ready { gate.open() }
     }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -206,7 +208,7 @@ func raceCancelAgainstRequestAndDelivery<P: Publisher>(
         let released = Gate()
         let go = Gate()
         makePublisher { call in
-            if call == 1 { await go.wait() }
+            if call == 1 { await go.waitIgnoringCancellation(for: "the test to let the first call go on") }
             if call == 3 { try Task.checkCancellation() }
             return call < 5 ? call : nil
         }.subscribe(ProbedSubscriber(recorder, released: released))

@@ -1,60 +1,107 @@
 @_spi(Internals) import Sluice
 import SluiceTesting
+import Testing
+import Dispatch
 
 /// A one-shot signal a test can await without sleeping.
 ///
-/// ``wait()`` ignores cancellation, as user code that a cancel cannot hurry does;
-/// ``waitUnlessCancelled()`` also ends when the waiting task is cancelled (as `.timeLimit`
-/// does to a test that hangs), so a test checks `isOpen` after it and fails instead of hanging.
+/// No wait on it can hang CI. A Swift Testing time limit ends a test by cancelling its task,
+/// so ``wait(for:sourceLocation:)`` ends when the waiting task is cancelled and records an
+/// issue naming what it waited for: a test whose event never comes fails, by name, within
+/// its `.timeLimit`. ``waitUnlessCancelled()`` ends on cancellation silently, for code
+/// whose cancellation is expected (a transform that `asyncMapLatest` cancels).
+/// ``waitIgnoringCancellation(for:bound:sourceLocation:)`` is for code that must outlive a
+/// cancel (a body standing in for user code that a cancel cannot hurry): it ignores
+/// cancellation but gives up after a generous bound, recording an issue.
 final class Gate: Sendable {
     private struct State {
         var open = false
         var nextID = 0
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var deadlines: [Int: Task<Void, Never>] = [:]
+
+        mutating func newID() -> Int {
+            defer { nextID += 1 }
+            return nextID
+        }
     }
     private let state = Locked(State())
 
     func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let (waiters, deadlines) = state.withLock { state in
             state.open = true
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
+            defer { (state.waiters, state.deadlines) = ([:], [:]) }
+            return (Array(state.waiters.values), Array(state.deadlines.values))
         }
-        for waiter in waiters { waiter.resume() }
+        for deadline in deadlines { deadline.cancel() }
+        for waiter in waiters { waiter.resume(returning: true) }
     }
 
     var isOpen: Bool { state.withLock { $0.open } }
 
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !enqueue(continuation, cancellable: false) { continuation.resume() }
-        }
+    /// Waits until the gate is open and returns true; if the waiting task is cancelled first
+    /// (a time limit ends a hung test that way), returns false and records an issue naming
+    /// `what` (or the gate's call site).
+    @discardableResult
+    func wait(for what: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        if await waitUnlessCancelled() { return true }
+        Issue.record(
+            "cancelled (by the test's time limit?) while waiting for \(what ?? "a gate to open")",
+            sourceLocation: sourceLocation)
+        return false
     }
 
-    func waitUnlessCancelled() async {
-        let id = state.withLock { state -> Int in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if !enqueue(continuation, id: id, cancellable: true) { continuation.resume() }
+    /// Waits until the gate is open (true) or the waiting task is cancelled (false), silently.
+    @discardableResult
+    func waitUnlessCancelled() async -> Bool {
+        let id = state.withLock { $0.newID() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = state.withLock { state -> Bool? in
+                    if state.open { return true }
+                    if Task.isCancelled { return false }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
         }
     }
 
-    /// Parks `continuation`; false when the gate is open (or, if `cancellable`, the task is
-    /// cancelled) and the caller resumes it at once.
-    private func enqueue(_ continuation: CheckedContinuation<Void, Never>, id: Int? = nil, cancellable: Bool) -> Bool {
-        state.withLock { state in
-            if state.open || (cancellable && Task.isCancelled) { return false }
-            let key = id ?? state.nextID
-            if id == nil { state.nextID += 1 }
-            state.waiters[key] = continuation
-            return true
+    /// Waits until the gate is open, whether or not the waiting task is cancelled; after
+    /// `bound` (generous: far beyond any test's time limit to open it), gives up, records
+    /// an issue naming `what` and returns false.
+    @discardableResult
+    func waitIgnoringCancellation(
+        for what: String? = nil, bound: Duration = .seconds(120),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Bool {
+        if isOpen { return true }
+        let opened = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let open = state.withLock { state -> Bool in
+                if state.open { return true }
+                let id = state.newID()
+                state.waiters[id] = continuation
+                state.deadlines[id] = Task { [self] in
+                    try? await Task.sleep(for: bound)
+                    if Task.isCancelled { return }
+                    let expired = self.state.withLock { state in
+                        state.deadlines[id] = nil
+                        return state.waiters.removeValue(forKey: id)
+                    }
+                    expired?.resume(returning: false)
+                }
+                return false
+            }
+            if open { continuation.resume(returning: true) }
         }
+        if !opened {
+            Issue.record(
+                "gave up after \(bound) waiting for \(what ?? "a gate to open")", sourceLocation: sourceLocation)
+        }
+        return opened
     }
 }
 
@@ -162,4 +209,19 @@ func waitForCalls<O, F>(
     until predicate: @escaping @Sendable ([ControllableSubscription<O, F>.Call]) -> Bool
 ) async {
     await subscription.value.waitForCalls(until: predicate)
+}
+
+extension DispatchSemaphore {
+    /// Blocks until signalled, for at most `bound` (generous: far beyond what the test needs);
+    /// on timeout records an issue naming `what` and returns false, so a signal that never
+    /// comes fails the test instead of blocking its thread (which no time limit can end).
+    @discardableResult
+    func wait(
+        for what: String, bound: DispatchTimeInterval = .seconds(120),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        if wait(timeout: .now() + bound) == .success { return true }
+        Issue.record("gave up after \(bound) waiting for \(what)", sourceLocation: sourceLocation)
+        return false
+    }
 }

@@ -33,7 +33,9 @@ private final class SignalLog: Sendable {
 private final class ThreadGate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     func open() { semaphore.signal() }
-    func wait() { semaphore.wait() }
+    func wait(sourceLocation: SourceLocation = #_sourceLocation) {
+        semaphore.wait(for: "the test to release the blocked actor", sourceLocation: sourceLocation)
+    }
 }
 
 /// An actor on a ``QueueExecutor`` (its own serial dispatch queue: jobs run in the order they
@@ -147,7 +149,7 @@ struct IsolatedSinkBufferingTests {
         #expect(subscription.history == [.request(.unlimited)])
         for value in 1...3 { #expect(subscription.send(value) == .none) }
         subscription.send(completion: .finished)
-        await done.waitUnlessCancelled()
+        await done.wait()
         #expect(received == [1, 2, 3])
         #expect(subscription.history == [.request(.unlimited)])
         cancellable.cancel()   // after the completion: nothing to cancel upstream
@@ -186,7 +188,7 @@ struct IsolatedSinkBufferingTests {
         for value in 2...20 { subject.send(value) }   // from this thread, while the actor is blocked
         subject.send(completion: .failure(TestError(code: 7)))
         release.open()
-        await log.completed.waitUnlessCancelled()
+        await log.completed.wait()
         #expect(log.signals == ([0] + expected).map(Signal.value) + [.completion(.failure(TestError(code: 7)))])
         #expect(log.offActor == 0)
         cancellable.cancel()
@@ -197,8 +199,8 @@ struct IsolatedSinkBufferingTests {
         let subject = PassthroughSubject<Int, Never>()
         await watch.attach(subject, last: 100)
         await watch.send(subject, 1...100)
-        await watch.otherJobDone.waitUnlessCancelled()
-        await watch.lastDelivered.waitUnlessCancelled()
+        await watch.otherJobDone.wait()
+        await watch.lastDelivered.wait()
         #expect(await watch.received == Array(1...100))
         #expect(await watch.valuesAfterTheOtherJob == 0, "the loop gave the actor up between kept values")
         await watch.cancel()
@@ -225,7 +227,7 @@ struct IsolatedSinkBufferingTests {
         // Sent on the main actor: the loop cannot run until this test suspends.
         for value in 1...5 { subject.send(value) }
         subject.send(completion: .finished)
-        await done.waitUnlessCancelled()
+        await done.wait()
         // 1 found the loop waiting; of 2...5 the newest two were kept.
         #expect(signals == [.value(0), .value(1), .value(4), .value(5), .completion(.finished)])
         cancellable.cancel()
@@ -252,7 +254,7 @@ struct IsolatedSinkBufferingTests {
         let subscription = publisher.upstream.subscriptions[0]
         #expect(subscription.history == [.cancel])
         subscription.send(1)
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(weakProbe == nil)
         #expect(received.isEmpty)
     }
@@ -280,7 +282,7 @@ struct IsolatedSinkBufferingTests {
         #expect(subscription.history == [.request(.unlimited), .cancel])
         subscription.send(1)
         subscription.send(completion: .finished)
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(weakProbe == nil)
         #expect(signals == [.value(0)])
     }
@@ -299,7 +301,7 @@ struct IsolatedSinkBufferingTests {
         let subscription = publisher.subscriptions[0]
         #expect(subscription.history == [.request(.unlimited), .cancel])
         subscription.send(1)
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(released.isOpen)
         #expect(received.isEmpty)
     }
@@ -322,7 +324,7 @@ struct IsolatedSinkBufferingTests {
         let subscription = publisher.subscriptions[0]
         // All kept before the loop runs: the cancel comes in the middle of draining them.
         for value in 1...10 { subscription.send(value) }
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(released.isOpen, "the loop did not end")
         #expect(signals == [.value(1), .value(2), .value(3)])
         #expect(subscription.history == [.request(.unlimited), .cancel])
@@ -344,7 +346,7 @@ struct IsolatedSinkBufferingTests {
         subscription.send(2)
         subscription.send(completion: .finished)
         cancellable.cancel()   // on the actor, before the loop ran
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(released.isOpen, "the loop did not end")
         #expect(signals.isEmpty)
         #expect(subscription.history == [.request(.unlimited)], "the upstream had completed: no cancel")
@@ -369,7 +371,7 @@ struct IsolatedSinkBufferingTests {
         await primed.wait()   // resumed on the main actor after the loop went back to waiting
         subscription.send(1)  // handed to the waiting loop, which cannot run before this test suspends
         cancellable.cancel()
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(released.isOpen, "the loop did not end")
         #expect(received == [0])
         #expect(subscription.history == [.request(.unlimited), .cancel])
@@ -392,7 +394,7 @@ struct IsolatedSinkBufferingTests {
         spy.subject.send(1)   // kept: the loop has not run yet
         #expect(weakProbe != nil && spy.subscriber != nil, "released before the cancel")
         cancellable.cancel()
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(weakProbe == nil)
         #expect(await yieldUntil { spy.subscriber == nil }, "the subscriber outlived the cancel")
         withExtendedLifetime(cancellable) {}
@@ -413,7 +415,7 @@ struct IsolatedSinkBufferingTests {
         }
         spy.subject.send(1)
         spy.subject.send(completion: .finished)
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(completed)
         #expect(weakProbe == nil)
         // The cancellable is still held: it must not keep the subscriber alive.
@@ -480,7 +482,7 @@ struct IsolatedSinkBufferingRaceTests {
                 }
             }
             subject.send(completion: .finished)
-            await released.waitUnlessCancelled()
+            await released.wait()
             #expect(released.isOpen, "the cancel did not end the loop")
             #expect(late.withLock { $0 } <= 1)
             #expect(!log.signals.contains(.completion(.finished)), "the completion, sent after the cancel, arrived")
@@ -551,7 +553,7 @@ private actor CancelRace {
         cancellable.cancel()
         cancelReturned = true
         await sentAll.wait()
-        await released.waitUnlessCancelled()   // the loop has ended: any late value was counted
+        await released.wait()   // the loop has ended: any late value was counted
         if !released.isOpen { runsNotReleased += 1 }
         if delivered > 0 { runsWithValues += 1 }
     }

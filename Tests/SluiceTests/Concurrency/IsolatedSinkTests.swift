@@ -112,7 +112,7 @@ private actor Collector {
         let boxed = UncheckedBox(subscription)
         await waitForCalls(boxed) { !$0.isEmpty }
         subscription.send(completion: .finished)
-        await released.wait()
+        #expect(await released.wait(for: "the sink to release its closures after the completion"))
         _ = cancellable
     }
 
@@ -206,7 +206,7 @@ private actor Collector {
         await waitForCalls(boxed) { $0.count == 2 }
         subscription.send(1)  // resumes the loop, which cannot run before this test suspends
         cancellable.cancel()
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(released.isOpen, "the loop did not end")
         #expect(received == [0])
         #expect(subscription.history == [.request(.max(1)), .request(.max(1)), .cancel])
@@ -229,7 +229,7 @@ private actor Collector {
         await waitForCalls(UncheckedBox(subscription)) { $0.count == 1 }   // the loop waits for a value
         subscription.send(completion: .finished)             // resumes it
         cancellable.cancel()                                 // before it runs
-        await released.waitUnlessCancelled()
+        await released.wait()
         #expect(released.isOpen, "the loop did not end")
         #expect(completions == 0)
     }

@@ -112,7 +112,7 @@ import Dispatch
             let result = await sender.send(DeinitProbe(released))
             sent.withLock { $0 = result }
             returned.open()
-            await hold.wait()  // the body, and its sender, stay alive
+            await hold.waitIgnoringCancellation(for: "the test to let the body end")  // the body, and its sender, stay alive
         }
         _ = await subscribeUntilTheSecondSendWaits(producer, recorder)
 

@@ -168,21 +168,23 @@ import Dispatch
     @Test func cancelReleasesTheSubscriber() async {
         let released = Gate()
         let hold = Gate()
+        let values = Locked<[Int]>([])
         weak var weakSubscription: AnyObject?
         do {
             let probe = DeinitProbe(released)
             let subscriber = AnySubscriber<Int, Never>(
                 receiveSubscription: { weakSubscription = $0 as AnyObject; $0.request(.max(1)) },
-                receiveValue: { _ in _ = probe; return .none })
+                receiveValue: { value in _ = probe; values.withLock { $0.append(value) }; return .none })
             Producer<Int, Never> { sender in
                 await sender.send(1)
                 await sender.send(2)   // suspends: no demand
-                await hold.wait()
+                await hold.waitIgnoringCancellation(for: "the test to let the body end")
             }.subscribe(subscriber)
         }
         (weakSubscription as? any Subscription)?.cancel()
         hold.open()
-        await released.wait()
+        #expect(await released.wait(for: "the producer to release the cancelled subscriber"))
+        #expect(values.withLock { $0 }.allSatisfy { $0 == 1 }, "a value beyond the demand of 1 arrived")
     }
 
     @Test("cancel racing a request and the delivery: within demand, at most one value in flight once cancel returns, no completion, checked after the body ended")
@@ -262,7 +264,7 @@ import Dispatch
             // provoked, which must not arrive; the others return 1 regardless.
             let checksCancellation = iteration.isMultiple(of: 2)
             AsyncFuture<Int, any Error> {
-                await go.wait()
+                await go.waitIgnoringCancellation(for: "the race to open the gate")
                 if checksCancellation { try Task.checkCancellation() }
                 return 1
             }.subscribe(ProbedSubscriber(recorder, released: released))

@@ -15,7 +15,7 @@ private struct StubbornSequence: AsyncSequence, Sendable {
         let hold: Gate
         mutating func next(isolation actor: isolated (any Actor)?) async -> Int? {
             entered.open()
-            await hold.wait()
+            await hold.waitIgnoringCancellation(for: "the test to let the user code end")
             return 1
         }
         mutating func next() async -> Int? { await next(isolation: nil) }
@@ -48,7 +48,7 @@ private func expectCancelReleasesTheSubscriber<P: Publisher>(
     await entered.wait()
     cancelled.withLock { $0 = true }
     subscription.withLock { $0 }?.cancel()
-    await released.waitUnlessCancelled()
+    await released.wait()
     #expect(released.isOpen, "the subscriber outlived the cancel")
     #expect(!hold.isOpen)
     hold.open()  // the user code goes on now: nothing of it may reach the subscriber
@@ -72,7 +72,7 @@ struct TaskSubscriberReleaseTests {
         let entered = Gate(), hold = Gate()
         let owner = SequenceOwner<Never> { _ in
             entered.open()
-            await hold.wait()  // ignores the cancellation
+            await hold.waitIgnoringCancellation(for: "the test to let the user code end")  // ignores the cancellation
             return 1
         }
         await expectCancelReleasesTheSubscriber(owner.published(), demand: .unlimited, entered: entered, hold: hold)
@@ -84,7 +84,7 @@ struct TaskSubscriberReleaseTests {
         let producer = Producer<Int, Never> { sender in
             await sender.send(1)
             entered.open()
-            await hold.wait()  // ignores the cancellation
+            await hold.waitIgnoringCancellation(for: "the test to let the user code end")  // ignores the cancellation
             await sender.send(2)
         }
         await expectCancelReleasesTheSubscriber(producer, demand: .unlimited, entered: entered, hold: hold)
@@ -95,7 +95,7 @@ struct TaskSubscriberReleaseTests {
         let entered = Gate(), hold = Gate()
         let future = AsyncFuture<Int, Never> {
             entered.open()
-            await hold.wait()
+            await hold.waitIgnoringCancellation(for: "the test to let the user code end")
             return 1
         }
         await expectCancelReleasesTheSubscriber(future, demand: .max(1), entered: entered, hold: hold)

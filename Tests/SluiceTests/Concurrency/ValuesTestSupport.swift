@@ -1,5 +1,6 @@
 @_spi(Internals) import Sluice
 import SluiceTesting
+import Testing
 
 /// A value shared with a task in a test.
 ///
@@ -100,7 +101,7 @@ final class HotSource: Publisher, @unchecked Sendable {
     struct State {
         var downstream: AnySubscriber<Int, Never>?
         var demand = Subscribers.Demand.none
-        var demandWaiters: [CheckedContinuation<Void, Never>] = []
+        var demandWaiters: [Gate] = []
         var requests: [Subscribers.Demand] = []
     }
     let state = Locked(State())
@@ -122,7 +123,7 @@ final class HotSource: Publisher, @unchecked Sendable {
                 defer { state.demandWaiters = [] }
                 return state.demandWaiters
             }
-            for waiter in waiters { waiter.resume() }
+            for waiter in waiters { waiter.open() }
         }
         func cancel() { source.state.withLock { $0.downstream = nil } }
     }
@@ -143,14 +144,16 @@ final class HotSource: Publisher, @unchecked Sendable {
         target?.receive(completion: .finished)
     }
 
-    func waitForDemand() async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.demand > 0 { return true }
-                state.demandWaiters.append(continuation)
-                return false
-            }
-            if ready { continuation.resume() }
+    /// Suspends until there is demand; if the task is cancelled first (a time limit), returns
+    /// and records an issue (see ``Gate``).
+    func waitForDemand(sourceLocation: SourceLocation = #_sourceLocation) async {
+        let gate = Gate()
+        let ready = state.withLock { state -> Bool in
+            if state.demand > 0 { return true }
+            state.demandWaiters.append(gate)
+            return false
         }
+        if ready { return }
+        await gate.wait(for: "demand from the subscriber", sourceLocation: sourceLocation)
     }
 }

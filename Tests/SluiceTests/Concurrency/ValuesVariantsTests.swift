@@ -168,7 +168,7 @@ import Testing
             let first = await iterator.next()
             let second = await iterator.next()  // takes the batch 2...8
             batchTaken.open()
-            await cancelled.wait()
+            await cancelled.waitIgnoringCancellation(for: "the test to cancel the loop")
             return [first, second, await iterator.next(), await iterator.next()]
         }
         await upstream.waitForCalls { $0.count == 1 }

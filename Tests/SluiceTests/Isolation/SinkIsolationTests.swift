@@ -163,7 +163,7 @@ struct SinkIsolationTests {
             let isolated = MainQueue.isCurrent
             // Hold the main actor until 2 and 3 are queued behind this value, then cancel.
             // (Off the main actor this would block the sender itself: record and go on.)
-            if isolated { allSent.wait() }
+            if isolated { allSent.wait(for: "all three values to be sent") }
             log.record(probe.id, isolated: isolated)
             cancellable?.cancel()
         }

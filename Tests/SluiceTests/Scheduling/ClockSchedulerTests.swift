@@ -121,7 +121,7 @@ struct ClockSchedulerTests {
         let started = IsolationLog<Int>()
         scheduler.schedule {
             started.record(0, isolated: true)
-            blocker.wait()  // holds the queue, so the next run waits behind this action
+            blocker.wait(for: "the test to unblock the queue")  // holds the queue, so the next run waits behind this action
             log.record("blocker", isolated: true)
         }
         await started.wait(for: 1)

@@ -31,7 +31,9 @@ struct ImmediateSchedulerTests {
     @Test("its clock never moves, and its time type saturates")
     func clockStandsStill() {
         let scheduler = ImmediateScheduler.shared
-        #expect(scheduler.now == scheduler.now)
+        let before = scheduler.now
+        scheduler.schedule {}
+        #expect(scheduler.now == before, "the clock moved across a scheduled action")
         #expect(scheduler.minimumTolerance == .zero)
         let far = ImmediateScheduler.SchedulerTimeType(nanoseconds: .max - 1)
         #expect(far.advanced(by: .seconds(1)).nanoseconds == .max)
