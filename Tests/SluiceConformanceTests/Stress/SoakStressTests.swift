@@ -1,9 +1,7 @@
-// Issue 29's soak, in the suite: what a user's app does to a subject, for a fixed time.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+// Issue 29's soak, in the suite: what a user's app does to a subject, for a fixed time. Memory
+// is checked through what bounds it, the hand-over queues' length (exact); the resident set is
+// measured by the Soak program of Benchmarks/ (alone in its process: in the suite it is the
+// whole test process's, and other suites' growth swamped it, 35 to 87 MiB in full runs).
 import Synchronization
 import Testing
 @_spi(Internals) import Sluice
@@ -15,15 +13,14 @@ struct SoakStressTests {
     /// sinks (behind `map`/`filter`, and through `share()`); two tasks run `for await` loops
     /// over `values` taking 50 elements, every other one cancelled at once. For 4 seconds
     /// (divided by `SLUICE_STRESS_DIVISOR`, at least half a second).
-    @Test("senders faster than delivery: every subscriber sees each sender's values in order, no hand-over queue grows past its bound, and memory stays flat")
+    @Test("senders faster than delivery: every subscriber sees each sender's values in order, and no hand-over queue grows past its bound")
     func sendersChurnAndValuesLoops() async {
         let duration = max(4.0 / Double(StressBudget.divisor), 0.5)
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(Int(duration * 1_000))
-        let warmUp = start + .milliseconds(Int(duration * 250))
         let subject = PassthroughSubject<Tagged, Never>()
         let shared = StressShared(subject.share())
-        let stats = Locked((rounds: 0, loops: 0, loopsDone: 0, longest: 0, breaches: [String](), warmRSS: 0))
+        let stats = Locked((rounds: 0, loops: 0, loopsDone: 0, longest: 0, breaches: [String]()))
 
         @Sendable func check(_ values: [Tagged]) {
             if let breach = perSenderOrder(values, senders: 2).breach { stats.withLock { $0.breaches.append(breach) } }
@@ -79,16 +76,10 @@ struct SoakStressTests {
                     stats.withLock { $0.rounds += 1 }
                 }
             default:
-                // The monitor: the longest hand-over queue, and the resident set after warm-up.
-                var warmed = false
+                // The monitor: the longest hand-over queue.
                 while ContinuousClock.now < deadline {
                     let longest = subject.longestQueue
                     stats.withLock { $0.longest = max($0.longest, longest) }
-                    if !warmed, ContinuousClock.now >= warmUp {
-                        warmed = true
-                        let rss = residentBytes()
-                        stats.withLock { $0.warmRSS = rss }
-                    }
                     yieldThread()
                 }
             }
@@ -98,35 +89,11 @@ struct SoakStressTests {
             return
         }
         for loop in loops { await loop.value }
-        let endRSS = residentBytes()
 
         let result = stats.withLock { $0 }
         #expect(result.breaches.isEmpty, "\(result.breaches.prefix(3))")
         // Two senders can each add one value past the bound before they wait.
         #expect(result.longest <= handOverBound + 2, "a hand-over queue held \(result.longest) values")
-        // A coarse check: the resident set is the whole test process's, and other suites run
-        // beside this one (a full run saw 35 MiB of their growth). Without the bound the
-        // hand-over queues grew by hundreds of MiB in this time; the queue check above is the
-        // exact one.
-        let growth = endRSS - result.warmRSS
-        #expect(growth < 96 << 20, "resident memory grew by \(growth >> 20) MiB after warm-up")
         #expect(result.rounds > 0 && result.loops > 0, "\(result.rounds) rounds, \(result.loops) loops")
     }
-}
-
-/// The process's resident set now, in bytes (Linux: /proc/self/statm; 0 elsewhere, where
-/// the memory check then passes trivially and the queue bound still holds).
-private func residentBytes() -> Int {
-    #if os(Linux)
-    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-    defer { fclose(file) }
-    var buffer = [CChar](repeating: 0, count: 128)
-    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
-    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let fields = text.split(separator: " ")
-    guard fields.count >= 2, let resident = Int(fields[1]) else { return 0 }
-    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
-    #else
-    return 0
-    #endif
 }
