@@ -274,6 +274,12 @@ extension Publisher {
     /// a main-actor sink; otherwise in order, after a hop to the actor. Called outside any actor,
     /// they run on whatever thread the publisher signals from, as in Combine.
     ///
+    /// Memory: the sink asks for `.unlimited`, so the hop's queue is not bounded: it holds what
+    /// the publisher sends while the actor is busy. To bound it, use
+    /// `sink(isolation:bufferingPolicy:receiveValue:)` with `.bufferingNewest(n)` or
+    /// `.bufferingOldest(n)`, or `for await … in publisher.values`, which asks for one value at
+    /// a time.
+    ///
     /// <!-- snippet: SinkOnMainActor -->
     /// ```swift
     /// @MainActor final class TitleModel {
