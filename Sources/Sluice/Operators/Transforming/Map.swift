@@ -57,7 +57,7 @@ extension Publishers.Map: ActorDeliveringPublisher {
 
 extension Publishers.Map {
     /// Fuses two transforms into one `Map`, as Combine does; the fused closure runs on the
-    /// actor of either (see ``fusedIsolation(_:_:)``).
+    /// actor of either (see `fusedIsolation(_:_:)`).
     @inlinable
     public func map<T>(
         _ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation
