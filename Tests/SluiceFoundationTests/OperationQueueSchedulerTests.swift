@@ -11,7 +11,7 @@ private func serialQueue() -> OperationQueue {
     return queue
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(6)))
 struct OperationQueueSchedulerTests {
     @Test func actionsOnASerialQueueRunInTheOrderScheduled() async {
         let queue = serialQueue()

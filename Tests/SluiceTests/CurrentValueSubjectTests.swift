@@ -3,7 +3,7 @@ import Dispatch
 import SluiceTesting
 import Testing
 
-@Suite("CurrentValueSubject", .timeLimit(.minutes(3)))
+@Suite("CurrentValueSubject", .timeLimit(.minutes(6)))
 struct CurrentValueSubjectTests {
     @Test func currentValueIsDeliveredWhenTheFirstDemandArrives() {
         let subject = CurrentValueSubject<Int, Never>(1)

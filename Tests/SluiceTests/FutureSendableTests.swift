@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 @_spi(Internals) import Sluice
 
-@Suite("Future in Swift 6: a Sendable promise, a Sendable future", .timeLimit(.minutes(3)))
+@Suite("Future in Swift 6: a Sendable promise, a Sendable future", .timeLimit(.minutes(6)))
 struct FutureSendableTests {
     @Test("Future's doc examples compile and run: the promise called from a dispatch queue and from a Task")
     func docExamples() async {

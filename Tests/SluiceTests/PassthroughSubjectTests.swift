@@ -3,7 +3,7 @@ import Dispatch
 import SluiceTesting
 import Testing
 
-@Suite("PassthroughSubject", .timeLimit(.minutes(2)))
+@Suite("PassthroughSubject", .timeLimit(.minutes(6)))
 struct PassthroughSubjectTests {
     @Test func eachSubscriberReceivesValuesWithinItsOwnDemand() {
         let subject = PassthroughSubject<Int, Never>()
@@ -274,7 +274,7 @@ struct PassthroughSubjectTests {
 }
 
 
-@Suite("PassthroughSubject delivery fast path", .timeLimit(.minutes(2)))
+@Suite("PassthroughSubject delivery fast path", .timeLimit(.minutes(6)))
 struct PassthroughSubjectFastPathTests {
     @Test func cancelInsideReceiveReleasesTheSubscriberWhenThatReceiveReturns() {
         let subject = PassthroughSubject<Int, Never>()

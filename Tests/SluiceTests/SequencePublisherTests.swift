@@ -4,7 +4,7 @@ import Synchronization
 import SluiceTesting
 import Testing
 
-@Suite("Publishers.Sequence", .timeLimit(.minutes(3)))
+@Suite("Publishers.Sequence", .timeLimit(.minutes(6)))
 struct SequencePublisherTests {
     @Test func unlimitedDemandDeliversEveryElementInOrderThenFinishes() {
         let recorder = RecordingSubscriber<Int, Never>()

@@ -60,7 +60,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite("Rule 7: misuse traps name the rule", .timeLimit(.minutes(3)))
+@Suite("Rule 7: misuse traps name the rule", .timeLimit(.minutes(6)))
 struct MisuseTraps {
     @Test("Multiplying demand by a negative count traps naming rule 2")
     func negativeDemandFromMultiplication() async {

@@ -9,7 +9,7 @@ import Testing
 @Suite("Async stress, memory and schedules (serialized)", .serialized)
 enum AsyncStressSuites {
     /// Each stress family's check, run on a deliberately broken source it must catch.
-    @Suite("Mutants: every stress family catches a broken source", .timeLimit(.minutes(2)))
+    @Suite("Mutants: every stress family catches a broken source", .timeLimit(.minutes(6)))
     struct StressMutantTests {
         @Test("the subject stress sees demand lost by a subject that forgets one request in a hundred")
         func subjectStressCatchesLostDemand() {

@@ -2,7 +2,7 @@
 import SluiceTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct AsyncSequencePublisherTests {
+@Suite(.timeLimit(.minutes(6))) struct AsyncSequencePublisherTests {
     @Test func unlimitedDemandDeliversEveryElementInOrderThenFinished() async {
         let recorder = RecordingSubscriber<Int, TestError>()
         CountingSequence(count: 100).publisher.subscribe(recorder)

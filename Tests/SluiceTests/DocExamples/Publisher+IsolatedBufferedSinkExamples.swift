@@ -24,7 +24,7 @@ import Testing
     // snippet IsolatedBufferedSinkProgress end
 }
 
-@Suite(.timeLimit(.minutes(3))) struct PublisherIsolatedBufferedSinkExamples {
+@Suite(.timeLimit(.minutes(6))) struct PublisherIsolatedBufferedSinkExamples {
     @Test @MainActor func theBarShowsTheNewestProgressThenHides() async {
         let screen = DownloadScreen()
         let bar = ProgressBar()

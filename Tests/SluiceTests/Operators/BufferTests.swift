@@ -24,7 +24,7 @@ enum WhenFull: String, CaseIterable, Sendable {
 private let combinations: [(Publishers.PrefetchStrategy, WhenFull)] =
     [Publishers.PrefetchStrategy.keepFull, .byRequest].flatMap { prefetch in WhenFull.allCases.map { (prefetch, $0) } }
 
-@Suite("buffer(size:prefetch:whenFull:)", .timeLimit(.minutes(3)))
+@Suite("buffer(size:prefetch:whenFull:)", .timeLimit(.minutes(6)))
 struct BufferTests {
     // MARK: Demand
 
@@ -354,7 +354,7 @@ struct BufferTests {
 /// The document scenario "buffer handling a fast source": 10,000 values sent synchronously into
 /// a slow consumer that has asked for 10, with a buffer of 100. Which values survive depends on
 /// whether the source waits for demand, and, when it does not, on `whenFull`.
-@Suite("buffer handling a fast source", .timeLimit(.minutes(3)))
+@Suite("buffer handling a fast source", .timeLimit(.minutes(6)))
 struct BufferFastSourceScenario {
     static let total = 10_000
 

@@ -15,7 +15,7 @@ private final class Lines: TextOutputStream, @unchecked Sendable {
     func write(_ string: String) { text += string }
 }
 
-@Suite("handleEvents, print, breakpoint, assertNoFailure", .timeLimit(.minutes(2)))
+@Suite("handleEvents, print, breakpoint, assertNoFailure", .timeLimit(.minutes(6)))
 struct DebuggingOperatorTests {
     @Test("handleEvents sees every event, in order, before it is passed on, and changes nothing")
     func handleEventsOrder() {

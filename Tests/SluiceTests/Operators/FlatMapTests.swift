@@ -4,7 +4,7 @@ import SluiceTesting
 
 private struct Boom: Error, Equatable {}
 
-@Suite("flatMap: Publishers.FlatMap and its four overloads", .timeLimit(.minutes(3)))
+@Suite("flatMap: Publishers.FlatMap and its four overloads", .timeLimit(.minutes(6)))
 struct FlatMapTests {
     /// An upstream of inner publishers that the test drives, and a flatMap of it. Going out of
     /// scope, it cancels its recorder and detaches its controllable publishers, whose

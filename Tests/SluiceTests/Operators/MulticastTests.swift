@@ -2,7 +2,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("multicast and makeConnectable: one upstream subscription per connect, shared through one subject", .timeLimit(.minutes(3)))
+@Suite("multicast and makeConnectable: one upstream subscription per connect, shared through one subject", .timeLimit(.minutes(6)))
 struct MulticastTests {
     @Test("nothing is subscribed before connect; connect subscribes the upstream once for every subscriber")
     func connectSubscribesOnceForAll() {

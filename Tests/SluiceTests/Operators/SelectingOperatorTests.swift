@@ -4,7 +4,7 @@ import SluiceTesting
 
 private struct Boom: Error {}
 
-@Suite("dropFirst, drop(while:), prefix(while:), prefix, output(at:), output(in:) and their try forms", .timeLimit(.minutes(2)))
+@Suite("dropFirst, drop(while:), prefix(while:), prefix, output(at:), output(in:) and their try forms", .timeLimit(.minutes(6)))
 struct SelectingOperatorTests {
     @Test("dropFirst omits the first elements, asking for one more for each")
     func dropFirst() {

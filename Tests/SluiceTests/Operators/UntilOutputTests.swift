@@ -4,7 +4,7 @@ import SluiceTesting
 
 private struct Boom: Error, Equatable {}
 
-@Suite("prefix(untilOutputFrom:) and drop(untilOutputFrom:)", .timeLimit(.minutes(3)))
+@Suite("prefix(untilOutputFrom:) and drop(untilOutputFrom:)", .timeLimit(.minutes(6)))
 struct UntilOutputTests {
     @Test("prefix: the other publisher's first value finishes the stream and cancels the upstream")
     func prefixEndsOnTrigger() {

@@ -3,7 +3,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("AnyScheduler forwards every call to the scheduler it wraps", .timeLimit(.minutes(3)))
+@Suite("AnyScheduler forwards every call to the scheduler it wraps", .timeLimit(.minutes(6)))
 struct AnySchedulerTests {
     /// A scheduler that records each call it gets (with its arguments) and runs nothing
     /// until asked.

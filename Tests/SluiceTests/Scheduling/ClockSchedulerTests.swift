@@ -3,7 +3,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("ClockScheduler on a TestClock: timing, order, repeating, cancel", .timeLimit(.minutes(3)))
+@Suite("ClockScheduler on a TestClock: timing, order, repeating, cancel", .timeLimit(.minutes(6)))
 struct ClockSchedulerTests {
     @Test("the scheduler's time is its clock's")
     func nowIsTheClocks() {

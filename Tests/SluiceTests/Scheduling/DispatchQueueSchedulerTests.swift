@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 @_spi(Internals) import Sluice
 
-@Suite("DispatchQueue as a scheduler", .timeLimit(.minutes(3)))
+@Suite("DispatchQueue as a scheduler", .timeLimit(.minutes(6)))
 struct DispatchQueueSchedulerTests {
     /// A serial queue that can tell whether code runs on it.
     final class Queue: Sendable {

@@ -2,7 +2,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("TestClock: time moves only when the test advances it", .timeLimit(.minutes(3)))
+@Suite("TestClock: time moves only when the test advances it", .timeLimit(.minutes(6)))
 struct TestClockTests {
     @Test("now starts at zero, moves by each advance, and never goes back")
     func nowMovesOnlyForward() {

@@ -5,7 +5,7 @@ import SluiceTesting
 
 private struct Boom: Error, Equatable {}
 
-@Suite("receive(on:)", .timeLimit(.minutes(3)))
+@Suite("receive(on:)", .timeLimit(.minutes(6)))
 struct ReceiveOnTests {
     @Test("every signal, the subscription first, reaches the downstream only when the scheduler runs")
     func signalsWaitForTheScheduler() {

@@ -3,7 +3,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("debounce(for:scheduler:options:)", .timeLimit(.minutes(3)))
+@Suite("debounce(for:scheduler:options:)", .timeLimit(.minutes(6)))
 struct DebounceTests {
     @Test("the last value of a burst goes out exactly dueTime after it; a value alone goes out dueTime after it")
     func emitsAfterQuiet() {

@@ -3,7 +3,7 @@ import Testing
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-@Suite("measureInterval(using:options:)", .timeLimit(.minutes(3)))
+@Suite("measureInterval(using:options:)", .timeLimit(.minutes(6)))
 struct MeasureIntervalTests {
     typealias Recorder = RecordingSubscriber<NanosecondStride, TimingFailure>
 
