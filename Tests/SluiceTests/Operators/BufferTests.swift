@@ -95,7 +95,10 @@ struct BufferTests {
         let subject = PassthroughSubject<Int, Never>()
         let inners = ControllablePublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
-        defer { recorder.cancel() }
+        defer {
+            recorder.cancel()
+            inners.detachAll()   // the inners' subscriptions hold flatMap's subscribers
+        }
         subject.buffer(size: .max, prefetch: .byRequest, whenFull: .dropNewest)
             .flatMap(maxPublishers: .max(1)) { _ in inners }
             .subscribe(recorder)
