@@ -51,6 +51,7 @@ struct StatefulStepOperatorTests {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(10))
+        defer { recorder.cancel() }   // the operator and the recorder hold each other until then
         upstream.removeDuplicates().subscribe(recorder)
         let subscription = upstream.subscriptions[0]
         #expect(subscription.send(1) == .none)
