@@ -86,6 +86,12 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCombining.shareFourSinks,
         OpenCombineCombining.shareFourSinks,
     ])
+    for (live, shown) in [(100, "100"), (1_000, "1,000"), (16_000, "16,000")] {
+        Harness.register(
+            "subscribe + cancel a sink on a PassthroughSubject with \(shown) live sinks (time per pair)",
+            elements: 1_000,
+            [SluiceCore.subscribeAndCancel(live: live), OpenCombineCore.subscribeAndCancel(live: live)])
+    }
     Harness.register("PassthroughSubject.send → 4 sinks (time per send)", [
         SluiceCore.subjectFourSinks,
         OpenCombineCore.subjectFourSinks,

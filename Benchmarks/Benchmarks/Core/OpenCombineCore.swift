@@ -66,6 +66,17 @@ enum OpenCombineCore {
     }
 
     /// The same with four subscribers: each `send` reaches all of them.
+    /// See ``SluiceCore/subscribeAndCancel(live:)``.
+    static func subscribeAndCancel(live: Int) -> Harness.Contender {
+        let subject = PassthroughSubject<Int, Never>()
+        let sinks = Unshared((0..<live).map { _ in subject.sink { Benchmark.blackHole($0) } })
+        let shared = Unshared(subject)
+        return .sync("OpenCombine") { n in
+            for _ in 0..<n { shared.value.sink { Benchmark.blackHole($0) }.cancel() }
+            withExtendedLifetime(sinks) {}
+        }
+    }
+
     static let subjectFourSinks = Harness.Contender.sync("OpenCombine") { n in
         let subject = PassthroughSubject<Int, Never>()
         let cancellables = (0..<4).map { _ in subject.sink { Benchmark.blackHole($0) } }
@@ -116,4 +127,11 @@ enum OpenCombineCore {
         let cancellable = Deferred { (0..<n).publisher }.first { $0 == n - 1 }.sink { Benchmark.blackHole($0) }
         cancellable.cancel()
     }
+}
+
+/// OpenCombine's subject and cancellables, which are not marked `Sendable`, in a benchmark
+/// body: each benchmark runs its body on one thread at a time, so nothing is shared at once.
+struct Unshared<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -77,6 +77,18 @@ enum SluiceCore {
     }
 
     /// The same with four subscribers: each `send` reaches all of them.
+    /// `live` sinks on one subject, made once outside the measured iterations; then, per
+    /// element, one more sink subscribed and cancelled (the newest, so a search from the oldest
+    /// crosses them all).
+    static func subscribeAndCancel(live: Int) -> Harness.Contender {
+        let subject = PassthroughSubject<Int, Never>()
+        let sinks = (0..<live).map { _ in subject.sink { Benchmark.blackHole($0) } }
+        return .sync(Harness.sluice) { n in
+            for _ in 0..<n { subject.sink { Benchmark.blackHole($0) }.cancel() }
+            withExtendedLifetime(sinks) {}
+        }
+    }
+
     static let subjectFourSinks = Harness.Contender.sync(Harness.sluice) { n in
         let subject = PassthroughSubject<Int, Never>()
         let cancellables = (0..<4).map { _ in subject.sink { Benchmark.blackHole($0) } }

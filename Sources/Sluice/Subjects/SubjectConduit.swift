@@ -14,6 +14,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     private let parent: Locked<SubjectStorage<Output, Failure>?>
     /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscription.
     @usableFromInline let description: String
+    /// Where its entry is in the subject's slots.
+    @usableFromInline let slot = SlotHint()
 
     @usableFromInline
     init(parent: SubjectStorage<Output, Failure>, description: String) {

@@ -11,13 +11,15 @@ import Synchronization
 /// deliverers goes through that lock (or the `delivery` flag's acquire/release), which
 /// orders one deliverer's accesses before the next one's. `deliveryEnded` reaches the
 /// subscriber the same way: only the deliverer calls it, after its last call has returned.
-/// The `delivery` flag is atomic; nothing else in it is mutable.
+/// The `delivery` flag and the slot hint are atomic; nothing else in it is mutable.
 @usableFromInline
 final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// Lets a deliverer finish without the lock: 0 idle, 1 delivering, 2 delivering and
     /// news for the deliverer (a value queued, a completion or a cancel) under the lock.
     /// Written under the subject's lock, except for the deliverer's 1 → 0 (``tryLeave()``).
     @usableFromInline let delivery = Atomic<UInt8>(0)
+    /// Where its conduit's entry is in the subject's slots.
+    @usableFromInline let slot = SlotHint()
 
     /// The subscriber's `receive(_:)`.
     @usableFromInline let receiveValue: (Output) -> Subscribers.Demand
@@ -118,6 +120,11 @@ struct BorrowedReceiver<Output, Failure: Error> {
 
     @inlinable func receive(_ value: Output) -> Subscribers.Demand {
         reference._withUnsafeGuaranteedRef { $0.receive(value) }
+    }
+
+    /// See ``SubjectReceiver/slot``; read under the subject's lock.
+    @inlinable var slot: Int {
+        reference._withUnsafeGuaranteedRef { $0.slot.value }
     }
 
     /// See ``SubjectReceiver/hasNews``.

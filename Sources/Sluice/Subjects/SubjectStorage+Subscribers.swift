@@ -7,7 +7,7 @@ extension SubjectStorage {
     func add(_ conduit: SubjectConduit<Output, Failure>, _ machine: Machine) -> Subscribers.Completion<Failure>? {
         state.withLock { state in
             if let completion = state.completion { return completion }
-            state.entries.append(Entry(conduit: conduit, machine: machine))
+            state.append(Entry(conduit: conduit, machine: machine))
             return nil
         }
     }
@@ -17,7 +17,7 @@ extension SubjectStorage {
         let (action, upstreams) = state.withLock { state -> (Machine.DeliveryAction, [UpstreamSubscription]) in
             guard let index = state.index(of: conduit) else { return (.stop, []) }
             let current = state.currentValue
-            let action = state.entries[index].machine.request(demand) { current }
+            let action = state[index].machine.request(demand) { current }
             if state.upstreamsOpen { return (action, []) }
             state.upstreamsOpen = true
             return (action, state.upstreams)
@@ -38,16 +38,16 @@ extension SubjectStorage {
     ) -> (released: Entry?, delivering: Bool, reportsDeliveryEnd: Bool) {
         state.withLock { state in
             guard let index = state.index(of: conduit) else { return (nil, false, false) }
-            if state.entries[index].machine.cancelIfDelivering(reportingFor: owner) {
-                return (nil, true, state.entries[index].machine.reportsDeliveryEnd)
+            if state[index].machine.cancelIfDelivering(reportingFor: owner) {
+                return (nil, true, state[index].machine.reportsDeliveryEnd)
             }
-            return (state.entries.remove(at: index), false, false)
+            return (state.remove(at: index), false, false)
         }
     }
 
     /// The conduit's outstanding demand (`.none` once terminated).
     func demand(of conduit: SubjectConduit<Output, Failure>) -> Subscribers.Demand {
-        state.withLock { state in state.index(of: conduit).map { state.entries[$0].machine.demand } ?? .none }
+        state.withLock { state in state.index(of: conduit).map { state[$0].machine.demand } ?? .none }
     }
 
     /// Completes; returns the completions to deliver now (a subscriber being delivered to
@@ -60,14 +60,14 @@ extension SubjectStorage {
             state.completion = completion
             var now: [(Receiver, SubjectConduit<Output, Failure>)] = []
             var delivering: [Entry] = []
-            for var entry in state.entries {
+            for var entry in state.liveEntries {
                 if case .complete(let receiver, _) = entry.machine.finish(completion) {
                     now.append((receiver, entry.conduit))
                 } else if !entry.machine.isTerminated {
                     delivering.append(entry)
                 }
             }
-            state.entries = delivering
+            state.replace(with: delivering)
             return now
         }
     }
@@ -120,12 +120,12 @@ extension SubjectStorage {
         }
     }
 
-    var conduitCount: Int { state.withLock { $0.entries.count } }
+    var conduitCount: Int { state.withLock { $0.subscriberCount } }
 }
 
 extension SubjectStorage {
     /// The most values waiting in any one conduit's queue (the soak test checks the bound).
     var longestQueue: Int {
-        state.withLock { state in state.entries.reduce(0) { Swift.max($0, $1.machine.delivery.queue.count) } }
+        state.withLock { state in state.liveEntries.reduce(0) { Swift.max($0, $1.machine.delivery.queue.count) } }
     }
 }

@@ -13,7 +13,10 @@
 /// active ──send(completion:)──▶ completed   (sticky: later subscribers get the completion)
 /// ```
 /// A conduit's entry lives here from subscription until it terminates (cancelled, or its
-/// completion handed to the deliverer); an absent entry reads as terminated.
+/// completion handed to the deliverer); an absent entry reads as terminated. Entries keep their
+/// slots in subscription order: a removed one leaves a hole, and the slots are compacted once
+/// holes are half of them, so that subscribing and cancelling cost O(1) amortised however many
+/// subscribers there are. Each conduit and receiver knows its slot (``SlotHint``).
 @usableFromInline
 final class SubjectStorage<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
@@ -25,11 +28,21 @@ final class SubjectStorage<Output, Failure: Error> {
     struct Entry {
         @usableFromInline let conduit: SubjectConduit<Output, Failure>
         @usableFromInline var machine: Machine
+
+        /// Tells the conduit and the receiver that their entry is in `slot` now.
+        @inlinable
+        func hint(_ slot: Int) {
+            conduit.slot.value = slot
+            machine.receiver?.slot.value = slot
+        }
     }
 
     @usableFromInline
     struct State {
-        @usableFromInline var entries: [Entry] = []
+        /// The subscribers in subscription order; `nil` is a hole left by one removed. Fewer
+        /// than half of them are holes, so one slot is never a hole.
+        @usableFromInline var entries: [Entry?] = []
+        @usableFromInline var holes = 0
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var upstreams: [UpstreamSubscription] = []
         /// The upstreams are asked for `.unlimited` as they come: from the start for a
@@ -52,11 +65,66 @@ final class SubjectStorage<Output, Failure: Error> {
             upstreamsOpen = currentValue != nil
         }
 
-        /// The index of the entry whose deliverer holds `receiver` (unique while it is held).
+        /// How many subscribers there are.
+        @inlinable var subscriberCount: Int { entries.count - holes }
+
+        /// The subscribers' entries, in subscription order.
+        @inlinable var liveEntries: some Sequence<Entry> { entries.lazy.compactMap { $0 } }
+
+        /// The entry in `slot`, which must hold one; in place.
+        @inlinable
+        subscript(slot: Int) -> Entry {
+            get { entries[slot]! }
+            _modify { yield &entries[slot]! }
+        }
+
+        /// Adds a subscriber's entry after the others.
+        @inlinable
+        mutating func append(_ entry: Entry) {
+            entry.hint(entries.count)
+            entries.append(entry)
+        }
+
+        /// Removes the entry in `slot` and returns it; O(1) amortised.
+        @inlinable
+        mutating func remove(at slot: Int) -> Entry {
+            let entry = entries[slot]!
+            entries[slot] = nil
+            holes += 1
+            if holes * 2 >= entries.count { compact() }
+            return entry
+        }
+
+        /// Keeps only `kept`, in that order.
+        @usableFromInline
+        mutating func replace(with kept: [Entry]) {
+            entries = []
+            holes = 0
+            for entry in kept { append(entry) }
+        }
+
+        /// Closes the holes, keeping the order, and tells the moved entries their new slots.
+        @usableFromInline
+        mutating func compact() {
+            var next = 0
+            for slot in entries.indices {
+                guard let entry = entries[slot] else { continue }
+                if slot != next {
+                    entry.hint(next)
+                    entries[next] = entry
+                }
+                next += 1
+            }
+            entries.removeLast(entries.count - next)
+            holes = 0
+        }
+
+        /// The slot of the entry whose deliverer holds `receiver` (unique while it is held).
         @inlinable
         func index(of receiver: Borrowed) -> Int? {
-            if entries.count == 1 { return receiver.isSame(as: entries[0].machine.receiver) ? 0 : nil }
-            return entries.firstIndex { receiver.isSame(as: $0.machine.receiver) }
+            let slot = receiver.slot
+            guard slot < entries.count, let entry = entries[slot], receiver.isSame(as: entry.machine.receiver) else { return nil }
+            return slot
         }
 
         /// Offers `value` to every subscriber; returns the receivers claimed, in the
@@ -82,10 +150,10 @@ final class SubjectStorage<Output, Failure: Error> {
         /// `claim`; sets `holds` if it was queued over the bound for some subscriber.
         @inlinable
         mutating func offer(_ value: Output, holds: inout Bool, claim: (Borrowed) -> Void) {
-            for index in entries.indices {
-                if let receiver = entries[index].machine.offer(value) {
+            for index in entries.indices where entries[index] != nil {
+                if let receiver = self[index].machine.offer(value) {
                     claim(receiver)
-                } else if entries[index].machine.delivery.isOverBound {
+                } else if self[index].machine.delivery.isOverBound {
                     holds = true
                 }
             }
@@ -93,7 +161,9 @@ final class SubjectStorage<Output, Failure: Error> {
 
         @usableFromInline
         func index(of conduit: SubjectConduit<Output, Failure>) -> Int? {
-            entries.firstIndex { $0.conduit === conduit }
+            let slot = conduit.slot.value
+            guard slot < entries.count, entries[slot]?.conduit === conduit else { return nil }
+            return slot
         }
     }
 
@@ -189,9 +259,9 @@ final class SubjectStorage<Output, Failure: Error> {
             switch state.entries.count {
             case 0:
                 return (.nothing, false)
-            case 1:
-                guard let receiver = state.entries[0].machine.offer(value) else {
-                    return (.nothing, state.entries[0].machine.delivery.isOverBound)
+            case 1:  // never a hole
+                guard let receiver = state[0].machine.offer(value) else {
+                    return (.nothing, state[0].machine.delivery.isOverBound)
                 }
                 return (.one(receiver), false)
             case 2...Few.capacity:
@@ -226,12 +296,12 @@ final class SubjectStorage<Output, Failure: Error> {
         state.holdSender { state, sender in
             var full: Int?
             for index in state.entries.indices {
-                let machine = state.entries[index].machine
+                guard let machine = state.entries[index]?.machine else { continue }
                 if machine.isDelivering(on: sender) { return nil }
                 if full == nil, machine.delivery.mustHold(sender) { full = index }
             }
             guard let full else { return nil }
-            return state.entries[full].machine.delivery.holdCondition(for: sender)
+            return state[full].machine.delivery.holdCondition(for: sender)
         }
     }
 
@@ -278,10 +348,8 @@ final class SubjectStorage<Output, Failure: Error> {
     @inlinable
     func takeIfCancelled(_ receiver: Borrowed) -> Entry? {
         state.withLock { state in
-            guard let index = state.index(of: receiver),
-                state.entries[index].machine.cancelledWhileDelivering
-            else { return nil }
-            return state.entries.remove(at: index)
+            guard let index = state.index(of: receiver), state[index].machine.cancelledWhileDelivering else { return nil }
+            return state.remove(at: index)
         }
     }
 
@@ -315,16 +383,16 @@ final class SubjectStorage<Output, Failure: Error> {
         state.withLock { state in
             guard let index = state.index(of: receiver) else { return .stop }
             // Copied out only when a request is owed it (the machine reads it only then).
-            let current = state.entries[index].machine.currentValueRequested ? state.currentValue : nil
-            switch state.entries[index].machine.delivered(more: more, currentValue: { current }) {
+            let current = state[index].machine.currentValueRequested ? state.currentValue : nil
+            switch state[index].machine.delivered(more: more, currentValue: { current }) {
             case .stop:
                 return .stop
             case .deliver(let receiver, let value):
                 return .deliver(receiver, value)
             case .complete(let receiver, let completion):
-                return .complete(receiver, completion, state.entries.remove(at: index).conduit)
+                return .complete(receiver, completion, state.remove(at: index).conduit)
             case .cancelled:
-                return .release(state.entries.remove(at: index))
+                return .release(state.remove(at: index))
             }
         }
     }
