@@ -38,7 +38,7 @@ public final class TestClock: Clock, Sendable {
         public var description: String { "TestClock.Instant(\(offset))" }
     }
 
-    private let state = Locked(TestClockState())
+    private let state = Locked(TestClockState<CheckedContinuation<Void, any Error>>())
 
     /// A clock at zero.
     public init() {}
@@ -102,12 +102,13 @@ public final class TestClock: Clock, Sendable {
     }
 }
 
-/// The sleepers and waiters of a ``TestClock``, kept under its lock.
-struct TestClockState: Sendable {
+/// The sleepers and waiters of a ``TestClock``, kept under its lock. `Wake` is what resumes a
+/// sleeper (its continuation; the order tests use names).
+struct TestClockState<Wake: Sendable>: Sendable {
     struct Sleeper: Sendable {
         let id: UInt64
         let deadline: TestClock.Instant
-        let continuation: CheckedContinuation<Void, any Error>
+        let continuation: Wake
     }
 
     var now = TestClock.Instant(offset: .zero)
@@ -124,7 +125,7 @@ struct TestClockState: Sendable {
     /// Registers a sleeper unless its deadline is reached (false); returns the waiters that
     /// now see enough sleepers, removed.
     mutating func sleep(
-        id: UInt64, until deadline: TestClock.Instant, _ continuation: CheckedContinuation<Void, any Error>
+        id: UInt64, until deadline: TestClock.Instant, _ continuation: Wake
     ) -> (registered: Bool, ready: [CheckedContinuation<Void, Never>]) {
         guard now < deadline else { return (false, []) }
         sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
@@ -135,14 +136,14 @@ struct TestClockState: Sendable {
     }
 
     /// Removes the sleeper `id`, if it still sleeps, for the caller to resume.
-    mutating func wake(id: UInt64) -> CheckedContinuation<Void, any Error>? {
+    mutating func wake(id: UInt64) -> Wake? {
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
         return sleepers.remove(at: index).continuation
     }
 
     /// Moves the clock to `instant` (never back) and removes the sleepers it reaches, in
     /// deadline order, for the caller to resume.
-    mutating func advance(to instant: TestClock.Instant) -> [CheckedContinuation<Void, any Error>] {
+    mutating func advance(to instant: TestClock.Instant) -> [Wake] {
         if now < instant { now = instant }
         let due = sleepers.enumerated().filter { $0.element.deadline <= now }
             .sorted { ($0.element.deadline, $0.offset) < ($1.element.deadline, $1.offset) }
