@@ -6,12 +6,10 @@ import SluiceTesting
 ///
 /// `@unchecked Sendable`: its one stored property, the subscribers, is behind a lock; what
 /// it does wrong is when it calls them, which the recorders under test are built to take.
-final class UnguardedSubject<Output: Sendable>: Subject, @unchecked Sendable {
-    typealias Failure = TestFailure
+final class UnguardedSubject<Output: Sendable, Failure: Error>: Subject, @unchecked Sendable {
+    private let subscribers = Locked<[AnySubscriber<Output, Failure>]>([])
 
-    private let subscribers = Locked<[AnySubscriber<Output, TestFailure>]>([])
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == TestFailure {
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscribers.withLock { $0.append(AnySubscriber(subscriber)) }
         subscriber.receive(subscription: Subscriptions.empty)
     }
@@ -20,7 +18,7 @@ final class UnguardedSubject<Output: Sendable>: Subject, @unchecked Sendable {
         for subscriber in subscribers.withLock({ $0 }) { _ = subscriber.receive(value) }
     }
 
-    func send(completion: Subscribers.Completion<TestFailure>) {
+    func send(completion: Subscribers.Completion<Failure>) {
         let ended = subscribers.withLock { subscribers in
             defer { subscribers = [] }
             return subscribers

@@ -1,3 +1,4 @@
+import Foundation
 import Sluice
 import SluiceTesting
 import Testing
@@ -25,11 +26,15 @@ struct RuleMutantTests {
         ) { Source(MutantPublisher(fault, asynchronous: asynchronous, endless: endless)) }
     }
 
-    static let unguardedSubject = Entry("UnguardedSubject", elements: 5, ending: .finished, delivery: .hot) {
-        Bodies.subject(UnguardedSubject<Int>(), count: 5, ending: .finished)
+    static let unguardedSubject = Entry(
+        "UnguardedSubject", elements: 5, ending: .finished, delivery: .hot, forwardsValuesUnchanged: true
+    ) {
+        Bodies.subject(UnguardedSubject<Int, TestFailure>(), count: 5, ending: .finished)
     }
 
-    static let passthroughSubject = Entry("PassthroughSubject", elements: 5, ending: .finished, delivery: .hot) {
+    static let passthroughSubject = Entry(
+        "PassthroughSubject", elements: 5, ending: .finished, delivery: .hot, forwardsValuesUnchanged: true
+    ) {
         Bodies.subject(PassthroughSubject<Int, TestFailure>(), count: 5, ending: .finished)
     }
 
@@ -101,8 +106,31 @@ struct RuleMutantTests {
             await Patience.$current.withValue(.milliseconds(200)) {
                 await withKnownIssue("\(testCase.rule) must fail for \(testCase.mutant.name)") {
                     await testCase.check(testCase.mutant)
+                } matching: { issue in
+                    // Caught by one of the rule's own expectations, not by a time limit, a
+                    // thrown error or a harness check.
+                    isExpectationFailed(issue, inFolder: "Rules")
                 }
             }
+        }
+    }
+
+    @Test("Every rule is run against a mutant it must catch")
+    func everyRuleHasAMutant() throws {
+        // The rules are the functions of Rules/*.swift that take an entry; each must be called
+        // by a mutant test (this file, or SubscriberMutantTests for the subscriber rules).
+        let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let rules = try FileManager.default.contentsOfDirectory(at: folder.appending(path: "Rules"), includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "swift" }
+            .flatMap { file in
+                try String(contentsOf: file, encoding: .utf8).matches(of: /func (\w+)\(entry:/).map { String($0.output.1) }
+            }
+        let mutants = try ["RuleMutantTests.swift", "SubscriberMutantTests.swift"]
+            .map { try String(contentsOf: folder.appending(path: "Mutants/\($0)"), encoding: .utf8) }
+            .joined()
+        #expect(rules.count >= 20, "the rules were found: \(rules)")
+        for rule in rules {
+            #expect(mutants.contains(".\(rule)(entry:"), "no mutant test runs \(rule)")
         }
     }
 
@@ -123,4 +151,12 @@ struct RuleMutantTests {
             try await BoundedRecursionRules().millionReentrantRequests(entry: RuleMutantTests.mutant(.unserialized))
         }
     }
+}
+
+/// Whether `issue` is a failed `#expect` or `#require` written in a file of `folder` (of the
+/// conformance tests): a mutant must be caught by the check that targets its fault, not by a
+/// time limit or an error.
+func isExpectationFailed(_ issue: Issue, inFolder folder: String) -> Bool {
+    guard case .expectationFailed = issue.kind, let location = issue.sourceLocation else { return false }
+    return location.filePath.contains("/\(folder)/")
 }

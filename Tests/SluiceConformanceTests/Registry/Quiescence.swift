@@ -1,13 +1,14 @@
 @_spi(Internals) import Sluice
 import SluiceTesting
 
-// How a rule knows that an asynchronous registry entry has gone quiet (Reactive Streams 3.12):
-// its values come from a task, so a check made right after `cancel()` would miss a value the
-// task delivers later. Such an entry's ``Source`` subscribes each recorder through a
-// ``ReleaseSignal``, a forwarding subscriber that nobody but the publisher holds; its `deinit`
-// opens a ``ReleaseGate``. Once the publisher has let go of it (its producing task ended, or,
-// for a `Future`, it dropped the subscriber on cancel), nothing can reach the recorder any more,
-// so a rule that awaits ``Source/settle(_:)`` and then checks sees every late signal.
+// How a rule knows that a registry entry has gone quiet (Reactive Streams 3.12): each entry's
+// ``Source`` subscribes each recorder through a ``ReleaseSignal``, a forwarding subscriber that
+// nobody but the publisher holds; its `deinit` opens a ``ReleaseGate``. Once the publisher has
+// let go of it, nothing can reach the recorder any more. An asynchronous entry's values come
+// from a task, so a check made right after `cancel()` would miss a value the task delivers
+// later: a rule awaits ``Source/settle(_:)`` (its producing task ended, or, for a `Future`, it
+// dropped the subscriber on cancel) and then sees every late signal. A synchronous or hot entry
+// must have let go by the time the cancel returned: `settle` checks that it has.
 
 /// A one-shot signal, opened once and open for good; awaiting it ends early, returning `false`,
 /// when the awaiting task is cancelled (as `.timeLimit` does to a test that hangs).
@@ -28,6 +29,9 @@ final class ReleaseGate: Sendable {
         }
         for waiter in waiters { waiter.resume(returning: true) }
     }
+
+    /// Whether the gate is open now.
+    var isOpen: Bool { state.withLock { $0.open } }
 
     /// Waits until the gate is open; `false` if the task was cancelled first.
     func wait() async -> Bool {

@@ -15,7 +15,13 @@ enum Registry {
     /// The values a scalable failing entry sends before failing.
     static let k = 3
 
+    /// Every entry whose values and ending are declared: the rules that compare values take
+    /// theirs from here.
     static let all: [Entry] = core + subjects + bridge + operators + sharing + scheduling + timing + buffering
+    /// ``all``, and the operators over upstreams for which they declare no values (see
+    /// ``operatorsWithUndeclaredValues``): for the rules that do not compare values (release,
+    /// cancel, the subscription first and once, no value without demand).
+    static let everyPublisher: [Entry] = all + operatorsWithUndeclaredValues
 
     /// Entries that complete (finish or fail): the rules that drain an entry to its
     /// completion (to be sure no value is still on its way) skip the never-ending ones.
@@ -139,16 +145,16 @@ enum Registry {
     // MARK: The subjects, fed by a pump (see `Bodies.subject`)
 
     static let subjects: [Entry] = [
-        Entry("PassthroughSubject", elements: n, ending: .finished, delivery: .hot, scaled: { passthrough($0, .finished) }) {
+        Entry("PassthroughSubject", elements: n, ending: .finished, delivery: .hot, forwardsValuesUnchanged: true, scaled: { passthrough($0, .finished) }) {
             passthrough(n, .finished)
         },
-        Entry("PassthroughSubject(failure)", elements: k, ending: .failure, delivery: .hot) { passthrough(k, .failure) },
-        Entry("PassthroughSubject(never-ending)", elements: k, ending: .never, delivery: .hot) { passthrough(k, .never) },
-        Entry("CurrentValueSubject", elements: n, ending: .finished, delivery: .hot, scaled: { currentValue($0, .finished) }) {
+        Entry("PassthroughSubject(failure)", elements: k, ending: .failure, delivery: .hot, forwardsValuesUnchanged: true) { passthrough(k, .failure) },
+        Entry("PassthroughSubject(never-ending)", elements: k, ending: .never, delivery: .hot, forwardsValuesUnchanged: true) { passthrough(k, .never) },
+        Entry("CurrentValueSubject", elements: n, ending: .finished, delivery: .hot, forwardsValuesUnchanged: true, scaled: { currentValue($0, .finished) }) {
             currentValue(n, .finished)
         },
-        Entry("CurrentValueSubject(failure)", elements: k, ending: .failure, delivery: .hot) { currentValue(k, .failure) },
-        Entry("CurrentValueSubject(never-ending)", elements: 1, ending: .never, delivery: .hot) { currentValue(1, .never) },
+        Entry("CurrentValueSubject(failure)", elements: k, ending: .failure, delivery: .hot, forwardsValuesUnchanged: true) { currentValue(k, .failure) },
+        Entry("CurrentValueSubject(never-ending)", elements: 1, ending: .never, delivery: .hot, forwardsValuesUnchanged: true) { currentValue(1, .never) },
     ]
 
     static func passthrough(_ count: Int, _ ending: Entry.Ending) -> Source {

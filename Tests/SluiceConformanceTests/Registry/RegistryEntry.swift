@@ -16,18 +16,21 @@ typealias Recorder = RecordingSubscriber<Int, TestFailure>
 /// ending once all values are out; rules call it after every demand they give, so a hot
 /// publisher behaves as a finite source that honours demand.
 ///
-/// An asynchronous entry's source also tracks when it lets go of each recorder (see
-/// Quiescence.swift), so that rules can await ``settle(_:)`` before checking that nothing
-/// came after a cancel.
+/// Every entry's source also tracks when it lets go of each recorder (see Quiescence.swift), so
+/// that rules can check with ``settle(_:)`` that it did before checking that nothing came after
+/// a cancel.
 struct Source {
     let publisher: any Publisher<Int, TestFailure>
     let pump: (@Sendable (Recorder) -> Void)?
     /// The subject a hot source's values are sent to: its publisher itself, or the subject
     /// under an operator (rules that race their own sends use it).
     let subject: (any Subject<Int, TestFailure>)?
-    /// Set for asynchronous entries (``Entry`` sets it): recorders are subscribed through a
-    /// ``ReleaseSignal``.
+    /// Set for every entry's source (``Entry`` sets it; not for a `scaled` one): recorders are
+    /// subscribed through a ``ReleaseSignal``.
     private(set) var releases: ReleaseGates?
+    /// Whether ``settle(_:)`` waits for the release (an asynchronous entry lets go from its own
+    /// task) or checks that it has happened.
+    private(set) var releasesLater = false
 
     init(
         _ publisher: any Publisher<Int, TestFailure>, subject: (any Subject<Int, TestFailure>)? = nil,
@@ -38,10 +41,12 @@ struct Source {
         self.subject = subject ?? publisher as? any Subject<Int, TestFailure>
     }
 
-    /// This source, tracking when its publisher releases each subscriber.
-    func trackingReleases() -> Source {
+    /// This source, tracking when its publisher releases each subscriber; `later`: from a task
+    /// of its own, after the call that ended the subscription returned.
+    func trackingReleases(later: Bool) -> Source {
         var source = self
         source.releases = ReleaseGates()
+        source.releasesLater = later
         return source
     }
 
@@ -55,11 +60,11 @@ struct Source {
         pump?(recorder)
     }
 
-    /// Waits until no signal can reach `recorder` any more unless the test gives one: at once
-    /// for a synchronous or hot source (everything it delivers happens inside the test's own
-    /// calls); for an asynchronous one, until its publisher let go of the subscriber (its
-    /// producing task ended). Call it after a cancel or a completion; `false` if the test's task
-    /// was cancelled first (its time limit), which means the publisher never let go.
+    /// Whether the publisher let go of `recorder`, so that no signal can reach it any more unless
+    /// the test gives one. A synchronous or hot source must have let go already (everything it
+    /// does happens inside the test's own calls): checked, not awaited. An asynchronous one is
+    /// awaited until it lets go (its producing task ended); `false` if the test's task was
+    /// cancelled first (its time limit). Call it after a cancel or a completion.
     ///
     /// ```swift
     /// recorder.cancel()
@@ -67,8 +72,8 @@ struct Source {
     /// #expect(recorder.values == [0])
     /// ```
     func settle(_ recorder: Recorder) async -> Bool {
-        guard let gate = releases?.gate(for: recorder) else { return true }
-        return await gate.wait()
+        guard let gate = releases?.gate(for: recorder) else { return true }   // a scaled source
+        return releasesLater ? await gate.wait() : gate.isOpen
     }
 
     /// Requests through `recorder`, then feeds it if the publisher is hot.
@@ -127,6 +132,14 @@ struct Entry: Sendable, CustomTestStringConvertible {
     /// `receive(_:)` of that value does not hold back the completion (Combine's `Just`,
     /// `Optional.Publisher`, `Result.Publisher` and `Future` do this).
     let completesWithItsValue: Bool
+    /// For a hot entry: every value sent into its subject reaches the subscriber unchanged, in
+    /// the order sent (the subject itself, and the operators that leave values as they are), so
+    /// a rule that sends its own values can check each sender's order.
+    let forwardsValuesUnchanged: Bool
+    /// `false` for an operator over an upstream for which it declares no values (see
+    /// `Registry.operatorsWithUndeclaredValues`): `elements` and `expectedValues` are then the
+    /// upstream's, and a rule must not wait for them.
+    let declaresValues: Bool
     /// Makes the same kind of publisher with any number of elements (for the million-element
     /// recursion rule); nil when the count is fixed (`Just`) or too slow to scale.
     let scaled: (@Sendable (Int) -> Source)?
@@ -135,10 +148,12 @@ struct Entry: Sendable, CustomTestStringConvertible {
     init(
         _ name: String, elements: Int, values: [Int]? = nil, ending: Ending, delivery: Delivery = .synchronous,
         isCold: Bool = true, hasEmptySubscription: Bool = false, acceptsZeroDemand: Bool = false,
-        completesWithItsValue: Bool = false,
+        completesWithItsValue: Bool = false, forwardsValuesUnchanged: Bool = false, declaresValues: Bool = true,
         scaled: (@Sendable (Int) -> Source)? = nil, make: @escaping @Sendable () -> Source
     ) {
+        self.declaresValues = declaresValues
         self.completesWithItsValue = completesWithItsValue
+        self.forwardsValuesUnchanged = forwardsValuesUnchanged
         self.hasEmptySubscription = hasEmptySubscription
         self.acceptsZeroDemand = acceptsZeroDemand
         self.name = name
@@ -148,11 +163,8 @@ struct Entry: Sendable, CustomTestStringConvertible {
         self.delivery = delivery
         self.isCold = isCold && delivery != .hot
         self.scaled = scaled
-        if delivery == .asynchronous {
-            self.make = { make().trackingReleases() }
-        } else {
-            self.make = make
-        }
+        let later = delivery == .asynchronous
+        self.make = { make().trackingReleases(later: later) }
     }
 
     var testDescription: String { name }

@@ -26,18 +26,26 @@ struct RandomScheduleTests {
     @Test("subjects: random request / send / cancel / complete deliver exactly what the model allows",
         arguments: StressSubjectKind.allCases)
     func subjects(kind: StressSubjectKind) {
+        switch kind {
+        case .passthrough: Self.checkSubject(PassthroughSubject<Int, Never>(), hasCurrentValue: false)
+        case .currentValue: Self.checkSubject(CurrentValueSubject<Int, Never>(-1), hasCurrentValue: true)
+        }
+    }
+
+    /// Random schedules over subjects made by `make` (a `CurrentValueSubject` of -1 when
+    /// `hasCurrentValue`), against the model; the mutant tests pass broken subjects.
+    static func checkSubject<S: Subject>(_ make: @autoclosure () -> S, hasCurrentValue: Bool) where S.Output == Int, S.Failure == Never {
         for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
             var random = SplitMix64(seed: seed)
             var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: model.demandPerValue)
             defer { recorder.cancel() }  // a subscription left open holds the recorder, which holds it
-            let passthrough = PassthroughSubject<Int, Never>()
-            let currentValue = CurrentValueSubject<Int, Never>(-1)
+            let subject = make()
             // The current value goes out with the first demand, and again with the next request
             // after a value was dropped for want of demand (Combine's CurrentValueSubject).
-            var currentPending = kind == .currentValue
+            var currentPending = hasCurrentValue
             var current = -1
-            if kind == .passthrough { passthrough.subscribe(recorder) } else { currentValue.subscribe(recorder) }
+            subject.subscribe(recorder)
             for step in 0..<40 {
                 let roll = Int.random(in: 0..<100, using: &random)
                 let operation: String
@@ -53,17 +61,17 @@ struct RandomScheduleTests {
                     }
                 case 35..<90:
                     operation = "send(\(step))"
-                    if kind == .passthrough { passthrough.send(step) } else { currentValue.send(step) }
+                    subject.send(step)
                     if !model.isTerminated { current = step }
                     let delivered = model.offer(step)
-                    if kind == .currentValue, !model.isTerminated { currentPending = !delivered }
+                    if hasCurrentValue, !model.isTerminated { currentPending = !delivered }
                 case 90..<95:
                     operation = "cancel"
                     recorder.cancel()
                     model.cancel()
                 default:
                     operation = "complete"
-                    if kind == .passthrough { passthrough.send(completion: .finished) } else { currentValue.send(completion: .finished) }
+                    subject.send(completion: .finished)
                     model.complete()
                 }
                 let difference = mismatch(recorder, model)

@@ -16,21 +16,21 @@ enum AsyncStressSuites {
             withKnownIssue {
                 SubjectStressTests.checkSendsRacingWithRequests(
                     RequestDroppingSubject(PassthroughSubject<Tagged, Never>(), every: 100))
-            }
+            } matching: { isExpectationFailed($0, inFolder: "Stress") }
         }
 
         @Test("the async sequence stress sees a publisher that reads one element ahead")
         func producerStressCatchesReadAhead() async {
             await withKnownIssue {
                 await ProducerStressTests.checkReadsNothingAhead { readingAheadPublisher($0) }
-            }
+            } matching: { isExpectationFailed($0, inFolder: "Stress") }
         }
 
         @Test("the values stress sees a sender whose values never arrive")
         func valuesStressCatchesALostSender() async {
             await withKnownIssue {
                 await ValuesStressTests.checkConcurrentSenders(mode: .bufferingUnbounded, subject: SenderDroppingSubject())
-            }
+            } matching: { isExpectationFailed($0, inFolder: "Stress") }
         }
 
         @Test("the values stress sees a loop that gets nothing")
@@ -39,8 +39,23 @@ enum AsyncStressSuites {
                 await withKnownIssue {
                     await ValuesStressTests.checkConcurrentSenders(
                         mode: .onDemand, subject: RequestDroppingSubject(PassthroughSubject<Tagged, Never>(), every: 1))
-                }
+                } matching: { isExpectationFailed($0, inFolder: "Stress") }
             }
+        }
+
+        @Test("the random subject schedules see a subject that forgets one request in three")
+        func subjectSchedulesCatchLostDemand() {
+            withKnownIssue {
+                RandomScheduleTests.checkSubject(
+                    RequestDroppingSubject(PassthroughSubject<Int, Never>(), every: 3), hasCurrentValue: false)
+            } matching: { isExpectationFailed($0, inFolder: "Schedules") }
+        }
+
+        @Test("the random subject schedules see a subject that calls its subscribers whatever their demand")
+        func subjectSchedulesCatchAnUnguardedSubject() {
+            withKnownIssue {
+                RandomScheduleTests.checkSubject(UnguardedSubject<Int, Never>(), hasCurrentValue: false)
+            } matching: { isExpectationFailed($0, inFolder: "Schedules") }
         }
 
         /// Over `values`, whose loop waits for each element, the source always catches up with
@@ -49,8 +64,12 @@ enum AsyncStressSuites {
         /// element over its allowance is caught only when it catches up: not checked here.)
         @Test("the bounded-memory checks see a source that reads one element ahead")
         func boundedMemoryCatchesReadAhead() async {
-            await withKnownIssue { await BoundedMemoryTests.checkSlowLoop(over: .readingAhead, mode: .onDemand) }
-            await withKnownIssue { await BoundedMemoryTests.checkSlowSubscriber(of: .readingAhead) }
+            await withKnownIssue { await BoundedMemoryTests.checkSlowLoop(over: .readingAhead, mode: .onDemand) } matching: {
+                isExpectationFailed($0, inFolder: "Memory")
+            }
+            await withKnownIssue { await BoundedMemoryTests.checkSlowSubscriber(of: .readingAhead) } matching: {
+                isExpectationFailed($0, inFolder: "Memory")
+            }
         }
     }
 }
