@@ -176,6 +176,30 @@ struct ReplaySubjectTests {
         recorder.cancel()
     }
 
+    @Test("ReplaySubject: subscribers arriving and cancelling on many threads while others send never see a signal out of contract, and every one is released")
+    func subscribeAndCancelRacingWithSends() {
+        let rounds = StressBudget.scaled(2_000)
+        let subject = ReplaySubject<Int, Never>(bufferSize: 4)
+        let released = Locked<[Weak<RecordingSubscriber<Int, Never>>]>([])
+        let violations = Locked<[String]>([])
+        runConcurrently(threads: 4) { thread in
+            for round in 0..<rounds {
+                if thread < 2 {
+                    subject.send(round)
+                } else {
+                    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+                    subject.subscribe(recorder)
+                    recorder.request(.max(1))
+                    recorder.cancel()
+                    violations.withLock { $0 += recorder.violations }
+                    released.withLock { $0.append(Weak(recorder)) }
+                }
+            }
+        }
+        #expect(violations.withLock { $0 }.isEmpty)
+        #expect(released.withLock { $0 }.allSatisfy { $0.object == nil })
+    }
+
     @Test("CombineExt share(replay:) over a synchronous publisher: a late subscriber gets the last values and the finish")
     func shareReplaySynchronous() {
         let shared = [1, 2, 3].publisher.share(replay: 2)

@@ -178,6 +178,25 @@ struct WithLatestFromTests {
         tuples.cancel()
     }
 
+    @Test("The upstream and the other sending on two threads at once: the downstream's signals never overlap, and each value pairs with a latest value no older than the one before")
+    func concurrentUpstreamAndOther() {
+        let count = StressBudget.scaled(20_000)
+        let upstream = PassthroughSubject<Int, Never>()
+        let other = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.withLatestFrom(other).subscribe(recorder)
+        runConcurrently(threads: 2) { thread in
+            for value in 0..<count {
+                if thread == 0 { upstream.send(value) } else { other.send(value) }
+            }
+        }
+        let values = recorder.values
+        #expect(values.count <= count)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(recorder.violations.isEmpty)
+        recorder.cancel()
+    }
+
     @Test("Cancel cancels both subscriptions, delivers nothing more, and releases the downstream")
     func cancelReleasesEverything() {
         let upstream = ControllablePublisher<Int, Never>()
