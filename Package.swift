@@ -8,17 +8,20 @@ let package = Package(
         .library(name: "Sluice", targets: ["Sluice"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
         .library(name: "SluiceFoundation", targets: ["SluiceFoundation"]),
+        .library(name: "SluiceExt", targets: ["SluiceExt"]),
     ],
     targets: [
         .target(name: "Sluice"),
         .target(name: "SluiceTesting", dependencies: ["Sluice"]),
         .target(name: "SluiceFoundation", dependencies: ["Sluice"]),
+        .target(name: "SluiceExt", dependencies: ["Sluice"]),
         .executableTarget(name: "SluiceExamples", dependencies: ["Sluice", "SluiceFoundation", "SluiceTesting"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceConformanceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceFoundationTests", dependencies: ["Sluice", "SluiceTesting", "SluiceFoundation"]),
         .testTarget(name: "SluiceExamplesTests", dependencies: ["SluiceExamples", "Sluice"]),
+        .testTarget(name: "SluiceExtTests", dependencies: ["SluiceExt", "Sluice", "SluiceTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs of Sluice, SluiceTesting and SluiceFoundation with the toolchain's own docc, from the
+# Builds the DocC catalogs of Sluice, SluiceTesting, SluiceFoundation and SluiceExt with the toolchain's own docc, from the
 # public symbol graphs SwiftPM extracts (no package dependency), warnings as errors: a doc
 # comment or article that links a symbol that does not exist fails CI. Uses the default build
 # directory, so after `swift test` it builds nothing again.
@@ -12,10 +12,11 @@ if [ -z "$written" ] || [ ! -d "$written" ]; then
     exit 1
 fi
 
-for module in Sluice SluiceTesting SluiceFoundation; do
-    if [ "$module" = SluiceFoundation ]; then
-        # SluiceFoundation is mostly extensions of Foundation's types, which DocC documents only
-        # as extension blocks (pages under the extended module); the other catalogs have none.
+for module in Sluice SluiceTesting SluiceFoundation SluiceExt; do
+    if [ "$module" = SluiceFoundation ] || [ "$module" = SluiceExt ]; then
+        # SluiceFoundation is mostly extensions of Foundation's types, and SluiceExt of Sluice's
+        # (`Publisher`, `Publishers`), which DocC documents only as extension blocks (pages
+        # under the extended module); the other catalogs have none.
         written=$(swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols \
             | sed -n 's/^Files written to //p')
     fi

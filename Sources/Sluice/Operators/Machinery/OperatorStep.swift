@@ -1,6 +1,6 @@
 /// What an operator does with one upstream value.
 @usableFromInline
-enum StepResult<Output, Failure: Error> {
+package enum StepResult<Output, Failure: Error> {
     /// Send this downstream; the downstream's answer is the demand returned upstream.
     case emit(Output)
     /// Send nothing, and ask upstream for one more value in its place (Combine's `filter`).
@@ -19,7 +19,7 @@ extension StepResult {
     /// upstream; `end` ends the operator and hands back the upstream subscription, which is
     /// cancelled (after the last value, for `.last`).
     @inlinable @inline(__always)
-    func deliver<Downstream: Subscriber>(
+    package func deliver<Downstream: Subscriber>(
         to downstream: Downstream, ending end: () -> (any Subscription)?
     ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
         switch self {
@@ -57,7 +57,7 @@ extension StepResult {
 /// `receive(subscriber:)`, not `subscribe(_:)`; Performance.md in the catalog says why (a long
 /// chain would otherwise run generic).
 @usableFromInline
-protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
+package protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
     associatedtype Input
     associatedtype Output
     associatedtype UpstreamFailure: Error
@@ -78,9 +78,9 @@ protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
 }
 
 extension OperatorStep where UpstreamFailure == Failure {
-    @inlinable func mapFailure(_ failure: Failure) -> Failure { failure }
+    @inlinable package func mapFailure(_ failure: Failure) -> Failure { failure }
 }
 
 extension OperatorStep {
-    @inlinable static var canEnd: Bool { false }
+    @inlinable package static var canEnd: Bool { false }
 }

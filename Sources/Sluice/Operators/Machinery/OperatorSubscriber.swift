@@ -6,42 +6,45 @@
 /// (the step's, and for a `try` operator the upstream and whether it failed) is touched only by
 /// those signals. Once a step ends the stream (a `try` step failed, `prefix` reached its end),
 /// the upstream is cancelled and released and nothing else reaches the downstream.
+///
+/// `package`, with ``OperatorStep`` and ``StepResult``: SluiceExt writes its one-for-one
+/// operators (CombineExt's) as steps too.
 @usableFromInline
-final class OperatorSubscriber<Step: OperatorStep, Downstream: Subscriber>: Subscriber,
+package final class OperatorSubscriber<Step: OperatorStep, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
-    @usableFromInline typealias Input = Step.Input
-    @usableFromInline typealias Failure = Step.UpstreamFailure
+    @usableFromInline package typealias Input = Step.Input
+    @usableFromInline package typealias Failure = Step.UpstreamFailure
 
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline package let combineIdentifier = CombineIdentifier()
     @usableFromInline let downstream: Downstream
     @exclusivity(unchecked) @usableFromInline var step: Step
     /// Kept only by a step that can end the stream, to cancel it then.
     @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
     @exclusivity(unchecked) @usableFromInline var ended = false
-    @usableFromInline let description: String
+    @usableFromInline package let description: String
 
     @inlinable
-    init(step: Step, downstream: Downstream) {
+    package init(step: Step, downstream: Downstream) {
         self.step = step
         self.downstream = downstream
         description = step.name
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         if Step.canEnd { upstream = subscription }
         downstream.receive(subscription: subscription)
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         if Step.canEnd && ended { return .none }
         return step.receive(input).deliver(to: downstream, ending: end)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         if Step.canEnd {
             if ended { return }
             upstream = nil
@@ -60,6 +63,6 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         return upstream
     }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-    @usableFromInline var playgroundDescription: Any { description }
+    @usableFromInline package var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline package var playgroundDescription: Any { description }
 }

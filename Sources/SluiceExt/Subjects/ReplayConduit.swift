@@ -1,0 +1,51 @@
+import Sluice
+
+/// How a ``ReplaySubject`` reaches one subscriber: its two callbacks.
+///
+/// The one unsafe escape of the replay subject, and why it is safe: the subscriber is not
+/// `Sendable`, yet it is called from whichever thread sends (Combine's contract for subjects).
+/// It is only ever called by the one deliverer that `ReplayStorage` elects under the
+/// subject's lock, so its calls never overlap (rule 3), and each hand-over between deliverers
+/// goes through that lock, which orders one deliverer's calls before the next one's. Both
+/// properties are immutable.
+final class ReplayReceiver<Output, Failure: Error>: @unchecked Sendable {
+    let receiveValue: (Output) -> Subscribers.Demand
+    let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    init<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        receiveValue = { subscriber.receive($0) }
+        receiveCompletion = { subscriber.receive(completion: $0) }
+    }
+}
+
+/// One subscriber's subscription to a ``ReplaySubject``: it forwards `request` and `cancel` to
+/// the subject's storage, where the subscriber's state is. Cancel lets go of the storage.
+final class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
+    let storage: Locked<ReplayStorage<Output, Failure>?>
+    /// The subscriber's entry in the storage.
+    let id: UInt64
+
+    init(storage: ReplayStorage<Output, Failure>, id: UInt64) {
+        self.storage = Locked(storage)
+        self.id = id
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        storage.withLock { $0 }?.request(demand, for: id)
+    }
+
+    func cancel() {
+        let storage = storage.withLock { storage in
+            defer { storage = nil }
+            return storage
+        }
+        storage?.cancel(id)
+    }
+
+    /// `"ReplaySubject"`, as the subject names its subscriptions.
+    var description: String { "ReplaySubject" }
+}
+
+// Sendable by construction: the one mutable reference is behind a lock.
+extension ReplayConduit: Sendable where Output: Sendable {}

@@ -1,0 +1,188 @@
+import Sluice
+
+/// The state of a ``ReplaySubject`` behind its one lock, and its deliverers.
+///
+/// Each subscriber has an entry: its backlog (values it has not had demand for), its demand, a
+/// completion to deliver after the backlog, and whether a *deliverer* (the one thread out
+/// calling it) is out. Every event (a send, a request, a completion, a subscribe) runs one step
+/// under the lock; a step that finds the entry idle with something deliverable elects the
+/// calling thread deliverer, which calls the subscriber after unlocking and comes back under
+/// the lock with the demand it returned, until nothing is left (`delivered(_:more:)`). So a
+/// subscriber's signals never overlap (rule 3), recursion stays flat (a `send` or `request`
+/// from inside `receive` finds the deliverer out and only adds to the entry), and no lock is
+/// held while calling out (rule 6).
+///
+/// ```text
+///   idle ──value with demand / completion with empty backlog──▶ delivering ──back, nothing──▶ idle
+///                                                                  │ back, completion next
+///   cancel: the entry is removed (a deliverer out finds it gone)   ▼
+///                                                               removed (released)
+/// ```
+/// A new entry starts `delivering`, owned by the subscribing thread until the subscriber's
+/// `receive(subscription:)` has returned, so nothing reaches it before its subscription (rule 1).
+final class ReplayStorage<Output, Failure: Error> {
+    typealias Receiver = ReplayReceiver<Output, Failure>
+
+    struct Entry {
+        let id: UInt64
+        let receiver: Receiver
+        var backlog: FIFO<Output>
+        var demand = Subscribers.Demand.none
+        var completion: Subscribers.Completion<Failure>?
+        var delivering = true
+    }
+
+    /// What a deliverer delivers next.
+    enum Next {
+        case value(Receiver, Output)
+        case completion(Receiver, Subscribers.Completion<Failure>)
+    }
+
+    struct State {
+        let bufferSize: Int
+        var buffer = FIFO<Output>()
+        var completion: Subscribers.Completion<Failure>?
+        var entries: [Entry] = []
+        var upstreams: [UpstreamSubscription] = []
+        /// The next entry's id (ids are never reused, unlike addresses).
+        var nextID: UInt64 = 0
+
+        func index(of id: UInt64) -> Int? {
+            entries.firstIndex { $0.id == id }
+        }
+
+        /// If entry `index` is idle and has something it can take now, elects the caller its
+        /// deliverer and returns that; the entry is removed for its completion.
+        mutating func start(_ index: Int) -> Next? {
+            guard !entries[index].delivering else { return nil }
+            if entries[index].demand > .none, let value = entries[index].backlog.popFirst() {
+                entries[index].demand -= 1
+                entries[index].delivering = true
+                return .value(entries[index].receiver, value)
+            }
+            if entries[index].backlog.isEmpty, let completion = entries[index].completion {
+                return .completion(entries.remove(at: index).receiver, completion)
+            }
+            return nil
+        }
+
+        /// The deliverer of entry `id` is back with `more` demand: what it delivers next, or
+        /// nil (idle again, or the entry was cancelled meanwhile).
+        mutating func delivered(_ id: UInt64, more: Subscribers.Demand) -> Next? {
+            guard let index = index(of: id) else { return nil }
+            entries[index].demand += more
+            entries[index].delivering = false
+            return start(index)
+        }
+    }
+
+    let state: Locked<State>
+
+    init(bufferSize: Int) {
+        state = Locked(State(bufferSize: bufferSize))
+    }
+
+    func send(_ value: Output) {
+        let claimed = state.withLock { state -> [(UInt64, Next)] in
+            guard state.completion == nil else { return [] }
+            if state.bufferSize > 0 {
+                state.buffer.append(value)
+                if state.buffer.count > state.bufferSize { _ = state.buffer.popFirst() }
+            }
+            var claimed: [(UInt64, Next)] = []
+            var index = 0
+            while index < state.entries.count {
+                state.entries[index].backlog.append(value)
+                if let next = state.start(index) { claimed.append((state.entries[index].id, next)) }
+                index += 1
+            }
+            return claimed
+        }
+        for (id, next) in claimed { drain(id, next) }
+    }
+
+    func send(completion: Subscribers.Completion<Failure>) {
+        let claimed = state.withLock { state -> [(UInt64, Next)] in
+            guard state.completion == nil else { return [] }
+            state.completion = completion
+            var claimed: [(UInt64, Next)] = []
+            var index = state.entries.count - 1
+            while index >= 0 {  // backwards: `start` may remove the entry
+                state.entries[index].completion = completion
+                let id = state.entries[index].id
+                if let next = state.start(index) { claimed.append((id, next)) }
+                index -= 1
+            }
+            return claimed.reversed()
+        }
+        for (id, next) in claimed { drain(id, next) }
+    }
+
+    func send(subscription: any Subscription) {
+        state.withLock { $0.upstreams.append(UpstreamSubscription(subscription)) }
+        subscription.request(.unlimited)
+    }
+
+    /// The subject's `deinit`: cancels the upstream subscriptions, after unlocking.
+    func cancelUpstreams() {
+        let upstreams = state.withLock { state in
+            defer { state.upstreams = [] }
+            return state.upstreams
+        }
+        for upstream in upstreams { upstream.base.cancel() }
+    }
+
+    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let receiver = Receiver(subscriber)
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.entries.append(Entry(id: id, receiver: receiver, backlog: state.buffer, completion: state.completion))
+            return id
+        }
+        subscriber.receive(subscription: ReplayConduit(storage: self, id: id))
+        // The subscribing thread owned the delivery until now (see the type's comment).
+        drain(id, state.withLock { $0.delivered(id, more: .none) })
+    }
+
+    func request(_ demand: Subscribers.Demand, for id: UInt64) {
+        let next = state.withLock { state -> Next? in
+            guard let index = state.index(of: id) else { return nil }
+            state.entries[index].demand += demand
+            return state.start(index)
+        }
+        drain(id, next)
+    }
+
+    /// Removes the entry; its receiver (and so the subscriber) is released after unlocking.
+    func cancel(_ id: UInt64) {
+        let removed = state.withLock { state -> Entry? in
+            state.index(of: id).map { state.entries.remove(at: $0) }
+        }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// The deliverer's loop: delivers `next`, then whatever the entry has for it on return.
+    func drain(_ id: UInt64, _ next: Next?) {
+        var next = next
+        while let current = next {
+            switch current {
+            case .value(let receiver, let value):
+                let more = receiver.receiveValue(value)
+                next = state.withLock { $0.delivered(id, more: more) }
+            case .completion(let receiver, let completion):
+                receiver.receiveCompletion(completion)
+                next = nil
+            }
+        }
+    }
+
+    /// Test hook: the subscribers it holds.
+    var entryCount: Int { state.withLock { $0.entries.count } }
+}
+
+// Sendable by construction: every mutable part is in `state`, behind the lock; values cross
+// threads, so only where `Output` is Sendable.
+extension ReplayStorage: Sendable where Output: Sendable {}
+extension ReplayStorage.State: Sendable where Output: Sendable {}
+extension ReplayStorage.Entry: Sendable where Output: Sendable {}

@@ -1,0 +1,9 @@
+import Sluice
+
+extension Publisher {
+    /// Replaces every value with `value` (CombineExt's `mapToValue`). Demand, threads and
+    /// completion pass through as with `map`.
+    public func mapToValue<Value>(_ value: Value) -> Publishers.Map<Self, Value> {
+        map({ _ in value }, isolation: nil)
+    }
+}

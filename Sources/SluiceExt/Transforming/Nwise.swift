@@ -1,0 +1,55 @@
+import Sluice
+
+extension Publisher {
+    /// Each run of `size` consecutive values, as an array, oldest first (CombineExt's
+    /// `nwise`): nothing for the first `size - 1` values, then one array per value. Traps if
+    /// `size` is less than 2. Demand: each value that completes no array yet is replaced by one
+    /// more requested upstream, so the downstream's demand counts arrays.
+    ///
+    /// <!-- snippet: NwiseWindows -->
+    /// ```swift
+    /// let recorder = RecordingSubscriber<[Int], Never>()
+    /// [1, 2, 3, 4].publisher.nwise(3).subscribe(recorder)
+    /// #expect(recorder.values == [[1, 2, 3], [2, 3, 4]])
+    /// ```
+    public func nwise(_ size: Int) -> AnyPublisher<[Output], Failure> {
+        precondition(size > 1, "nwise: size must be greater than 1, got \(size)")
+        return NwisePublisher(upstream: self, size: size).eraseToAnyPublisher()
+    }
+
+    /// Each value with the one before it (CombineExt's `pairwise`): `nwise(2)` as tuples.
+    public func pairwise() -> AnyPublisher<(Output, Output), Failure> {
+        NwisePublisher(upstream: self, size: 2).map({ ($0[0], $0[1]) }, isolation: nil).eraseToAnyPublisher()
+    }
+}
+
+/// The publisher behind `nwise(_:)`: a window per subscription.
+struct NwisePublisher<Upstream: Publisher>: Publisher {
+    typealias Output = [Upstream.Output]
+    typealias Failure = Upstream.Failure
+    let upstream: Upstream
+    let size: Int
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        upstream.subscribe(OperatorSubscriber(step: NwiseStep<Upstream.Output, Failure>(size: size), downstream: subscriber))
+    }
+}
+
+/// The last `size` values, and an array of them once there are that many.
+struct NwiseStep<Input, Failure: Error>: OperatorStep {
+    typealias UpstreamFailure = Failure
+    let size: Int
+    var window: [Input] = []
+    var name: String { "Nwise" }
+
+    init(size: Int) {
+        self.size = size
+        window.reserveCapacity(size)
+    }
+
+    mutating func receive(_ input: Input) -> StepResult<[Input], Failure> {
+        if window.count == size { window.removeFirst() }
+        window.append(input)
+        return window.count == size ? .emit(window) : .drop
+    }
+}

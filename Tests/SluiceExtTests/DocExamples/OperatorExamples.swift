@@ -1,0 +1,27 @@
+import Sluice
+import SluiceExt
+import SluiceTesting
+import Testing
+
+// The doc comments' examples in Nwise.swift and RemoveAllDuplicates.swift, compiled and run; `.ci/check-snippets.sh`
+// checks that each comment shows exactly the lines between the snippet's markers.
+
+@Suite struct OperatorExamples {
+    @Test func nwiseWindows() {
+        // snippet NwiseWindows begin
+        let recorder = RecordingSubscriber<[Int], Never>()
+        [1, 2, 3, 4].publisher.nwise(3).subscribe(recorder)
+        #expect(recorder.values == [[1, 2, 3], [2, 3, 4]])
+        // snippet NwiseWindows end
+    }
+
+    @Test func removeAllDuplicatesBy() {
+        // snippet RemoveAllDuplicatesBy begin
+        let recorder = RecordingSubscriber<String, Never>()
+        ["a", "B", "A", "b", "c"].publisher
+            .removeAllDuplicates { $0.lowercased() == $1.lowercased() }
+            .subscribe(recorder)
+        #expect(recorder.values == ["a", "B", "c"])
+        // snippet RemoveAllDuplicatesBy end
+    }
+}
