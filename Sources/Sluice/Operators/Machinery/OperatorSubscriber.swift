@@ -31,6 +31,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @inlinable
     func receive(subscription: any Subscription) {
         if Step.canEnd { upstream = subscription }
+        step.observe(subscription: subscription)
         downstream.receive(subscription: subscription)
     }
 
@@ -46,6 +47,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
             if ended { return }
             upstream = nil
         }
+        step.observe(completion: completion)
         switch completion {
         case .finished: downstream.receive(completion: .finished)
         case .failure(let failure): downstream.receive(completion: .failure(step.mapFailure(failure)))
@@ -60,6 +62,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         return upstream
     }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: Step.mirrorsDownstream ? ["downstream": downstream] : [:])
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }
