@@ -155,4 +155,32 @@ struct DebuggingOperatorTests {
                 .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
         }
     }
+
+    @Test("breakpoint hands the upstream's subscription on and passes everything through, as Combine's does")
+    func breakpointPassesThrough() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let seen = Locked<[String]>([])
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        upstream.breakpoint(
+            receiveSubscription: { _ in seen.withLock { $0.append("subscription") }; return false },
+            receiveOutput: { value in seen.withLock { $0.append("value \(value)") }; return false },
+            receiveCompletion: { _ in seen.withLock { $0.append("completion") }; return false }
+        ).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        #expect(recorder.subscription.map { String(describing: $0) } == "ControllableSubscription")
+        #expect(subscription.send(1) == .max(1), "the downstream's demand goes back upstream")
+        subscription.send(completion: .finished)
+        #expect(recorder.values == [1] && recorder.completion == .finished)
+        #expect(seen.withLock { $0 } == ["subscription", "value 1", "completion"])
+    }
+
+    @Test("breakpoint's subscriber describes itself as Combine's does: \"Breakpoint\", with an empty mirror")
+    func breakpointDescription() throws {
+        let handing = HandingPublisher<Int, Never>()
+        handing.breakpoint().subscribe(RecordingSubscriber<Int, Never>())
+        let subscriber = try #require(handing.raw)
+        #expect(String(describing: subscriber) == "Breakpoint")
+        #expect(Mirror(reflecting: subscriber).children.isEmpty)
+    }
 }
