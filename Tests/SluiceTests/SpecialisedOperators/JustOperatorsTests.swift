@@ -179,6 +179,10 @@ struct JustOperatorsTests {
         let prepended = Just(3).prepend(1, 2)
         pin(prepended, as: Publishers.Sequence<[Int], Never>.self)
         #expect(prepended.sequence == [1, 2, 3])
+        let front = LoggedCollection([1, 2])
+        #expect(Just(3).prepend(front).sequence == [1, 2, 3])
+        #expect(front.log == ["init(_:)", "underestimatedCount", "underestimatedCount", "makeIterator"],
+                "room reserved, then the elements appended, as Combine's prepend does")
         #expect(outcome(of: prepended) == finished(1, 2, 3))
         let prependedSequence = Just(3).prepend(1...2)
         pin(prependedSequence, as: Publishers.Sequence<[Int], Never>.self)

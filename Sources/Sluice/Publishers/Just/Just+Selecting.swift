@@ -81,12 +81,11 @@ extension Just {
     }
 
     /// Publishes `elements`, then the output, from one array built now (`elements` is
-    /// iterated once, here).
+    /// iterated once, here, after room is reserved from its `underestimatedCount`, as
+    /// Combine's does).
     @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
-        var all = Array(elements)
-        all.append(output)
-        return Publishers.Sequence(sequence: all)
+        Publishers.Sequence(sequence: elements + [output])
     }
 
     /// Publishes the output, then `elements`, from one array built now.
