@@ -19,7 +19,9 @@ package enum Violation {
     /// `Result.Publisher` with a value, `Future`, the subjects' subscriptions (and the one a
     /// subject gets from `subscribe(_:)`), `Emitting`, the task-driven publishers, the
     /// reducing operators (`reduce`, `collect`, `first`, …), and `replaceError`,
-    /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap`,
+    /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap`, `dropFirst`,
+    /// `drop(while:)`, `prefix(while:)`, `tryFilter`, `tryCompactMap`, `removeDuplicates` (and
+    /// the `try` forms of these),
     /// `switchToLatest`, `debounce` and `throttle`, and `subscribe(on:)`, whose request reaches
     /// the upstream later, on the scheduler (`receive(on:)`, `retry`, `append`, `prepend`,
     /// `delay`, `timeout` and `measureInterval`

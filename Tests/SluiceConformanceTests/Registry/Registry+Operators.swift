@@ -37,6 +37,8 @@ extension Registry {
         // The merge's subscription.
         "merge(with: Empty())", "MergeMany(upstream)",
         // Their own subscription.
+        "dropFirst(0)", "dropFirst(2)", "drop(while:)", "prefix(while:)", "tryFilter", "tryCompactMap",
+        "removeDuplicates", "tryRemoveDuplicates", "map { $0 / 2 }.removeDuplicates()",
         "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)", "zip(0..<100_000)", "combineLatest(Just)",
         "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "flatMap { CollectionOfOne($0).publisher }",
         "Just(upstream).switchToLatest()",

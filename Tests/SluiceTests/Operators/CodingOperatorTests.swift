@@ -2,10 +2,10 @@ import Testing
 import Sluice
 import SluiceTesting
 
-private struct CodingFailure: Error {}
+struct CodingFailure: Error {}
 
 /// Encodes an `Int` as its decimal text; refuses negative numbers.
-private struct TextEncoder: TopLevelEncoder {
+struct TextEncoder: TopLevelEncoder {
     func encode<T: Encodable>(_ value: T) throws -> String {
         guard let number = value as? Int, number >= 0 else { throw CodingFailure() }
         return String(number)
@@ -13,7 +13,7 @@ private struct TextEncoder: TopLevelEncoder {
 }
 
 /// Decodes an `Int` from decimal text; refuses anything else.
-private struct TextDecoder: TopLevelDecoder {
+struct TextDecoder: TopLevelDecoder {
     func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
         guard let number = Int(text) as? T else { throw CodingFailure() }
         return number

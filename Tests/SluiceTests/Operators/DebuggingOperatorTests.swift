@@ -54,6 +54,68 @@ struct DebuggingOperatorTests {
         #expect(weakRecorder == nil)
     }
 
+    @Test("handleEvents sees a request and a cancel before the upstream's subscription, and every subscription; the early cancel is otherwise ignored, as in Combine")
+    func handleEventsBeforeAndAgainstTheRules() throws {
+        let handing = HandingPublisher<Int, Never>()
+        let log = Locked<[String]>([])
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        handing.handleEvents(
+            receiveSubscription: { _ in log.withLock { $0.append("subscription") } },
+            receiveCancel: { log.withLock { $0.append("cancel") } },
+            receiveRequest: { demand in log.withLock { $0.append("request \(demand)") } }
+        ).subscribe(recorder)
+        // The operator's subscriber is also the subscription it hands down (Combine's shape).
+        let operatorSubscription = try #require(handing.raw as? any Subscription)
+        operatorSubscription.request(.max(1))
+        operatorSubscription.cancel()
+        let first = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: first)
+        #expect(first.requests.isEmpty && first.cancelCount == 0, "the early request went nowhere; the early cancel was ignored")
+        let second = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: second)
+        #expect(second.cancelCount == 1)
+        recorder.cancel()
+        operatorSubscription.cancel()
+        operatorSubscription.request(.max(2))
+        #expect(first.cancelCount == 1)
+        #expect(log.withLock { $0 } == ["request max(1)", "cancel", "subscription", "subscription", "cancel"])
+    }
+
+    @Test("print writes every subscription, request and cancel: before the upstream's subscription and after the end too, as in Combine")
+    func printBeforeAndAfterTheEnd() throws {
+        let lines = Lines()
+        let handing = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        handing.print(to: lines).subscribe(recorder)
+        try #require(handing.raw as? any Subscription).cancel()
+        let first = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: first)
+        recorder.cancel()
+        let late = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: late)
+        #expect(first.cancelCount == 1 && late.cancelCount == 1)
+        #expect(lines.text == """
+            receive cancel
+            receive subscription: (LoggingSubscription)
+            receive cancel
+            receive subscription: (LoggingSubscription)
+
+            """)
+    }
+
+    @Test("print hands its stream each line as Combine's does, with Swift's print(_:to:): an empty write, the line, the newline")
+    func printWrites() {
+        final class Writes: TextOutputStream {
+            var writes: [String] = []
+            func write(_ string: String) { writes.append(string) }
+        }
+        let writes = Writes()
+        _ = Empty<Int, Never>().print("e", to: writes).sink { _ in }
+        #expect(writes.writes == [
+            "", "e: receive subscription: (Empty)", "\n", "", "e: request unlimited", "\n", "", "e: receive finished", "\n",
+        ])
+    }
+
     @Test("print writes Combine's lines, with the prefix")
     func printLines() {
         let lines = Lines()
@@ -92,5 +154,33 @@ struct DebuggingOperatorTests {
             _ = Fail<Int, TestFailure>(error: TestFailure()).breakpointOnError()
                 .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
         }
+    }
+
+    @Test("breakpoint hands the upstream's subscription on and passes everything through, as Combine's does")
+    func breakpointPassesThrough() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let seen = Locked<[String]>([])
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        upstream.breakpoint(
+            receiveSubscription: { _ in seen.withLock { $0.append("subscription") }; return false },
+            receiveOutput: { value in seen.withLock { $0.append("value \(value)") }; return false },
+            receiveCompletion: { _ in seen.withLock { $0.append("completion") }; return false }
+        ).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        #expect(recorder.subscription.map { String(describing: $0) } == "ControllableSubscription")
+        #expect(subscription.send(1) == .max(1), "the downstream's demand goes back upstream")
+        subscription.send(completion: .finished)
+        #expect(recorder.values == [1] && recorder.completion == .finished)
+        #expect(seen.withLock { $0 } == ["subscription", "value 1", "completion"])
+    }
+
+    @Test("breakpoint's subscriber describes itself as Combine's does: \"Breakpoint\", with an empty mirror")
+    func breakpointDescription() throws {
+        let handing = HandingPublisher<Int, Never>()
+        handing.breakpoint().subscribe(RecordingSubscriber<Int, Never>())
+        let subscriber = try #require(handing.raw)
+        #expect(String(describing: subscriber) == "Breakpoint")
+        #expect(Mirror(reflecting: subscriber).children.isEmpty)
     }
 }

@@ -4,35 +4,15 @@ import Testing
 
 private struct Oops: Error, Equatable {}
 
-/// A publisher that keeps the subscriber it is given, so that a test can send it what no
-/// well-behaved publisher sends: a second subscription, a signal before the subscription.
-private final class HandingPublisher: Publisher, @unchecked Sendable {
-    // Safe for these tests: each uses it from one thread only.
-    typealias Output = Int
-    typealias Failure = Oops
-    var subscriber: AnySubscriber<Int, Oops>?
-    /// The subscriber itself, unerased (an operator's subscriber may be its subscription too).
-    var raw: Any?
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Oops {
-        self.subscriber = AnySubscriber(subscriber)
-        raw = subscriber
-    }
-}
-
-/// A subscription that records what it is asked.
-private final class LoggingSubscription: Subscription, @unchecked Sendable {
-    // Safe for these tests: each uses it from one thread only.
-    var requests: [Subscribers.Demand] = []
-    var cancelCount = 0
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancelCount += 1 }
-}
+/// The publisher the table's operators are built on.
+private typealias Handing = HandingPublisher<Int, Oops>
 
 /// The operators whose Combine implementation wraps the upstream subscription, built on
 /// `GuardedOperatorSubscriber`, with what each does with a signal before its subscription.
-private let guardedOperators: [(name: String, early: String, make: @Sendable (HandingPublisher) -> AnyPublisher<Int, any Error>)] = [
+private let guardedOperators: [(name: String, early: String, make: @Sendable (Handing) -> AnyPublisher<Int, any Error>)] = [
     ("TryMap", "passValues", { $0.tryMap { $0 }.eraseToAnyPublisher() }),
     ("TryScan", "passValues", { $0.tryScan(0) { $1 }.eraseToAnyPublisher() }),
+    ("Output", "passValues", { $0.output(in: 0..<10).mapError { $0 as any Error }.eraseToAnyPublisher() }),
     ("TryFilter", "trap", { $0.tryFilter { _ in true }.eraseToAnyPublisher() }),
     ("TryCompactMap", "trap", { $0.tryCompactMap { $0 }.eraseToAnyPublisher() }),
     ("RemoveDuplicates", "trap", { $0.removeDuplicates().mapError { $0 as any Error }.eraseToAnyPublisher() }),
@@ -41,6 +21,9 @@ private let guardedOperators: [(name: String, early: String, make: @Sendable (Ha
     ("TryPrefixWhile", "trap", { $0.tryPrefix { _ in true }.eraseToAnyPublisher() }),
     ("DropWhile", "ignore", { $0.drop { _ in false }.mapError { $0 as any Error }.eraseToAnyPublisher() }),
     ("TryDropWhile", "ignore", { $0.tryDrop { _ in false }.eraseToAnyPublisher() }),
+    // `map` hands the coder's subscription on unchanged.
+    ("Encode", "passValuesAndCompletions", { $0.encode(encoder: TextEncoder()).map { Int($0)! }.eraseToAnyPublisher() }),
+    ("Decode", "passValuesAndCompletions", { $0.map(String.init).decode(type: Int.self, decoder: TextDecoder()).eraseToAnyPublisher() }),
 ]
 
 @Suite("Operators that hand down a subscription of their own, as Combine's do")
@@ -49,7 +32,7 @@ struct GuardedOperatorTests {
           arguments: guardedOperators.map(\.name))
     func ownSubscriptionAndSecondOneCancelled(name: String) throws {
         let entry = try #require(guardedOperators.first { $0.name == name })
-        let handing = HandingPublisher()
+        let handing = Handing()
         let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(2))
         entry.make(handing).subscribe(recorder)
         let first = LoggingSubscription()
@@ -99,11 +82,14 @@ struct GuardedOperatorTests {
         _ = subscription
     }
 
-    @Test("before the subscription: tryMap and tryScan pass a value through and ignore a completion, a request and a cancel; drop(while:) ignores all four",
+    @Test("""
+        before the subscription: tryMap, tryScan and output(in:) pass a value through and ignore a completion, a request and a cancel; \
+        drop(while:) ignores all four; encode and decode pass the value and the completion, and then cancel the subscription that comes
+        """,
           arguments: guardedOperators.filter { $0.early != "trap" }.map(\.name))
     func earlySignalsPassedOrIgnored(name: String) throws {
         let entry = try #require(guardedOperators.first { $0.name == name })
-        let handing = HandingPublisher()
+        let handing = Handing()
         let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .none)
         entry.make(handing).subscribe(recorder)
         let subscriber = try #require(handing.subscriber)
@@ -111,8 +97,13 @@ struct GuardedOperatorTests {
         subscriber.receive(completion: .finished)
         let upstream = LoggingSubscription()
         subscriber.receive(subscription: upstream)
+        #expect(recorder.values == (entry.early == "ignore" ? [] : [7]))
+        if entry.early == "passValuesAndCompletions" {
+            #expect(recorder.completion.map { if case .finished = $0 { true } else { false } } == true)
+            #expect(recorder.subscription == nil && upstream.cancelCount == 1, "the subscription after the completion is cancelled")
+            return
+        }
         #expect(recorder.completion == nil)
-        #expect(recorder.values == (entry.early == "passValues" ? [7] : []))
         #expect(upstream.cancelCount == 0, "a cancel before the subscription is ignored, so this one is taken")
         recorder.cancel()
         #expect(upstream.cancelCount == 1)
@@ -121,7 +112,7 @@ struct GuardedOperatorTests {
     @Test("tryFilter traps on a value before its subscription, naming rule 1")
     func trapOnEarlyValue() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let handing = HandingPublisher()
+            let handing = Handing()
             handing.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
             _ = handing.subscriber?.receive(1)
         }.map { result in
@@ -130,10 +121,29 @@ struct GuardedOperatorTests {
         }
     }
 
+    @Test("drop(while:) traps on a request of .none, as Combine's does; tryMap passes it on")
+    func zeroDemand() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = ControllablePublisher<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            upstream.drop { _ in true }.subscribe(recorder)
+            recorder.subscription?.request(.none)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("request(.max(0))"))
+        }
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .none)
+        defer { recorder.cancel() }
+        upstream.tryMap { $0 }.subscribe(recorder)
+        recorder.subscription?.request(.none)
+        #expect(upstream.subscriptions[0].requests == [.none])
+    }
+
     @Test("removeDuplicates traps on a request before its subscription, naming rule 1")
     func trapOnEarlyRequest() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let handing = HandingPublisher()
+            let handing = Handing()
             handing.removeDuplicates().subscribe(RecordingSubscriber<Int, Oops>(initialDemand: .none))
             // The operator's subscriber is also the subscription it hands down (Combine's shape).
             (handing.raw as? any Subscription)?.request(.max(1))

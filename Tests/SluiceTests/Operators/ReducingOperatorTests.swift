@@ -180,7 +180,7 @@ struct ReducingOperatorTests {
         #expect(weakRecorder == nil)
     }
 
-    @Test("the subscription describes itself with Combine's operator name")
+    @Test("the subscription describes itself with Combine's operator name (first(where:)'s is \"TryFirst\", as in Combine)")
     func descriptions() {
         let recorder = RecordingSubscriber<Int, Never>()
         [1].publisher.eraseToAnyPublisher().count().subscribe(recorder)
@@ -188,5 +188,24 @@ struct ReducingOperatorTests {
         [1].publisher.eraseToAnyPublisher().first().subscribe(first)
         #expect(first.subscription.map { String(describing: $0) } == "First")
         first.cancel()
+        let firstWhere = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        [1].publisher.eraseToAnyPublisher().first { $0 > 0 }.subscribe(firstWhere)
+        #expect(firstWhere.subscription.map { String(describing: $0) } == "TryFirst")
+        firstWhere.cancel()
+    }
+
+    @Test("a cancel before the upstream's subscription is ignored: the subscription that comes is taken and asked for .unlimited, as in Combine")
+    func cancelBeforeSubscriptionIgnored() throws {
+        let handing = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        handing.reduce(0, +).subscribe(recorder)
+        // The operator's subscriber is also the subscription it hands down (Combine's shape).
+        try #require(handing.raw as? any Subscription).cancel()
+        let upstream = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: upstream)
+        #expect(upstream.requests == [.unlimited] && upstream.cancelCount == 0)
+        _ = handing.subscriber?.receive(4)
+        handing.subscriber?.receive(completion: .finished)
+        #expect(recorder.values == [4] && recorder.completion == .finished)
     }
 }

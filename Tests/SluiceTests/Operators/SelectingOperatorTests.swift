@@ -6,20 +6,79 @@ private struct Boom: Error {}
 
 @Suite("dropFirst, drop(while:), prefix(while:), prefix, output(at:), output(in:) and their try forms", .timeLimit(.minutes(6)))
 struct SelectingOperatorTests {
-    @Test("dropFirst omits the first elements, asking for one more for each")
+    @Test("dropFirst asks for the elements it omits once, with the downstream's first demand, and nothing for each (as in Combine)")
     func dropFirst() {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
         upstream.dropFirst(2).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
-        #expect(subscription.send(1) == .max(1))
-        #expect(subscription.send(2) == .max(1))
+        #expect(subscription.requests == [.max(3)])
+        #expect(subscription.send(1) == .none)
+        #expect(subscription.send(2) == .none)
         #expect(subscription.send(3) == .none)
         #expect(recorder.values == [3])
+        #expect(String(describing: recorder.subscription!) == "Drop")
+        recorder.subscription?.request(.max(4))
+        #expect(subscription.requests == [.max(3), .max(4)], "later requests pass one for one")
+        subscription.send(completion: .finished)
+        #expect(recorder.completion == .finished)
         var all: [Int] = []
-        _ = (1...5).publisher.dropFirst().sink { all.append($0) }
+        _ = (1...5).publisher.eraseToAnyPublisher().dropFirst().sink { all.append($0) }
         #expect(all == [2, 3, 4, 5])
+    }
+
+    @Test("dropFirst hands its subscription down before its upstream's comes: requests made meanwhile are gathered, a cancel is ignored")
+    func dropFirstBeforeTheUpstreamSubscription() throws {
+        let handing = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
+        handing.dropFirst(3).subscribe(recorder)
+        #expect(String(describing: try #require(recorder.subscription)) == "Drop")
+        recorder.subscription?.request(.max(2))
+        recorder.subscription?.cancel()
+        let upstream = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: upstream)
+        #expect(upstream.requests == [.max(10)], "5 + 2 asked for, and the 3 to omit")
+        #expect(upstream.cancelCount == 0, "the cancel before the subscription was ignored, as in Combine")
+        let second = LoggingSubscription()
+        try #require(handing.subscriber).receive(subscription: second)
+        #expect(second.cancelCount == 1 && second.requests.isEmpty)
+        recorder.cancel()
+        #expect(upstream.cancelCount == 1)
+    }
+
+    @Test("dropFirst passes a value and a completion that come before its upstream's subscription, which it then cancels")
+    func dropFirstEarlySignals() throws {
+        let handing = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        handing.dropFirst(0).subscribe(recorder)
+        let subscriber = try #require(handing.subscriber)
+        #expect(subscriber.receive(7) == .none)
+        subscriber.receive(completion: .finished)
+        #expect(recorder.values == [7])
+        #expect(recorder.completion == .finished)
+        let upstream = LoggingSubscription()
+        subscriber.receive(subscription: upstream)
+        #expect(upstream.cancelCount == 1 && upstream.requests.isEmpty)
+    }
+
+    @Test("dropFirst traps on a request of .none, and on a negative count when its upstream's subscription comes (not before)")
+    func dropFirstTraps() async {
+        _ = Empty<Int, Never>().dropFirst(-1)   // creating it is fine, as in Combine
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = PassthroughSubject<Int, Never>().dropFirst(-1).sink { _ in }
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("dropFirst(_:) takes a count that is not negative, got -1"))
+        }
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let handing = HandingPublisher<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            handing.dropFirst().subscribe(recorder)
+            recorder.subscription?.request(.none)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("request(.max(0))"))
+        }
     }
 
     @Test("drop(while:) omits the leading run only; prefix(while:) finishes at the first failure and cancels upstream")
@@ -63,15 +122,15 @@ struct SelectingOperatorTests {
         }
     }
 
-    @Test("prefix(n) sends n elements and finishes at once, cancelling the upstream; over an endless sequence too")
+    @Test("prefix(n) sends n elements and finishes at once, cancelling the upstream first (as Combine does); over an endless sequence too")
     func prefixCount() {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
-        let recorder = RecordingSubscriber<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(3))
         upstream.prefix(2).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
-        _ = subscription.send(10)
-        _ = subscription.send(20)
+        #expect(subscription.send(10) == .max(3))
+        #expect(subscription.send(20) == .max(3), "the last value's demand goes back as any value's does")
         #expect(recorder.values == [10, 20])
         #expect(recorder.completion == .finished)
         #expect(subscription.cancelCount == 1)
@@ -81,6 +140,14 @@ struct SelectingOperatorTests {
         var endless: [Int] = []
         _ = (1...).publisher.prefix(3).sink { endless.append($0) }
         #expect(endless == [1, 2, 3])
+
+        let other = ControllablePublisher<Int, Never>()
+        defer { other.detachAll() }
+        var cancelsAtCompletion: [Int] = []
+        let sink = other.prefix(1).sink(receiveCompletion: { _ in cancelsAtCompletion.append(other.subscriptions[0].cancelCount) }, receiveValue: { _ in })
+        _ = other.subscriptions[0].send(1)
+        #expect(cancelsAtCompletion == [1], "the upstream is cancelled before the completion goes out")
+        sink.cancel()
     }
 
     @Test("output(at:) and output(in:) select by position; an empty range finishes at the first element")
@@ -103,7 +170,7 @@ struct SelectingOperatorTests {
     @Test("a negative count traps with a message naming the call")
     func negativeCountTraps() async {
         await #expect(processExitsWith: .failure) {
-            _ = Just(1).dropFirst(-1)
+            _ = Just(1).dropFirst(-1)   // Just's own overload checks when called, as Combine's does
         }
         await #expect(processExitsWith: .failure) {
             _ = Just(1).prefix(-2)

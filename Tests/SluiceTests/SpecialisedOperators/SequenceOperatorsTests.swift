@@ -225,4 +225,57 @@ struct SequenceOperatorsTests {
         pin(appendedPublisher, as: Publishers.Sequence<[Int], Never>.self)
         #expect(outcome(of: appendedPublisher) == finished(3, 1, 4, 1, 5, 9))
     }
+
+    @Test("prepend builds its collection as Combine's does: an empty one, room reserved, then each part appended")
+    func prependCalls() {
+        let base = LoggedCollection([3, 4])
+        let joined = Publishers.Sequence<LoggedCollection, Never>(sequence: base).prepend(1, 2).sequence
+        #expect(joined.storage == [1, 2, 3, 4])
+        #expect(joined.log == ["init()", "reserveCapacity", "append(contentsOf:)", "append(contentsOf:)"])
+        #expect(base.log == ["init(_:)", "count", "underestimatedCount", "makeIterator"])
+
+        let front = LoggedCollection([1, 2])
+        let ontoFront = Publishers.Sequence<LoggedCollection, Never>(sequence: LoggedCollection([3]))
+            .prepend(Publishers.Sequence(sequence: front)).sequence
+        #expect(ontoFront === front, "appended to the prepended publisher's collection, as in Combine")
+        #expect(front.storage == [1, 2, 3])
+    }
+}
+
+/// A collection with reference semantics that logs the calls `prepend` makes on it.
+final class LoggedCollection: RangeReplaceableCollection {
+    var storage: [Int]
+    var log: [String]
+    required init() {
+        storage = []
+        log = ["init()"]
+    }
+    init(_ elements: [Int]) {
+        storage = elements
+        log = ["init(_:)"]
+    }
+    var startIndex: Int { storage.startIndex }
+    var endIndex: Int { storage.endIndex }
+    subscript(position: Int) -> Int { storage[position] }
+    func index(after index: Int) -> Int { index + 1 }
+    var count: Int {
+        log.append("count")
+        return storage.count
+    }
+    var underestimatedCount: Int {
+        log.append("underestimatedCount")
+        return storage.count
+    }
+    func makeIterator() -> IndexingIterator<[Int]> {
+        log.append("makeIterator")
+        return storage.makeIterator()
+    }
+    func reserveCapacity(_ capacity: Int) { log.append("reserveCapacity") }
+    func append<S: Sequence>(contentsOf elements: S) where S.Element == Int {
+        log.append("append(contentsOf:)")
+        storage.append(contentsOf: elements)
+    }
+    func replaceSubrange<C: Collection>(_ range: Range<Int>, with elements: C) where C.Element == Int {
+        storage.replaceSubrange(range, with: elements)
+    }
 }

@@ -10,6 +10,9 @@ extension Publishers {
     /// A publisher that stops in the debugger (raises `SIGTRAP`) when one of its closures says
     /// so for an event; the events pass through unchanged.
     ///
+    /// As in Combine, the downstream gets the upstream's subscription itself (its requests and
+    /// cancel go straight upstream), and whatever the upstream sends is passed on, unguarded.
+    ///
     /// Without a debugger attached, `SIGTRAP` ends the process.
     public struct Breakpoint<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
@@ -46,16 +49,34 @@ extension Publishers {
             self.receiveCompletion = receiveCompletion
         }
 
-        /// Subscribes `subscriber` through the examining subscription.
+        /// Subscribes `subscriber` to the upstream through the examining subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            let hooks = EventHooks<Output, Failure>(
-                subscription: { if onSubscription?($0) == true { stopInDebugger() } },
-                output: { if onOutput?($0) == true { stopInDebugger() } },
-                completion: { if onCompletion?($0) == true { stopInDebugger() } },
-                cancel: nil, request: nil)
-            upstream.receive(subscriber: ObservingSubscription(name: "Breakpoint", hooks: hooks, downstream: subscriber), isolation: isolation)
+            let step = BreakpointStep(subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion)
+            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
+    }
+}
+
+/// The step of `breakpoint`: stops in the debugger where a closure says so, and passes
+/// everything on unchanged (the upstream's subscription too, as Combine's does).
+struct BreakpointStep<Input, Failure: Error>: OperatorStep {
+    typealias Output = Input
+    typealias UpstreamFailure = Failure
+    let subscription: ((any Subscription) -> Bool)?
+    let output: ((Input) -> Bool)?
+    let completion: ((Subscribers.Completion<Failure>) -> Bool)?
+    var name: String { "Breakpoint" }
+    static var mirrorsDownstream: Bool { false }
+
+    func receive(_ input: Input) -> StepResult<Input, Failure> {
+        if output?(input) == true { stopInDebugger() }
+        return .emit(input)
+    }
+    func observe(subscription: any Subscription) {
+        if self.subscription?(subscription) == true { stopInDebugger() }
+    }
+    func observe(completion: Subscribers.Completion<Failure>) {
+        if self.completion?(completion) == true { stopInDebugger() }
     }
 }
 

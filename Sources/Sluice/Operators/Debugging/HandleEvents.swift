@@ -4,6 +4,12 @@ extension Publishers {
     ///
     /// Each closure runs on the thread of the event it observes, before the event is passed
     /// on (for a request or cancel: before it reaches the upstream). Demand is unchanged.
+    ///
+    /// As in Combine, the closures also see what comes before the upstream's subscription or
+    /// against the rules: every subscription the upstream sends (a second one is then
+    /// cancelled), a request made before the subscription (not passed on), and a cancel made
+    /// before it (otherwise ignored: the subscription that comes later is taken). After the
+    /// stream ends (completion or cancel) no closure is called again.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -4,7 +4,9 @@ extension Publishers {
     /// `receive finished`, `receive error: (…)`, `receive cancel`.
     ///
     /// Lines go to `stream`, or to standard output when it is `nil`; one line is written at a
-    /// time even when events come from several threads.
+    /// time even when events come from several threads. As in Combine, every subscription,
+    /// request and cancel is written, also those before the upstream's subscription or after
+    /// the end (a cancel before the subscription is otherwise ignored, as `handleEvents` says).
     public struct Print<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -39,7 +41,7 @@ extension Publishers {
                 },
                 cancel: { printer.write("receive cancel") },
                 request: { printer.write($0 == .unlimited ? "request unlimited" : "request max: (\($0.max ?? 0))") })
-            upstream.receive(subscriber: ObservingSubscription(name: "Print", hooks: hooks, downstream: subscriber))
+            upstream.receive(subscriber: ObservingSubscription(name: "Print", hooks: hooks, hooksAfterEnd: true, downstream: subscriber))
         }
     }
 }
@@ -75,7 +77,14 @@ final class EventPrinter: Sendable {
         }
         while var batch = taken {
             for line in batch.lines {
-                if batch.toStandardOutput { Swift.print(line) } else { batch.stream?.write(line + "\n") }
+                if batch.toStandardOutput {
+                    Swift.print(line)
+                } else {
+                    // The writes `Swift.print(line, to: &stream)` makes, as Combine's print does.
+                    batch.stream?.write("")
+                    batch.stream?.write(line)
+                    batch.stream?.write("\n")
+                }
             }
             let written = batch.lines.count
             taken = state.withLock { state -> State? in

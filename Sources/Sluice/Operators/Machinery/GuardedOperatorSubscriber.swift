@@ -8,10 +8,31 @@ enum EarlySignals: Sendable {
     /// `try` forms.
     case trap
     /// A value before the subscription goes through the step to the downstream; a completion, a
-    /// request or a cancel before it is ignored. Combine's `tryMap` and `tryScan`.
+    /// request or a cancel before it is ignored. Combine's `tryMap`, `tryScan` and `output(in:)`
+    /// (`prefix(_:)`, `output(at:)`).
     case passValues
     /// Everything before the subscription is ignored. Combine's `drop(while:)`, `tryDrop(while:)`.
     case ignore
+    /// A value before the subscription goes through the step to the downstream, and so does a
+    /// completion, which ends the subscriber (the subscription that comes later is cancelled);
+    /// a request or a cancel before it is ignored. Combine's `encode` and `decode`.
+    case passValuesAndCompletions
+    /// The downstream gets the subscription when it subscribes, before the upstream's comes
+    /// (the publisher calls ``GuardedOperatorSubscriber/handDown()`` first). Until the
+    /// upstream's subscription: a value or a completion goes to the downstream as with
+    /// `passValuesAndCompletions`, requests add up and are asked of the upstream when its
+    /// subscription comes (with the step's ``OperatorStep/upstreamSubscribed()``), a cancel is
+    /// ignored. Combine's `dropFirst`.
+    case handDownFirst
+
+    /// Whether a value before the subscription goes to the downstream.
+    @inlinable var passesValues: Bool { self != .trap && self != .ignore }
+    /// Whether a completion before the subscription goes to the downstream (and ends it).
+    @inlinable var passesCompletions: Bool { self == .passValuesAndCompletions || self == .handDownFirst }
+    /// Whether a request of `.none` traps (rule 2), at any time, as in Combine's operators of
+    /// that kind (those of `trap` and `ignore` too; not `tryMap`, `tryScan`, `output(in:)`,
+    /// `encode` or `decode`, which pass it on).
+    @inlinable var trapsOnZeroDemand: Bool { self == .trap || self == .ignore || self == .handDownFirst }
 }
 
 /// The subscriber to the upstream *and* the subscription of the downstream, for the one-for-one
@@ -24,6 +45,8 @@ enum EarlySignals: Sendable {
 ///    │                                                      │        cancel──▶ terminated
 ///    └── early signals: see EarlySignals ───────────────────┘
 /// ```
+/// (With ``EarlySignals/handDownFirst`` the downstream has the subscription already, and the
+/// upstream's subscription is asked for the demand gathered while awaiting instead.)
 /// - a second subscription is cancelled;
 /// - once terminated (the step failed or finished, the upstream completed, the downstream
 ///   cancelled), values, completions, requests and cancels are ignored, and nothing more
@@ -41,7 +64,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
 
     @usableFromInline
     enum Status {
-        case awaiting(Downstream)
+        /// `pending`: what the downstream asked for so far (only with `handDownFirst`).
+        case awaiting(Downstream, pending: Subscribers.Demand)
         case subscribed(any Subscription, Downstream)
         /// Both let go (rule 4).
         case terminated
@@ -51,7 +75,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         func receiver(early: EarlySignals) -> Downstream? {
             switch self {
             case .subscribed(_, let downstream): downstream
-            case .awaiting(let downstream) where early == .passValues: downstream
+            case .awaiting(let downstream, _) where early.passesValues: downstream
             case .awaiting, .terminated: nil
             }
         }
@@ -67,21 +91,34 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     init(step: Step, downstream: Downstream, early: EarlySignals) {
         self.step = step
         self.early = early
-        status = Locked(.awaiting(downstream))
+        status = Locked(.awaiting(downstream, pending: .none))
         description = step.name
     }
 
     // MARK: Subscriber (the upstream's signals)
 
+    /// With ``EarlySignals/handDownFirst``: gives the downstream this subscription, before the
+    /// publisher subscribes it to the upstream.
     @inlinable
-    func receive(subscription: any Subscription) {
+    func handDown() {
         let downstream = status.withLock { status -> Downstream? in
-            guard case .awaiting(let downstream) = status else { return nil }
-            status = .subscribed(subscription, downstream)
+            guard case .awaiting(let downstream, _) = status else { return nil }
             return downstream
         }
+        downstream?.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let (downstream, pending) = status.withLock { status -> (Downstream?, Subscribers.Demand) in
+            guard case .awaiting(let downstream, let pending) = status else { return (nil, .none) }
+            status = .subscribed(subscription, downstream)
+            return (downstream, pending)
+        }
         guard let downstream else { return subscription.cancel() }   // a second one, or after a cancel
-        downstream.receive(subscription: self)
+        guard early == .handDownFirst else { return downstream.receive(subscription: self) }
+        let demand = pending + step.upstreamSubscribed()
+        if demand != .none { subscription.request(demand) }
     }
 
     @inlinable
@@ -99,6 +136,9 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     func receive(completion: Subscribers.Completion<Failure>) {
         let (downstream, beforeSubscription) = status.withLock { status -> (Downstream?, Bool) in
             switch status {
+            case .awaiting(let downstream, _) where early.passesCompletions:
+                status = .terminated
+                return (downstream, true)
             case .awaiting: return (nil, true)
             case .subscribed(_, let downstream):
                 status = .terminated
@@ -121,7 +161,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
             defer { status = .terminated }
             switch status {
             case .subscribed(let upstream, let downstream): return (upstream, downstream)
-            case .awaiting(let downstream): return (nil, downstream)
+            case .awaiting(let downstream, _): return (nil, downstream)
             case .terminated: return (nil, nil)
             }
         }
@@ -133,8 +173,12 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        if demand == .none && early.trapsOnZeroDemand { Violation.zeroDemandRequested() }
         let (upstream, beforeSubscription) = status.withLock { status -> ((any Subscription)?, Bool) in
             switch status {
+            case .awaiting(let downstream, let pending) where early == .handDownFirst:
+                status = .awaiting(downstream, pending: pending + demand)
+                return (nil, false)
             case .awaiting: return (nil, true)
             case .subscribed(let upstream, _): return (upstream, false)
             case .terminated: return (nil, false)
@@ -155,7 +199,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @usableFromInline var customMirror: Mirror {
         let downstream = status.withLock { status -> Any? in
             switch status {
-            case .awaiting(let downstream), .subscribed(_, let downstream): downstream
+            case .awaiting(let downstream, _), .subscribed(_, let downstream): downstream
             case .terminated: nil
             }
         }

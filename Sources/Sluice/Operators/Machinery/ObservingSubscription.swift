@@ -28,6 +28,11 @@ struct EventHooks<Output, Failure: Error> {
 /// The upstream subscription and the downstream are kept under a lock (requests and cancel come
 /// from any thread); a cancel or the completion drops both, as rule 4 asks. A lock per value is
 /// the price of that, acceptable in debugging operators.
+///
+/// As in Combine, the hooks see what comes before the upstream's subscription too: a second
+/// subscription (then cancelled), a request (not passed on) and a cancel, which is otherwise
+/// ignored (the subscription that comes later is taken). After the end, the hooks see nothing
+/// more, unless `hooksAfterEnd` (`print`, which logs every subscription, request and cancel).
 @usableFromInline
 final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -38,6 +43,7 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let description: String
     @usableFromInline let hooks: EventHooks<Input, Failure>
+    @usableFromInline let hooksAfterEnd: Bool
     @usableFromInline
     struct State {
         @usableFromInline var upstream = SubscriptionSlot.awaiting
@@ -48,20 +54,24 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @usableFromInline let state: Locked<State>
 
     @inlinable
-    init(name: String, hooks: EventHooks<Input, Failure>, downstream: Downstream) {
+    init(name: String, hooks: EventHooks<Input, Failure>, hooksAfterEnd: Bool = false, downstream: Downstream) {
         description = name
         self.hooks = hooks
+        self.hooksAfterEnd = hooksAfterEnd
         state = Locked(State(downstream: downstream))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let downstream = state.withLock { $0.upstream.attach(subscription) ? $0.downstream : nil }
+        let (downstream, ended) = state.withLock { state -> (Downstream?, Bool) in
+            if case .terminated = state.upstream { return (nil, true) }
+            return (state.upstream.attach(subscription) ? state.downstream : nil, false)
+        }
+        if !ended || hooksAfterEnd { hooks.subscription?(subscription) }
         guard let downstream else {
-            subscription.cancel()
+            subscription.cancel()   // a second one, or one after the end
             return
         }
-        hooks.subscription?(subscription)
         downstream.receive(subscription: self)
     }
 
@@ -83,14 +93,22 @@ final class ObservingSubscription<Downstream: Subscriber>: Subscriber, Subscript
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard let upstream = state.withLock({ $0.upstream.current }) else { return }
-        hooks.request?(demand)
-        upstream.request(demand)
+        let (upstream, ended) = state.withLock { state -> ((any Subscription)?, Bool) in
+            if case .terminated = state.upstream { return (nil, true) }
+            return (state.upstream.current, false)
+        }
+        if !ended || hooksAfterEnd { hooks.request?(demand) }
+        upstream?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        guard let ended = terminate() else { return }
+        // Before the upstream's subscription a cancel is seen, and otherwise ignored.
+        let awaiting = state.withLock { state in if case .awaiting = state.upstream { true } else { false } }
+        guard !awaiting, let ended = terminate() else {
+            if awaiting || hooksAfterEnd { hooks.cancel?() }
+            return
+        }
         hooks.cancel?()
         ended.upstream?.cancel()
     }

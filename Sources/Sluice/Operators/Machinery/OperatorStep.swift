@@ -5,7 +5,12 @@ package enum StepResult<Output, Failure: Error> {
     case emit(Output)
     /// Send nothing, and ask upstream for one more value in its place (Combine's `filter`).
     case drop
-    /// Send this downstream, then end: cancel upstream and finish (the last of `prefix`).
+    /// Send nothing and ask for nothing in its place (Combine's `dropFirst`, which asked for
+    /// the values it omits when the upstream's subscription came).
+    case skip
+    /// Send this downstream, then end: cancel upstream and finish (the last of `prefix`). The
+    /// downstream's answer is returned upstream, as for any value (Combine's `prefix` returns
+    /// it too); a cancelled upstream ignores it.
     case last(Output)
     /// End: cancel upstream and finish downstream (`prefix(while:)` past its prefix).
     case finish
@@ -17,7 +22,7 @@ extension StepResult {
     /// Acts on this result for the operator's subscriber (``OperatorSubscriber``,
     /// ``GuardedOperatorSubscriber``): sends it to `downstream` and returns the demand for the
     /// upstream; `end` ends the operator and hands back the upstream subscription, which is
-    /// cancelled (after the last value, for `.last`).
+    /// cancelled before the completion (and after the last value, for `.last`), as in Combine.
     @inlinable @inline(__always)
     package func deliver<Downstream: Subscriber>(
         to downstream: Downstream, ending end: () -> (any Subscription)?
@@ -27,11 +32,14 @@ extension StepResult {
             return downstream.receive(output)
         case .drop:
             return .max(1)
+        case .skip:
+            break
         case .last(let output):
             let upstream = end()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
+            let demand = downstream.receive(output)
             upstream?.cancel()
+            downstream.receive(completion: .finished)
+            return demand
         case .finish:
             end()?.cancel()
             downstream.receive(completion: .finished)
@@ -75,6 +83,23 @@ package protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
 
     /// The downstream's failure for an upstream failure.
     func mapFailure(_ failure: UpstreamFailure) -> Failure
+
+    /// What to ask of the upstream when its subscription comes, on top of what the downstream
+    /// asked for so far; used by ``GuardedOperatorSubscriber`` with
+    /// ``EarlySignals/handDownFirst`` only (`.none` by default).
+    mutating func upstreamSubscribed() -> Subscribers.Demand
+
+    /// Sees the upstream's subscription before the downstream gets it; used by
+    /// ``OperatorSubscriber`` (nothing by default; `breakpoint`'s step stops there).
+    func observe(subscription: any Subscription)
+
+    /// Sees the upstream's completion before the downstream gets it; used by
+    /// ``OperatorSubscriber`` (nothing by default).
+    func observe(completion: Subscribers.Completion<UpstreamFailure>)
+
+    /// Whether ``OperatorSubscriber``'s `customMirror` shows the downstream, as Combine's
+    /// mirrors of most operators do (`true` by default; `breakpoint`'s shows nothing).
+    static var mirrorsDownstream: Bool { get }
 }
 
 extension OperatorStep where UpstreamFailure == Failure {
@@ -83,4 +108,8 @@ extension OperatorStep where UpstreamFailure == Failure {
 
 extension OperatorStep {
     @inlinable package static var canEnd: Bool { false }
+    @inlinable package mutating func upstreamSubscribed() -> Subscribers.Demand { .none }
+    @inlinable package func observe(subscription: any Subscription) {}
+    @inlinable package func observe(completion: Subscribers.Completion<UpstreamFailure>) {}
+    @inlinable package static var mirrorsDownstream: Bool { true }
 }

@@ -34,6 +34,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @inlinable
     package func receive(subscription: any Subscription) {
         if Step.canEnd { upstream = subscription }
+        step.observe(subscription: subscription)
         downstream.receive(subscription: subscription)
     }
 
@@ -49,6 +50,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
             if ended { return }
             upstream = nil
         }
+        step.observe(completion: completion)
         switch completion {
         case .finished: downstream.receive(completion: .finished)
         case .failure(let failure): downstream.receive(completion: .failure(step.mapFailure(failure)))
@@ -63,6 +65,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         return upstream
     }
 
-    @usableFromInline package var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    @usableFromInline package var customMirror: Mirror {
+        Mirror(self, children: Step.mirrorsDownstream ? ["downstream": downstream] : [:])
+    }
     @usableFromInline package var playgroundDescription: Any { description }
 }

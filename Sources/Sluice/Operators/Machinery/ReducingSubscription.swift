@@ -5,6 +5,7 @@ import Synchronization
 ///
 /// ```text
 /// awaiting ──upstream's subscription: pass self down, then .unlimited upstream──▶ subscribed
+///     └── cancel: ignored (as in Combine; the subscription that comes later is taken)
 /// subscribed ── step finishes early, or upstream finishes ──▶ ended
 ///     ├── failed (upstream, or a `try` closure) / cancelled ──▶ terminated
 /// ended ── the downstream has asked (now or later): send the result, finish ──▶ terminated
@@ -168,10 +169,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         }
     }
 
+    /// Ends the subscription. A cancel before the upstream's subscription is ignored, as in
+    /// Combine: the subscription that comes later is taken and asked for `.unlimited`.
     @usableFromInline
     func cancel() {
-        receiving.store(false, ordering: .relaxed)
         let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+            if case .awaiting = state.phase { return (nil, nil) }
+            receiving.store(false, ordering: .relaxed)
             defer { state.phase = .terminated; state.downstream = nil }
             guard case .subscribed(let upstream) = state.phase else { return (nil, state.downstream) }
             return (upstream, state.downstream)

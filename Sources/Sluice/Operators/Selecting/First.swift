@@ -25,6 +25,8 @@ extension Publishers {
 
     /// A publisher that sends the first element satisfying a predicate and finishes,
     /// cancelling the upstream; with none, it only finishes.
+    ///
+    /// Its subscription describes itself as "TryFirst", the name Combine's has.
     public struct FirstWhere<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -50,7 +52,7 @@ extension Publishers {
         /// Subscribes `subscriber`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("FirstWhere", last: false, predicate)
+            let step: AccumulateStep<Output, Output, Failure, Failure> = selectStep("TryFirst", last: false, predicate)
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }

@@ -4,6 +4,12 @@ extension Publishers {
     ///
     /// Each element before the range is replaced by one more requested upstream. An empty
     /// range finishes at the first element.
+    ///
+    /// As in Combine, the downstream gets a subscription of the operator's own ("Output" in
+    /// `print()`), which passes demand upstream one for one: a second upstream subscription is
+    /// cancelled, nothing reaches either side once the stream has ended, and of what a
+    /// misbehaving upstream sends before its subscription, values go downstream while a
+    /// completion, a request or a cancel is ignored.
     public struct Output<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -27,7 +33,8 @@ extension Publishers {
         /// Subscribes `subscriber`; each subscription counts positions from 0.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: RangeStep<Output, Failure>(range: range), downstream: subscriber))
+            let step = RangeStep<Output, Failure>(range: range)
+            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues))
         }
     }
 }

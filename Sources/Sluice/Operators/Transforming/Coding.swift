@@ -1,7 +1,11 @@
 extension Publishers {
     /// A publisher that encodes each element with a ``TopLevelEncoder``.
     ///
-    /// An encoding error cancels the upstream and fails the stream, as `tryMap` does.
+    /// An encoding error cancels the upstream and fails the stream, as `tryMap` does. As in
+    /// Combine, the downstream gets a subscription of the operator's own ("Encode" in
+    /// `print()`), which passes demand upstream one for one; a second upstream subscription is
+    /// cancelled, and nothing reaches either side once the stream has ended. A value or a
+    /// completion that a misbehaving upstream sends before its subscription goes downstream.
     public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher where Upstream.Output: Encodable {
         public typealias Output = Coder.Output
         public typealias Failure = any Error
@@ -23,13 +27,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Encode") { try encoder.encode($0) }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions))
         }
     }
 
     /// A publisher that decodes each element with a ``TopLevelDecoder``.
     ///
-    /// A decoding error cancels the upstream and fails the stream, as `tryMap` does.
+    /// A decoding error cancels the upstream and fails the stream, as `tryMap` does. The
+    /// downstream's subscription is the operator's own ("Decode"), as for
+    /// ``Publishers/Encode``.
     public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: Publisher
     where Upstream.Output == Coder.Input {
         public typealias Failure = any Error
@@ -51,7 +57,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Decode") { try decoder.decode(Output.self, from: $0) }
-            upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber))
+            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions))
         }
     }
 }

@@ -50,16 +50,14 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// Publishes the output only when `range` contains 0, its position; a negative lower
-    /// bound traps.
+    /// Publishes the output only when `range` starts at 0, its position.
     ///
-    /// Combine's own overload publishes the output for an empty range starting at 0, unlike
-    /// its generic `output(in:)`; this one agrees with the generic operator.
+    /// This is Combine's own overload, and it behaves as Combine's does: an empty range
+    /// starting at 0 (`0..<0`) publishes the output too, and a range starting below 0 publishes
+    /// nothing and does not trap, unlike the generic `output(in:)`.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        let positions = range.relative(to: 0..<Int.max)
-        if positions.lowerBound < 0 { Violation.negativeCount(positions.lowerBound, in: "output(in:)") }
-        return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
+        Optional<Output>.Publisher(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
 
     /// Publishes the output only when `maxLength` is positive; a negative `maxLength` traps.
@@ -83,12 +81,11 @@ extension Just {
     }
 
     /// Publishes `elements`, then the output, from one array built now (`elements` is
-    /// iterated once, here).
+    /// iterated once, here, after room is reserved from its `underestimatedCount`, as
+    /// Combine's does).
     @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
-        var all = Array(elements)
-        all.append(output)
-        return Publishers.Sequence(sequence: all)
+        Publishers.Sequence(sequence: elements + [output])
     }
 
     /// Publishes the output, then `elements`, from one array built now.

@@ -10,19 +10,26 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     }
 
     /// Publishes `elements`, then this sequence's elements, from one collection built now
-    /// (`elements` is iterated once, here).
+    /// (`elements` is iterated once, here). As Combine's does, it makes an empty collection,
+    /// reserves room for both (this sequence's `count` and `elements`' `underestimatedCount`)
+    /// and appends each, so a custom collection sees the same calls.
     @inlinable
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where Elements.Element == S.Element {
-        var joined = Elements(elements)
+        var joined = Elements()
+        joined.reserveCapacity(sequence.count + elements.underestimatedCount)
+        joined.append(contentsOf: elements)
         joined.append(contentsOf: sequence)
         return Publishers.Sequence<Elements, Failure>(sequence: joined)
     }
 
     /// Publishes `publisher`'s elements, then this sequence's elements, from one collection
-    /// built now.
+    /// built now: as in Combine, this sequence is appended to a copy of `publisher`'s (a
+    /// collection with reference semantics is appended to in place).
     @inlinable
     public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
-        prepend(publisher.sequence)
+        var joined = publisher.sequence
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
     }
 
     /// Publishes this sequence's elements, then `elements`, from one collection built now.
