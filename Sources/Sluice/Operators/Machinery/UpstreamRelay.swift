@@ -21,7 +21,8 @@
 ///
 /// `demandScale` multiplies each demand before it goes upstream (`collect(3)` asks for three
 /// values per array); `trapsOnZeroDemand` makes `request(.none)` trap, as in the Combine
-/// operators that do (rule 7), instead of passing it to the upstream.
+/// operators that do (rule 7), instead of passing it to the upstream; `checks` says which
+/// signals of a misbehaving upstream trap, as in Combine, instead of being dropped.
 final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
@@ -30,12 +31,17 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     private let state: Locked<UpstreamRelayState<Downstream>>
     private let demandScale: Int
     private let trapsOnZeroDemand: Bool
+    private let checks: UpstreamChecks
 
-    init(name: String, downstream: Downstream, demandScale: Int = 1, trapsOnZeroDemand: Bool) {
+    init(
+        name: String, downstream: Downstream, demandScale: Int = 1, trapsOnZeroDemand: Bool,
+        checks: UpstreamChecks = .none
+    ) {
         description = name
         state = Locked(UpstreamRelayState(downstream: downstream))
         self.demandScale = demandScale
         self.trapsOnZeroDemand = trapsOnZeroDemand
+        self.checks = checks
     }
 
     // MARK: The operator's calls
@@ -89,9 +95,22 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     }
 
     /// Sends `value` if it is from the current upstream and has demand; returns the demand
-    /// for that upstream to add.
+    /// for that upstream to add. A value that breaks rule 1 or 2 traps where ``checks`` says
+    /// so, and is dropped elsewhere.
     func receive(_ value: Downstream.Input, token: Int) -> Subscribers.Demand {
-        guard let downstream = state.withLock({ $0.takeDemandForValue(token: token) }) else { return .none }
+        let downstream: Downstream
+        switch state.withLock({ $0.takeDemandForValue(token: token) }) {
+        case .deliver(let receiver):
+            downstream = receiver
+        case .drop:
+            return .none
+        case .beforeSubscription:
+            if checks.trapsValueBeforeSubscription(token: token) { Violation.signalBeforeSubscription(description) }
+            return .none
+        case .beyondDemand:
+            if checks.trapsValueBeyondDemand(token: token) { Violation.valueBeyondDemand(description) }
+            return .none
+        }
         let more = downstream.receive(value)
         guard more > .none else { return .none }
         state.withLock { $0.add(more) }
@@ -99,9 +118,21 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     }
 
     /// Whether a completion from upstream `token` is the current upstream's: the caller then
-    /// runs the operator's `then`.
-    func upstreamCompleted(token: Int) -> Bool {
-        state.withLock { $0.upstreamCompleted(token: token) }
+    /// runs the operator's `then`. Any other is ignored, except a failure that ``checks``
+    /// traps on (before the upstream's subscription, or after its completion).
+    func upstreamCompleted(token: Int, failed: Bool = false) -> Bool {
+        switch state.withLock({ $0.upstreamCompleted(token: token) }) {
+        case .current:
+            return true
+        case .ignore:
+            return false
+        case .beforeSubscription:
+            if failed && checks.trapsFailureOutOfTurn(token: token) { Violation.signalBeforeSubscription(description) }
+            return false
+        case .afterCompletion:
+            if failed && checks.trapsFailureOutOfTurn(token: token) { Violation.signalAfterCompletion(description) }
+            return false
+        }
     }
 
     // MARK: Subscription (the downstream's calls)
@@ -148,10 +179,48 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Cust
     func receive(_ input: Input) -> Subscribers.Demand { relay.receive(input, token: token) }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        if relay.upstreamCompleted(token: token) { then(completion) }
+        let failed = if case .failure = completion { true } else { false }
+        if relay.upstreamCompleted(token: token, failed: failed) { then(completion) }
     }
 
     var description: String { relay.description }
     var customMirror: Mirror { Mirror(self, children: [:]) }
     var playgroundDescription: Any { description }
+}
+
+/// Which signals of a misbehaving upstream an ``UpstreamRelay`` traps on (rule 7), as the
+/// Combine operator does (its count of the downstream's demand would go below zero, or its
+/// state has no room for the signal); the signals it does not trap on are dropped. Upstream 1
+/// is the operator's own upstream; later ones are those it subscribes after a completion.
+enum UpstreamChecks {
+    /// Nothing traps: `append`/`prepend`, `replaceEmpty`, `collect(_:)`.
+    case none
+    /// `catch` and `tryCatch`: upstream 1's value before its subscription or beyond the
+    /// downstream's demand traps, and so does its failure before its subscription or after its
+    /// completion (the handler itself making it fail again, say). The handler's publisher is
+    /// not checked, as in Combine.
+    case firstUpstream
+    /// `retry`: a value beyond the downstream's demand traps, from every attempt, and so does
+    /// one before upstream 1's subscription (the downstream has no demand yet then).
+    case everyValue
+    /// `replaceError`: a value beyond the downstream's demand traps; one before the
+    /// subscription is ignored, as in Combine.
+    case valuesAfterSubscription
+
+    func trapsValueBeforeSubscription(token: Int) -> Bool {
+        switch self {
+        case .firstUpstream, .everyValue: token == 1
+        case .none, .valuesAfterSubscription: false
+        }
+    }
+
+    func trapsValueBeyondDemand(token: Int) -> Bool {
+        switch self {
+        case .firstUpstream: token == 1
+        case .everyValue, .valuesAfterSubscription: true
+        case .none: false
+        }
+    }
+
+    func trapsFailureOutOfTurn(token: Int) -> Bool { self == .firstUpstream && token == 1 }
 }

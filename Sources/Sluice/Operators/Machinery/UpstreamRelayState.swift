@@ -109,14 +109,34 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         return .subscribeDownstream(downstream)
     }
 
-    /// Takes one unit of demand for a value from upstream `token`; nil if the value must be
-    /// dropped (not the current upstream, terminated, or beyond the demand: only an upstream
-    /// that breaks rule 2 sends one).
-    mutating func takeDemandForValue(token: Int) -> Downstream? {
-        guard case .connected(token, _) = link, demand > .none, let downstream else { return nil }
-        demand -= 1
-        delivered = true
-        return downstream
+    /// What a value from an upstream leads to.
+    enum ValueAction {
+        /// Send it to the downstream (one unit of demand is taken).
+        case deliver(Downstream)
+        /// Not the current upstream's, or the relay has terminated: dropped.
+        case drop
+        /// From the current upstream before its subscription reached the relay (rule 1).
+        case beforeSubscription
+        /// From the current upstream beyond the downstream's outstanding demand (rule 2).
+        case beyondDemand
+    }
+
+    /// Takes one unit of demand for a value from upstream `token`, or says why the value
+    /// cannot go to the downstream (only an upstream that breaks rule 1 or 2 sends one that
+    /// is not dropped for being late).
+    mutating func takeDemandForValue(token: Int) -> ValueAction {
+        switch link {
+        case .connecting(token):
+            return .beforeSubscription
+        case .connected(token, _):
+            guard let downstream else { return .drop }
+            guard demand > .none else { return .beyondDemand }
+            demand -= 1
+            delivered = true
+            return .deliver(downstream)
+        default:
+            return .drop
+        }
     }
 
     /// The downstream returned `more` from `receive(_:)`.
@@ -125,12 +145,31 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         demand += more
     }
 
-    /// Upstream `token` completed. `true` if it was the current one: the link is then
-    /// `between`, and the operator must connect, complete or finish with a value.
-    mutating func upstreamCompleted(token: Int) -> Bool {
-        guard case .connected(token, _) = link else { return false }
-        link = .between
-        return true
+    /// What a completion from an upstream leads to.
+    enum CompletionAction {
+        /// It was the current upstream's: the link is now `between`, and the operator must
+        /// connect, complete or finish with a value.
+        case current
+        /// The relay has terminated: ignored.
+        case ignore
+        /// From upstream `token` before its subscription reached the relay (rule 1).
+        case beforeSubscription
+        /// From an upstream that already completed, while the relay goes on (rule 4).
+        case afterCompletion
+    }
+
+    mutating func upstreamCompleted(token: Int) -> CompletionAction {
+        switch link {
+        case .connected(token, _):
+            link = .between
+            return .current
+        case .terminated:
+            return .ignore
+        case .connecting(token):
+            return .beforeSubscription
+        case .idle, .connecting, .connected, .between, .holding:
+            return .afterCompletion
+        }
     }
 
     // MARK: Ending (the operator)
