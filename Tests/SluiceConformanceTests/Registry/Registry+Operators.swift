@@ -36,7 +36,7 @@ extension Registry {
         // The merge's subscription.
         "merge(with: Empty())", "MergeMany(upstream)",
         // Their own subscription.
-        "prefix(untilOutputFrom: Empty())", "drop(untilOutputFrom: Just)", "zip(0..<1000)", "combineLatest(Just)",
+        "zip(0..<1000)", "combineLatest(Just)",
         "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "flatMap { CollectionOfOne($0).publisher }",
         "Just(upstream).switchToLatest()",
         // Its request reaches the upstream later, on the scheduler: it checks the demand itself.

@@ -138,3 +138,38 @@ struct UntilOutputTests {
         }
     }
 }
+
+extension UntilOutputTests {
+    @Test("request(.none) passes to the upstream, as Combine's does",
+          arguments: [false, true])
+    func zeroRequestPassesOn(dropping: Bool) {
+        let upstream = ControllablePublisher<Int, Boom>()
+        let trigger = ControllablePublisher<Void, Boom>()
+        defer { upstream.detachAll(); trigger.detachAll() }
+        let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .none)
+        defer { recorder.cancel() }
+        let publisher = dropping
+            ? upstream.drop(untilOutputFrom: trigger).eraseToAnyPublisher()
+            : upstream.prefix(untilOutputFrom: trigger).eraseToAnyPublisher()
+        publisher.subscribe(recorder)
+        recorder.request(.none)
+        recorder.request(.max(2))
+        #expect(upstream.subscriptions[0].requests == [.none, .max(2)] && recorder.violations.isEmpty)
+    }
+
+    @Test("the upstream and the other publisher see subscribers with one combineIdentifier, as in Combine",
+          arguments: [false, true])
+    func oneCombineIdentifier(dropping: Bool) throws {
+        let upstream = LatePublisher<Int, Boom>()
+        let trigger = LatePublisher<Void, Boom>()
+        let recorder = RecordingSubscriber<Int, Boom>()
+        let publisher = dropping
+            ? upstream.drop(untilOutputFrom: trigger).eraseToAnyPublisher()
+            : upstream.prefix(untilOutputFrom: trigger).eraseToAnyPublisher()
+        publisher.subscribe(recorder)
+        let upstreamSide = try #require(upstream.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        let triggerSide = try #require(trigger.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        #expect(upstreamSide.combineIdentifier == triggerSide.combineIdentifier)
+        recorder.cancel()
+    }
+}

@@ -114,9 +114,10 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     // MARK: Subscription
 
+    /// Passes `demand` to the upstream (`.none` included, as Combine's does), or keeps it
+    /// until the upstream's subscription arrives.
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        if demand == .none { Violation.zeroDemandRequested() }
         let upstream = state.withLock { state -> (any Subscription)? in
             guard !state.ended else { return nil }
             if let upstream = state.upstream.current { return upstream }
@@ -138,12 +139,14 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     /// The subscriber of the trigger publisher. Its failure type is the upstream's for
     /// `drop(untilOutputFrom:)`, and anything for `prefix(untilOutputFrom:)`, which ignores it.
+    /// It has the subscription's identifier, as Combine's has: both publishers see one
+    /// subscriber.
     @usableFromInline
     struct Trigger<TriggerOutput, TriggerFailure: Error>: Subscriber, CustomStringConvertible {
         @usableFromInline typealias Input = TriggerOutput
         @usableFromInline typealias Failure = TriggerFailure
         @usableFromInline let subscription: UntilOutputSubscription
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @inlinable var combineIdentifier: CombineIdentifier { subscription.combineIdentifier }
 
         @inlinable init(subscription: UntilOutputSubscription) { self.subscription = subscription }
 
