@@ -491,3 +491,21 @@ extension ReplaceErrorTests {
         #expect(late.inner.subscriptions[0].send(2) == .none && recorder.values == [2] && recorder.violations.isEmpty)
     }
 }
+
+extension RetryTests {
+    @Test("retry's subscriber is the downstream's subscription too, as Combine's: a request made on it before the upstream's subscription goes to that subscription, a cancel on it cancels")
+    func subscriberIsTheSubscription() throws {
+        let late = LatePublisher<Int, TestError>()
+        defer { late.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        defer { recorder.cancel() }
+        late.retry(1).subscribe(recorder)
+        let subscriber = try #require(late.waitingSubscribers.first?.raw as? any Subscription)
+        subscriber.request(.max(3))
+        late.release()
+        #expect(recorder.events.count == 1)
+        #expect(late.inner.subscriptions[0].requests == [.max(3)])
+        subscriber.cancel()
+        #expect(late.inner.subscriptions[0].cancelCount == 1 && recorder.violations.isEmpty)
+    }
+}

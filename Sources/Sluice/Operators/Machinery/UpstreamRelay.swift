@@ -87,8 +87,9 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         switch state.withLock({ $0.attach(subscription, token: token) }) {
         case .reject:
             subscription.cancel()
-        case .subscribeDownstream(let downstream):
+        case .subscribeDownstream(let downstream, let early):
             downstream.receive(subscription: self)
+            if early > .none { subscription.request(early * demandScale) }
         case .carry(let demand):
             if demand > .none { subscription.request(demand * demandScale) }
         }
@@ -163,8 +164,10 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
 
 /// The subscriber an ``UpstreamRelay`` gives each upstream whose values pass through
 /// unchanged: it tells the relay which upstream it is (`token`) with each signal, and runs
-/// the operator's `then` on that upstream's completion.
-struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, CustomStringConvertible,
+/// the operator's `then` on that upstream's completion. Like Combine's, it is the
+/// downstream's subscription too: a request or a cancel made on it is the relay's (before
+/// the first upstream's subscription, a request is kept for it and a cancel ends the relay).
+struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Input = Downstream.Input
@@ -182,6 +185,10 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Cust
         let failed = if case .failure = completion { true } else { false }
         if relay.upstreamCompleted(token: token, failed: failed) { then(completion) }
     }
+
+    func request(_ demand: Subscribers.Demand) { relay.request(demand) }
+
+    func cancel() { relay.cancel() }
 
     var description: String { relay.description }
     var customMirror: Mirror { Mirror(self, children: [:]) }

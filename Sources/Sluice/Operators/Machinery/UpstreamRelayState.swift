@@ -95,8 +95,9 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     enum AttachAction {
         /// Not the awaited subscription (a second one, or one after a cancel): cancel it.
         case reject
-        /// The first upstream: hand the relay to the downstream.
-        case subscribeDownstream(Downstream)
+        /// The first upstream: hand the relay to the downstream, then request what was asked
+        /// before (through the upstream's subscriber, which is the relay's subscription too).
+        case subscribeDownstream(Downstream, Subscribers.Demand)
         /// A later upstream: request what the downstream still wants (none if it wants none).
         case carry(Subscribers.Demand)
     }
@@ -106,7 +107,7 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         link = .connected(token, subscription)
         if downstreamSubscribed { return .carry(demand) }
         downstreamSubscribed = true
-        return .subscribeDownstream(downstream)
+        return .subscribeDownstream(downstream, demand)
     }
 
     /// What a value from an upstream leads to.
