@@ -509,3 +509,33 @@ extension RetryTests {
         #expect(late.inner.subscriptions[0].cancelCount == 1 && recorder.violations.isEmpty)
     }
 }
+
+extension RetryTests {
+    @Test("retry requests the demand a value brings from the attempt instead of returning it, and a later attempt's value before its subscription is delivered, as Combine's")
+    func returnedDemandRequested() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3), demandPerValue: .max(2))
+        defer { recorder.cancel() }
+        upstream.retry(1).subscribe(recorder)
+        #expect(upstream.subscriptions[0].send(5) == .none)
+        #expect(upstream.subscriptions[0].requests == [.max(3), .max(2)])
+        let late = LatePublisher<Int, TestError>()
+        defer { late.inner.detachAll() }
+        let second = RecordingSubscriber<Int, TestError>(initialDemand: .max(3), demandPerValue: .max(2))
+        defer { second.cancel() }
+        let attempts = Locked(0)
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts.withLock { $0 += 1 }
+            return late.eraseToAnyPublisher()
+        }.retry(1).subscribe(second)
+        late.release()
+        late.inner.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(attempts.withLock { $0 } == 2 && late.waitingCount == 1)
+        #expect(late.waitingSubscribers[0].erased.receive(1) == .none, "before the second attempt's subscription")
+        late.release()
+        #expect(second.values == [1])
+        #expect(late.inner.subscriptions[1].requests == [.max(4)], "3 - 1 + 2, asked at its subscription")
+        #expect(recorder.violations.isEmpty && second.violations.isEmpty)
+    }
+}

@@ -100,7 +100,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     /// so, and is dropped elsewhere.
     func receive(_ value: Downstream.Input, token: Int) -> Subscribers.Demand {
         let downstream: Downstream
-        switch state.withLock({ $0.takeDemandForValue(token: token) }) {
+        let acceptsEarly = checks == .everyValue && token > 1
+        switch state.withLock({ $0.takeDemandForValue(token: token, acceptsEarly: acceptsEarly) }) {
         case .deliver(let receiver):
             downstream = receiver
         case .drop:
@@ -114,8 +115,12 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         }
         let more = downstream.receive(value)
         guard more > .none else { return .none }
-        state.withLock { $0.add(more) }
-        return more * demandScale
+        let upstream = state.withLock { $0.add(more, token: token) }
+        guard checks == .everyValue else { return more * demandScale }
+        // retry asks its upstream for the demand a value brought instead of returning it, as
+        // Combine's does (before the upstream's subscription, it is kept for it).
+        upstream?.request(more * demandScale)
+        return .none
     }
 
     /// Whether a completion from upstream `token` is the current upstream's: the caller then
@@ -208,7 +213,10 @@ enum UpstreamChecks {
     /// not checked, as in Combine.
     case firstUpstream
     /// `retry`: a value beyond the downstream's demand traps, from every attempt, and so does
-    /// one before upstream 1's subscription (the downstream has no demand yet then).
+    /// one before upstream 1's subscription (the downstream has no demand yet then). As in
+    /// Combine, a later attempt's value before its subscription goes to the downstream if it
+    /// has demand, and the demand a value brings is requested from the attempt rather than
+    /// returned.
     case everyValue
     /// `replaceError`: a value beyond the downstream's demand traps; one before the
     /// subscription is ignored, as in Combine.

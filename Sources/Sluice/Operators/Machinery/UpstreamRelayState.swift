@@ -124,12 +124,13 @@ struct UpstreamRelayState<Downstream: Subscriber> {
 
     /// Takes one unit of demand for a value from upstream `token`, or says why the value
     /// cannot go to the downstream (only an upstream that breaks rule 1 or 2 sends one that
-    /// is not dropped for being late).
-    mutating func takeDemandForValue(token: Int) -> ValueAction {
+    /// is not dropped for being late). `acceptsEarly`: a value before the upstream's
+    /// subscription goes to the downstream if it has demand (`retry`'s later attempts).
+    mutating func takeDemandForValue(token: Int, acceptsEarly: Bool = false) -> ValueAction {
         switch link {
-        case .connecting(token):
+        case .connecting(token) where !acceptsEarly:
             return .beforeSubscription
-        case .connected(token, _):
+        case .connecting(token), .connected(token, _):
             guard let downstream else { return .drop }
             guard demand > .none else { return .beyondDemand }
             demand -= 1
@@ -140,10 +141,15 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         }
     }
 
-    /// The downstream returned `more` from `receive(_:)`.
-    mutating func add(_ more: Subscribers.Demand) {
-        if case .terminated = link { return }
+    /// The downstream returned `more` from `receive(_:)`; the subscription of upstream
+    /// `token`, if it is the current one and subscribed (for a relay that requests `more`
+    /// from it rather than returning it).
+    @discardableResult
+    mutating func add(_ more: Subscribers.Demand, token: Int) -> (any Subscription)? {
+        if case .terminated = link { return nil }
         demand += more
+        if case .connected(token, let subscription) = link { return subscription }
+        return nil
     }
 
     /// What a completion from an upstream leads to.
