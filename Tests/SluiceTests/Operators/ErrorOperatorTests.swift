@@ -539,3 +539,22 @@ extension RetryTests {
         #expect(recorder.violations.isEmpty && second.violations.isEmpty)
     }
 }
+
+extension CatchTests {
+    @Test("the subscribers catch gives its upstream and the handler's publisher have the downstream subscription's combineIdentifier, as Combine's")
+    func oneCombineIdentifier() throws {
+        let first = LatePublisher<Int, TestError>()
+        let second = LatePublisher<Int, Never>()
+        defer { first.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        first.catch { _ in second }.subscribe(recorder)
+        let firstSide = try #require(first.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        first.release()
+        let subscription = try #require(recorder.subscription)
+        #expect(firstSide.combineIdentifier == subscription.combineIdentifier)
+        first.inner.subscriptions[0].send(completion: .failure(TestError()))
+        let secondSide = try #require(second.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        #expect(secondSide.combineIdentifier == subscription.combineIdentifier)
+    }
+}

@@ -177,7 +177,6 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subs
 {
     typealias Input = Downstream.Input
 
-    let combineIdentifier = CombineIdentifier()
     let relay: UpstreamRelay<Downstream>
     let token: Int
     let then: (Subscribers.Completion<Failure>) -> Void
@@ -194,6 +193,9 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subs
     func request(_ demand: Subscribers.Demand) { relay.request(demand) }
 
     func cancel() { relay.cancel() }
+
+    /// The relay's: every upstream sees the subscription the downstream has, as in Combine.
+    var combineIdentifier: CombineIdentifier { relay.combineIdentifier }
 
     var description: String { relay.description }
     var customMirror: Mirror { Mirror(self, children: [:]) }
