@@ -50,6 +50,13 @@ enum SubscriptionSlot {
         return false
     }
 
+    /// Whether no subscription has come yet (and the slot was not ended before one did).
+    @inlinable
+    var isAwaiting: Bool {
+        if case .awaiting = self { return true }
+        return false
+    }
+
     /// The subscription, while subscribed.
     @usableFromInline
     var current: (any Subscription)? {

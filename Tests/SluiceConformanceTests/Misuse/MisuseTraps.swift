@@ -22,11 +22,16 @@
 // Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);
 //                                     values(prefetch:): ValuesVariantsTests. (The buffering
 //                                     variants request .unlimited: no value can exceed it.)
+//                                     catch, tryCatch, retry, replaceError (an upstream value
+//                                     the downstream has not asked for, as in Combine):
+//                                     Tests/SluiceTests/Operators/ErrorOperatorTests.swift.
 // Violation.signalBeforeSubscription  values, a value or a completion first: here; the operators
 //                                     Combine traps in (tryFilter, removeDuplicates, prefix(while:),
-//                                     …): Tests/SluiceTests/Operators/GuardedOperatorTests.swift.
+//                                     …): Tests/SluiceTests/Operators/GuardedOperatorTests.swift;
+//                                     tryCatch and retry (a value first): ErrorOperatorTests.
 // Violation.requestBeforeSubscription the same operators' subscriptions: GuardedOperatorTests.
-// Violation.signalAfterCompletion     values, a value or a second completion after it: here.
+// Violation.signalAfterCompletion     values, a value or a second completion after it: here;
+//                                     catch (its upstream failing again): ErrorOperatorTests.
 // Violation.recordingAfterCompletion  a value after it: RecordTests (with the message); a
 //                                     second completion: RecordTests checks the exit only,
 //                                     here with the message.
@@ -191,9 +196,11 @@ struct MisuseTraps {
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
                 .contains("Sluice API violation: buffer(size:prefetch: .keepFull) asks its upstream for size elements, and demand must not be negative (rule 2), got size -1"))
         }
+        // As in Combine, the value comes inside the first request, before the downstream asks
+        // for it, and a buffer of size -1 keeps nothing.
         let recorder = RecordingSubscriber<Int, Never>()
         Just(1).buffer(size: -1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
-        #expect(recorder.values == [1] && recorder.completion == .finished)
+        #expect(recorder.values.isEmpty && recorder.completion == .finished)
     }
 }
 

@@ -28,7 +28,7 @@ private let combinations: [(Publishers.PrefetchStrategy, WhenFull)] =
 struct BufferTests {
     // MARK: Demand
 
-    @Test("keepFull asks the upstream for size once the downstream has its subscription, then one more per element the downstream takes")
+    @Test("keepFull asks the upstream for size at subscription, then one more per element the downstream takes")
     func keepFullPrefetchesAndTopsUp() {
         let upstream = ControllablePublisher<Int, Overflow>()
         let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .none)
@@ -112,7 +112,7 @@ struct BufferTests {
         #expect(recorder.values == [0, 10, 20] && recorder.violations.isEmpty)
     }
 
-    @Test("Elements that arrive while the downstream asks from inside receive keep their order, with a flat stack",
+    @Test("Elements that arrive while the downstream asks from inside receive keep their order, with a flat stack; byRequest over a synchronous publisher keeps only size of them, as Combine's (its .unlimited goes up before the downstream can ask)",
           arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
     func reentrantRequests(prefetch: Publishers.PrefetchStrategy) {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
@@ -122,7 +122,8 @@ struct BufferTests {
             return .none
         }
         (0..<100_000).publisher.buffer(size: 4, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
-        #expect(recorder.values == Array(0..<100_000))
+        #expect(recorder.values.count == (prefetch == .keepFull ? 100_000 : 4))
+        #expect(recorder.values == Array(0..<recorder.values.count), "in order")
         #expect(recorder.completion == .finished && recorder.violations.isEmpty)
     }
 
@@ -137,6 +138,84 @@ struct BufferTests {
         #expect(recorder.values == [0])
     }
 
+    @Test("The first upstream demand goes up before the downstream has its subscription, as in Combine",
+          arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+    func firstDemandBeforeDownstreamSubscription(prefetch: Publishers.PrefetchStrategy) {
+        let upstream = ControllablePublisher<Int, Overflow>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .max(1))
+        defer { recorder.cancel() }
+        let downstreamSubscribed = Locked<[Bool]>([])
+        upstream.handleEvents(receiveRequest: { _ in downstreamSubscribed.withLock { $0.append(recorder.subscription != nil) } })
+            .buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
+        #expect(upstream.subscriptions[0].requests == [prefetch == .keepFull ? Subscribers.Demand.max(3) : .unlimited])
+        #expect(downstreamSubscribed.withLock { $0 } == [false])
+        #expect(upstream.subscriptions[0].send(1) == (prefetch == .keepFull ? .max(1) : .none))
+        #expect(recorder.values == [1] && recorder.violations.isEmpty)
+    }
+
+    @Test("What the upstream sends inside the first request waits for the downstream's subscription",
+          arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+    func signalsInsideTheFirstRequest(prefetch: Publishers.PrefetchStrategy) {
+        let upstream = ControllablePublisher<Int, Overflow>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .max(1))
+        upstream.handleEvents(receiveRequest: { _ in
+            _ = upstream.subscriptions[0].send(1)
+            upstream.subscriptions[0].send(completion: .failure(Overflow()))
+        }).buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest).subscribe(recorder)
+        #expect(recorder.events.count == 2 && recorder.completion == .failure(Overflow()), "no demand yet for 1")
+        #expect(recorder.violations.isEmpty)
+        let sequence = RecordingSubscriber<Int, Overflow>(initialDemand: .max(2))
+        defer { sequence.cancel() }
+        (1...3).publisher.setFailureType(to: Overflow.self).buffer(size: 5, prefetch: prefetch, whenFull: .dropNewest)
+            .subscribe(sequence)
+        #expect(sequence.values == [1, 2] && sequence.completion == nil, "asked for inside receive(subscription:)")
+        sequence.request(.max(1))
+        #expect(sequence.values == [1, 2, 3] && sequence.completion == .finished && sequence.violations.isEmpty)
+    }
+
+    @Test("Before its upstream subscription the buffer ignores a value, a completion, a request and a cancel, as in Combine")
+    func earlySignalsIgnored() throws {
+        let late = LatePublisher<Int, Overflow>()
+        defer { late.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .max(5))
+        defer { recorder.cancel() }
+        late.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        let waiting = try #require(late.waitingSubscribers.first)
+        let subscriber = waiting.erased
+        #expect(subscriber.receive(1) == .none)
+        subscriber.receive(completion: .finished)
+        let buffer = try #require(waiting.raw as? any Subscription)
+        buffer.request(.max(3))
+        buffer.cancel()
+        #expect(recorder.events.isEmpty)
+        late.release()
+        let upstream = late.inner.subscriptions[0]
+        #expect(upstream.history == [.request(.max(2))], "the cancel before the subscription was ignored")
+        #expect(recorder.events.count == 1 && recorder.completion == nil)
+        #expect(upstream.send(7) == .max(1) && recorder.values == [7], "the request before the subscription added nothing")
+        recorder.cancel()
+        #expect(upstream.cancelCount == 1 && recorder.violations.isEmpty)
+    }
+
+    @Test("keepFull: an element delivered inside receive is replaced by the demand receive returns, also when the downstream requests inside it, as in Combine")
+    func keepFullReplacesThroughReceive() {
+        let upstream = ControllablePublisher<Int, Overflow>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .max(3))
+        defer { recorder.cancel() }
+        recorder.onValue { _ in
+            recorder.request(.max(1))
+            return .none
+        }
+        upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        for value in 0..<10 { #expect(subscription.send(value) == .max(1)) }
+        #expect(recorder.values == Array(0..<10) && subscription.requests == [.max(5)])
+        #expect(recorder.violations.isEmpty)
+    }
+
     // MARK: When full
 
     @Test("An element beyond size and demand follows whenFull", arguments: combinations)
@@ -149,8 +228,8 @@ struct BufferTests {
         for value in 1...5 { _ = subscription.send(value) }  // beyond demand for any prefetch
         switch whenFull {
         case .customError:
-            #expect(recorder.values.isEmpty && recorder.completion == .failure(Overflow()),
-                    "the failure does not wait for demand; the buffer is dropped")
+            #expect(recorder.values.isEmpty && recorder.completion == nil,
+                    "the failure waits for the next request, as in Combine")
             #expect(subscription.cancelCount == 1)
         case .dropNewest, .dropOldest:
             #expect(recorder.completion == nil && subscription.cancelCount == 0)
@@ -159,12 +238,12 @@ struct BufferTests {
         switch whenFull {
         case .dropNewest: #expect(recorder.values == [1, 2, 3])
         case .dropOldest: #expect(recorder.values == [3, 4, 5])
-        case .customError: #expect(recorder.values.isEmpty)
+        case .customError: #expect(recorder.values == [1, 2, 3] && recorder.completion == .failure(Overflow()))
         }
         #expect(recorder.violations.isEmpty)
     }
 
-    @Test("customError makes its error once, and the upstream's later signals are ignored")
+    @Test("customError makes its error once, the upstream's later signals are ignored, and the failure goes out at the next request, request(.none) included")
     func customErrorOnce() {
         let upstream = ControllablePublisher<Int, Overflow>()
         let made = Locked(0)
@@ -177,7 +256,10 @@ struct BufferTests {
         let subscription = upstream.subscriptions[0]
         for value in 0..<4 { _ = subscription.send(value) }
         subscription.send(completion: .finished)
-        #expect(recorder.values == [0] && recorder.completion == .failure(Overflow()))
+        #expect(recorder.values == [0] && recorder.completion == nil, "held until the next request, as in Combine")
+        #expect(made.withLock { $0 } == 1 && subscription.cancelCount == 1)
+        recorder.request(.none)
+        #expect(recorder.values == [0] && recorder.completion == .failure(Overflow()), "1 is dropped: no demand")
         #expect(made.withLock { $0 } == 1 && subscription.cancelCount == 1 && recorder.violations.isEmpty)
     }
 
@@ -376,8 +458,8 @@ struct BufferFastSourceScenario {
             #expect(recorder.values == Array(0..<110) && recorder.completion == .finished)
         case .dropOldest:
             #expect(recorder.values == Array(0..<10) + Array(9_900..<10_000) && recorder.completion == .finished)
-        case .customError:
-            #expect(recorder.values == Array(0..<10) && recorder.completion == .failure(Overflow()))
+        case .customError:   // the failure waits for the request, after the buffered values, as in Combine
+            #expect(recorder.values == Array(0..<110) && recorder.completion == .failure(Overflow()))
         }
         #expect(recorder.violations.isEmpty)
     }
@@ -437,3 +519,4 @@ private final class DemandRespectingSender {
         }
     }
 }
+

@@ -392,3 +392,169 @@ struct RetryTests {
         #expect(recorder.completion == .finished)
     }
 }
+
+// MARK: An upstream that breaks the contract: Combine's traps, kept
+
+/// The standard error of an exit test, for matching a trap's message.
+private func standardError(_ result: ExitTest.Result?) -> String {
+    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}
+
+extension CatchTests {
+    @Test("catch traps, as Combine's does, on a value of the upstream's that the downstream has not asked for, naming rule 2")
+    func unwantedValueTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = ControllablePublisher<Int, TestError>()
+            upstream.catch { _ in Just(-1) }.subscribe(RecordingSubscriber<Int, Never>(initialDemand: .none))
+            _ = upstream.subscriptions[0].send(42)
+        }
+        #expect(standardError(result).contains("Sluice API violation: Catch received a value beyond the demand it requested (rule 2)"))
+    }
+
+    @Test("tryCatch traps, as Combine's does, on a value before the upstream's subscription, naming rule 1")
+    func earlyValueTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let late = LatePublisher<Int, TestError>()
+            late.tryCatch { _ in Just(-1) }.subscribe(RecordingSubscriber<Int, any Error>())
+            _ = late.waitingSubscribers.first?.erased.receive(1)
+        }
+        #expect(standardError(result).contains("Sluice API violation: TryCatch received a signal before its subscription (rule 1)"))
+    }
+
+    @Test("catch traps, as Combine's does, when the upstream fails again after its failure (here inside the handler), naming rule 4")
+    func secondFailureTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = ControllablePublisher<Int, TestError>()
+            upstream.catch { _ -> Just<Int> in
+                upstream.subscriptions[0].send(completion: .failure(TestError()))
+                return Just(13)
+            }.subscribe(RecordingSubscriber<Int, Never>())
+            upstream.subscriptions[0].send(completion: .failure(TestError()))
+        }
+        #expect(standardError(result).contains("Sluice API violation: Catch received a signal after its completion (rule 4)"))
+    }
+
+    @Test("after the switch, the failed upstream's second .finished and the handler's publisher's value beyond demand are ignored, as in Combine")
+    func notCheckedWhereCombineIsNot() {
+        let first = ControllablePublisher<Int, TestError>()
+        let second = ControllablePublisher<Int, Never>()
+        defer { first.detachAll(); second.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
+        first.catch { _ in second }.subscribe(recorder)
+        first.subscriptions[0].send(completion: .failure(TestError()))
+        first.subscriptions[0].send(completion: .finished)
+        #expect(second.subscriptions[0].send(1) == .none)
+        #expect(recorder.events.count == 1 && recorder.violations.isEmpty)
+    }
+}
+
+extension RetryTests {
+    @Test("retry traps, as Combine's does, on a value the downstream has not asked for (rule 2) and on one before the first subscription (rule 1)")
+    func unwantedValuesTrap() async {
+        let beyond = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = ControllablePublisher<Int, TestError>()
+            upstream.retry(2).subscribe(RecordingSubscriber<Int, TestError>(initialDemand: .none))
+            _ = upstream.subscriptions[0].send(-1)
+        }
+        #expect(standardError(beyond).contains("Sluice API violation: Retry received a value beyond the demand it requested (rule 2)"))
+        let early = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let late = LatePublisher<Int, TestError>()
+            late.retry(3).subscribe(RecordingSubscriber<Int, TestError>())
+            _ = late.waitingSubscribers.first?.erased.receive(31)
+        }
+        #expect(standardError(early).contains("Sluice API violation: Retry received a signal before its subscription (rule 1)"))
+    }
+}
+
+extension ReplaceErrorTests {
+    @Test("replaceError traps, as Combine's does, on a value the downstream has not asked for, naming rule 2")
+    func unwantedValueTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = ControllablePublisher<Int, TestError>()
+            upstream.replaceError(with: 0).subscribe(RecordingSubscriber<Int, Never>(initialDemand: .none))
+            _ = upstream.subscriptions[0].send(1)
+        }
+        #expect(standardError(result).contains("Sluice API violation: ReplaceError received a value beyond the demand it requested (rule 2)"))
+    }
+
+    @Test("replaceError ignores a value before its upstream's subscription, as Combine's does")
+    func earlyValueIgnored() throws {
+        let late = LatePublisher<Int, TestError>()
+        defer { late.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        late.replaceError(with: 0).subscribe(recorder)
+        #expect(try #require(late.waitingSubscribers.first).erased.receive(1) == .none)
+        #expect(recorder.events.isEmpty)
+        late.release()
+        #expect(late.inner.subscriptions[0].send(2) == .none && recorder.values == [2] && recorder.violations.isEmpty)
+    }
+}
+
+extension RetryTests {
+    @Test("retry's subscriber is the downstream's subscription too, as Combine's: a request made on it before the upstream's subscription goes to that subscription, a cancel on it cancels")
+    func subscriberIsTheSubscription() throws {
+        let late = LatePublisher<Int, TestError>()
+        defer { late.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        defer { recorder.cancel() }
+        late.retry(1).subscribe(recorder)
+        let subscriber = try #require(late.waitingSubscribers.first?.raw as? any Subscription)
+        subscriber.request(.max(3))
+        late.release()
+        #expect(recorder.events.count == 1)
+        #expect(late.inner.subscriptions[0].requests == [.max(3)])
+        subscriber.cancel()
+        #expect(late.inner.subscriptions[0].cancelCount == 1 && recorder.violations.isEmpty)
+    }
+}
+
+extension RetryTests {
+    @Test("retry requests the demand a value brings from the attempt instead of returning it, and a later attempt's value before its subscription is delivered, as Combine's")
+    func returnedDemandRequested() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3), demandPerValue: .max(2))
+        defer { recorder.cancel() }
+        upstream.retry(1).subscribe(recorder)
+        #expect(upstream.subscriptions[0].send(5) == .none)
+        #expect(upstream.subscriptions[0].requests == [.max(3), .max(2)])
+        let late = LatePublisher<Int, TestError>()
+        defer { late.inner.detachAll() }
+        let second = RecordingSubscriber<Int, TestError>(initialDemand: .max(3), demandPerValue: .max(2))
+        defer { second.cancel() }
+        let attempts = Locked(0)
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts.withLock { $0 += 1 }
+            return late.eraseToAnyPublisher()
+        }.retry(1).subscribe(second)
+        late.release()
+        late.inner.subscriptions[0].send(completion: .failure(TestError()))
+        #expect(attempts.withLock { $0 } == 2 && late.waitingCount == 1)
+        #expect(late.waitingSubscribers[0].erased.receive(1) == .none, "before the second attempt's subscription")
+        late.release()
+        #expect(second.values == [1])
+        #expect(late.inner.subscriptions[1].requests == [.max(4)], "3 - 1 + 2, asked at its subscription")
+        #expect(recorder.violations.isEmpty && second.violations.isEmpty)
+    }
+}
+
+extension CatchTests {
+    @Test("the subscribers catch gives its upstream and the handler's publisher have the downstream subscription's combineIdentifier, as Combine's")
+    func oneCombineIdentifier() throws {
+        let first = LatePublisher<Int, TestError>()
+        let second = LatePublisher<Int, Never>()
+        defer { first.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        first.catch { _ in second }.subscribe(recorder)
+        let firstSide = try #require(first.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        first.release()
+        let subscription = try #require(recorder.subscription)
+        #expect(firstSide.combineIdentifier == subscription.combineIdentifier)
+        first.inner.subscriptions[0].send(completion: .failure(TestError()))
+        let secondSide = try #require(second.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        #expect(secondSide.combineIdentifier == subscription.combineIdentifier)
+    }
+}

@@ -101,7 +101,7 @@ struct UntilOutputTests {
         recorder.cancel()
     }
 
-    @Test("cancel cancels the upstream and the other publisher; the upstream finishing cancels the other")
+    @Test("cancel cancels the upstream and the other publisher; the upstream finishing cancels the other, not itself, as in Combine")
     func cancellation() {
         let upstream = ControllablePublisher<Int, Never>()
         let trigger = ControllablePublisher<Int, Never>()
@@ -116,6 +116,7 @@ struct UntilOutputTests {
         second.prefix(untilOutputFrom: secondTrigger).subscribe(finished)
         second.subscriptions[0].send(completion: .finished)
         #expect(finished.completion == .finished && secondTrigger.subscriptions[0].cancelCount == 1)
+        #expect(second.subscriptions[0].cancelCount == 0, "it completed: nothing to cancel")
     }
 
     @Test("a trigger firing on another thread while values are delivered: the completion never overlaps a value, and nothing follows it")
@@ -136,5 +137,56 @@ struct UntilOutputTests {
             #expect(recorder.values == Array(0..<recorder.values.count), "values lost or reordered")
             #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(2))")
         }
+    }
+}
+
+extension UntilOutputTests {
+    @Test("request(.none) passes to the upstream, as Combine's does",
+          arguments: [false, true])
+    func zeroRequestPassesOn(dropping: Bool) {
+        let upstream = ControllablePublisher<Int, Boom>()
+        let trigger = ControllablePublisher<Void, Boom>()
+        defer { upstream.detachAll(); trigger.detachAll() }
+        let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .none)
+        defer { recorder.cancel() }
+        let publisher = dropping
+            ? upstream.drop(untilOutputFrom: trigger).eraseToAnyPublisher()
+            : upstream.prefix(untilOutputFrom: trigger).eraseToAnyPublisher()
+        publisher.subscribe(recorder)
+        recorder.request(.none)
+        recorder.request(.max(2))
+        #expect(upstream.subscriptions[0].requests == [.none, .max(2)] && recorder.violations.isEmpty)
+    }
+
+    @Test("the upstream and the other publisher see subscribers with one combineIdentifier, as in Combine",
+          arguments: [false, true])
+    func oneCombineIdentifier(dropping: Bool) throws {
+        let upstream = LatePublisher<Int, Boom>()
+        let trigger = LatePublisher<Void, Boom>()
+        let recorder = RecordingSubscriber<Int, Boom>()
+        let publisher = dropping
+            ? upstream.drop(untilOutputFrom: trigger).eraseToAnyPublisher()
+            : upstream.prefix(untilOutputFrom: trigger).eraseToAnyPublisher()
+        publisher.subscribe(recorder)
+        let upstreamSide = try #require(upstream.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        let triggerSide = try #require(trigger.waitingSubscribers.first?.raw as? any CustomCombineIdentifierConvertible)
+        #expect(upstreamSide.combineIdentifier == triggerSide.combineIdentifier)
+        recorder.cancel()
+    }
+
+    @Test("prefix: a value the other publisher sends after its completion is ignored, as Combine's does, and nothing that completed is cancelled")
+    func triggerValueAfterItsCompletion() {
+        let upstream = ControllablePublisher<Int, Never>()
+        let trigger = ControllablePublisher<Int, Boom>()
+        defer { upstream.detachAll(); trigger.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        defer { recorder.cancel() }
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        trigger.subscriptions[0].send(completion: .failure(Boom()))
+        #expect(trigger.subscriptions[0].send(42) == .none)
+        #expect(upstream.subscriptions[0].send(1) == .max(2))
+        #expect(recorder.values == [1] && recorder.completion == nil)
+        #expect(upstream.subscriptions[0].cancelCount == 0 && trigger.subscriptions[0].cancelCount == 0)
+        #expect(recorder.violations.isEmpty)
     }
 }

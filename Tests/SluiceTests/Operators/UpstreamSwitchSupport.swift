@@ -4,25 +4,33 @@ import SluiceTesting
 /// A publisher that keeps each subscriber waiting, without a subscription, until the test
 /// calls ``release()``, which subscribes them to ``inner``: it opens the gap between two
 /// upstreams of catch, retry and concatenate, where requests and a cancel have no upstream to
-/// reach yet.
+/// reach yet; and, before ``release()``, the gap before an operator's own upstream
+/// subscription, where a test can send it what no well-behaved publisher sends.
 final class LatePublisher<Output, Failure: Error>: Publisher {
+    /// A waiting subscriber, erased and as it was given (an operator's subscriber is often
+    /// its subscription too).
+    typealias Waiting = (erased: AnySubscriber<Output, Failure>, raw: Any)
+
     let inner = ControllablePublisher<Output, Failure>()
-    private let waiting = Locked<[AnySubscriber<Output, Failure>]>([])
+    private let waiting = Locked<[Waiting]>([])
 
     /// How many subscribers wait for ``release()``.
     var waitingCount: Int { waiting.withLock { $0.count } }
 
+    /// The subscribers waiting for ``release()``, in order of subscription.
+    var waitingSubscribers: [Waiting] { waiting.withLock { $0 } }
+
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        waiting.withLock { $0.append(AnySubscriber(subscriber)) }
+        waiting.withLock { $0.append((AnySubscriber(subscriber), subscriber)) }
     }
 
     /// Subscribes the waiting subscribers to ``inner``.
     func release() {
-        let subscribers = waiting.withLock { state -> [AnySubscriber<Output, Failure>] in
+        let subscribers = waiting.withLock { state -> [Waiting] in
             defer { state = [] }
             return state
         }
-        for subscriber in subscribers { inner.subscribe(subscriber) }
+        for subscriber in subscribers { inner.subscribe(subscriber.erased) }
     }
 }
 

@@ -153,3 +153,24 @@ struct ZipTests {
         #expect(recorder.subscription.map { "\($0)" } == "Zip")
     }
 }
+
+extension ZipTests {
+    @Test("as Combine's: a request after .unlimited still reaches every upstream, and a failure cancels the failed upstream too")
+    func combineDemandAndFailure() {
+        let left = ControllablePublisher<Int, Boom>()
+        let right = ControllablePublisher<Int, Boom>()
+        defer { left.detachAll(); right.detachAll() }
+        let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited)
+        defer { recorder.cancel() }
+        left.zip(right, +).subscribe(recorder)
+        recorder.request(.max(2))
+        let a = left.subscriptions[0], b = right.subscriptions[0]
+        #expect(a.requests == [.unlimited, .max(2)] && b.requests == [.unlimited, .max(2)])
+        #expect(a.send(1) == .none && b.send(2) == .none && recorder.values == [3])
+        #expect(a.requests.count == 2 && b.requests.count == 2, "nothing is asked for in place of a value")
+        a.send(completion: .failure(Boom()))
+        #expect(recorder.completion == .failure(Boom()))
+        #expect(a.history.last == .cancel && b.history.last == .cancel)
+        #expect(recorder.violations.isEmpty)
+    }
+}

@@ -3,14 +3,17 @@ extension Publishers {
     public enum PrefetchStrategy: Equatable, Hashable, Sendable {
         /// Fill the buffer at subscription, and keep it full thereafter.
         ///
-        /// The buffer asks its upstream for `size` elements once the downstream has its
-        /// subscription, whatever the downstream requested, and for one more each time an
-        /// element leaves the buffer for the downstream: what it holds plus what it has asked
-        /// for never exceeds `size`.
+        /// The buffer asks its upstream for `size` elements as soon as it is subscribed (before
+        /// the downstream has its subscription, as in Combine), whatever the downstream
+        /// requests, and for one more each time an element leaves the buffer for the
+        /// downstream: what it holds plus what it has asked for never exceeds `size`.
         case keepFull
 
-        /// Ask the upstream for everything (`.unlimited`) as soon as the downstream has its
-        /// subscription, and keep what the downstream has not asked for yet, up to `size`.
+        /// Ask the upstream for everything (`.unlimited`) as soon as the buffer is subscribed
+        /// (before the downstream has its subscription, as in Combine), and keep what the
+        /// downstream has not asked for yet, up to `size`. So over a publisher that sends
+        /// inside that request (a sequence's publisher), everything beyond `size` meets
+        /// ``BufferingStrategy`` before the downstream can ask, as in Combine.
         ///
         /// This is what Combine does, though its documentation reads as if the downstream's
         /// demand were passed on: migrated code relies on it, for instance
@@ -28,9 +31,10 @@ extension Publishers {
         /// Drop the oldest element in the buffer, and keep the one that arrived.
         case dropOldest
 
-        /// Fail: the upstream is cancelled, the buffered elements are dropped, and the stream
-        /// fails with the error the closure makes. The closure runs once, on the thread that
-        /// sent the element that did not fit.
+        /// Fail: the upstream is cancelled and the closure makes the error, once, on the thread
+        /// that sent the element that did not fit. As in Combine, the failure goes out at the
+        /// downstream's next request (`.none` included), after the buffered elements that
+        /// request covers; the rest are dropped.
         case customError(() -> Failure)
     }
 
@@ -40,9 +44,13 @@ extension Publishers {
     /// Demand: never more elements reach the downstream than it requested. Upstream demand
     /// follows ``prefetch``; an element beyond `size` is handled by ``whenFull``.
     ///
-    /// Completion: `.finished` comes after the buffered elements, as demand takes them out. A
-    /// failure does not wait for demand: it comes after the elements the downstream already
-    /// has demand for, and the rest of the buffer is dropped (as in Combine).
+    /// Completion: `.finished` comes after the buffered elements, as demand takes them out. An
+    /// upstream failure does not wait for demand: it comes after the elements the downstream
+    /// already has demand for, and the rest of the buffer is dropped (as in Combine).
+    /// `customError`'s failure waits for the next request (see ``BufferingStrategy``).
+    ///
+    /// Before its upstream subscription the buffer ignores every signal (a value, a
+    /// completion, the downstream's request or cancel), as Combine's does.
     ///
     /// Threading: the upstream may send on one thread while the downstream requests or cancels
     /// on another; the downstream gets one signal at a time, on whichever of those threads
@@ -94,8 +102,9 @@ extension Publisher {
     /// `prefetch` says how the upstream is asked: `.keepFull` asks for `size` at once and tops
     /// the buffer up as the downstream takes elements; `.byRequest` asks for `.unlimited` at
     /// once (as Combine does). `whenFull` says what becomes of an element that arrives while the buffer is
-    /// full. `.finished` comes after the buffered elements; a failure comes at once (after the
-    /// elements already requested), dropping the rest.
+    /// full (`.customError`'s failure goes out at the next request). `.finished` comes after the
+    /// buffered elements; an upstream failure comes at once (after the elements already
+    /// requested), dropping the rest.
     ///
     /// <!-- snippet: BufferPrefetch -->
     /// ```swift

@@ -8,9 +8,14 @@
 /// them into the delivery at once, oldest first), so elements keep their order.
 ///
 /// ```text
+/// awaiting ──upstream's subscription──▶ subscribing ──downstream has it──▶ running
+///   (values, completions,                (the subscribing thread is the
+///    requests, cancels ignored)           deliverer: nothing reaches the
+///                                         downstream before its subscription)
 /// running ──upstream .finished──▶ finishing (buffered elements, then .finished, as demand comes)
-///    │  └──upstream failure, or customError when full──▶ (the requested elements, then the failure;
-///    │                                                    the buffer dropped)
+///    │  ├──upstream failure──▶ (the requested elements, then the failure; the buffer dropped)
+///    │  └──customError when full──▶ failure held (upstream cancelled; at the next request:
+///    │                              the elements it covers, then the failure)
 ///    └──cancel──▶ terminated ◀── the completion handed to the downstream
 /// ```
 ///
@@ -19,6 +24,10 @@
 /// delivered, so that a synchronous upstream never runs ahead of a busy deliverer); with
 /// `byRequest` it is `.unlimited` from the start, as in Combine (whose documentation says
 /// otherwise): the buffer then holds what arrives without downstream demand, up to `size`.
+/// The first demand goes up before the downstream has its subscription, as in Combine; a
+/// request made while a deliverer is out tops up nothing, the deliverer does when it is back
+/// (so that, as in Combine, an element's replacement is what `receive(_:)` returns when the
+/// element was delivered inside it).
 @usableFromInline
 struct BufferState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
@@ -34,9 +43,9 @@ struct BufferState<Downstream: Subscriber> {
 
     /// Released on cancel and when the completion goes out.
     @usableFromInline var downstream: Downstream?
+    /// Until it is subscribed, every signal is ignored (as in Combine); demand goes upstream
+    /// only while it is.
     @usableFromInline var upstream = SubscriptionSlot.awaiting
-    /// The downstream has its subscription: demand may go upstream.
-    @usableFromInline var started = false
     @usableFromInline var delivery = SerialDelivery<Output, Failure>()
     @usableFromInline var buffer = FIFO<Output>()
     /// Upstream demand requested and not yet received.
@@ -45,6 +54,9 @@ struct BufferState<Downstream: Subscriber> {
     @usableFromInline var finishing = false
     /// No upstream element is accepted any more (completion, overflow failure, cancel).
     @usableFromInline var ended = false
+    /// `customError`'s failure, made when an element did not fit: it goes out at the
+    /// downstream's next request, after the buffered elements that request covers.
+    @usableFromInline var heldFailure: Failure?
     @usableFromInline let size: Int
     @usableFromInline let keepFull: Bool
     @usableFromInline let overflow: Overflow
@@ -57,6 +69,19 @@ struct BufferState<Downstream: Subscriber> {
         self.overflow = overflow
     }
 
+    /// The upstream's subscription: the downstream to hand the subscription to and the first
+    /// upstream demand, or nil for a second subscription (the caller cancels it). The caller
+    /// is the deliverer until it has handed the subscription down and called
+    /// ``delivered(_:)``, so that what arrives meanwhile (elements the downstream asks for
+    /// inside `receive(subscription:)`, a completion) waits for it (rule 1).
+    @inlinable
+    mutating func attach(_ subscription: any Subscription) -> (Downstream, Subscribers.Demand)? {
+        guard let downstream, upstream.attach(subscription) else { return nil }
+        delivery.delivering = true
+        delivery.deliverer = currentThreadIdentity()
+        return (downstream, topUp())
+    }
+
     /// What the upstream's element leads to.
     @usableFromInline
     enum Arrival {
@@ -64,13 +89,13 @@ struct BufferState<Downstream: Subscriber> {
         case kept(Subscribers.Demand)
         /// The sender delivers it now, as the deliverer.
         case deliver(Downstream)
-        /// `customError`: cancel this upstream, make the error and fail.
+        /// `customError`: cancel this upstream, make the error and hold it.
         case overflowed((any Subscription)?)
     }
 
     @inlinable
     mutating func receive(_ value: Output) -> Arrival {
-        guard !ended else { return .kept(.none) }
+        guard !ended, upstream.isSubscribed else { return .kept(.none) }
         if requested != .unlimited && requested > .none { requested -= 1 }
         if buffer.isEmpty {
             switch delivery.admit(value) {
@@ -96,11 +121,17 @@ struct BufferState<Downstream: Subscriber> {
                 }
             case .fail:
                 ended = true
-                buffer = FIFO()
                 return .overflowed(upstream.end()?.upstream)
             }
         }
         return .kept(topUp())
+    }
+
+    /// `customError`'s failure, made after the overflow: held for the next request, unless
+    /// the downstream cancelled meanwhile.
+    @inlinable
+    mutating func hold(_ failure: Failure) {
+        if downstream != nil { heldFailure = failure }
     }
 
     /// The deliverer is back and the downstream asked for `more`: the upstream demand to add,
@@ -115,21 +146,22 @@ struct BufferState<Downstream: Subscriber> {
     }
 
     /// The downstream asked for `demand`: what to deliver (if this caller becomes the
-    /// deliverer), to whom, and the upstream demand to request.
+    /// deliverer), to whom, and the upstream demand to request. Ignored before the upstream's
+    /// subscription, as in Combine. While a deliverer is out, the upstream demand is left to
+    /// it (it tops up when it is back).
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> (Next, Downstream?, (any Subscription)?, Subscribers.Demand) {
-        guard let downstream else { return (.idle, nil, nil, .none) }
+        guard let downstream, !upstream.isAwaiting else { return (.idle, nil, nil, .none) }
+        let deliveringElsewhere = delivery.delivering
         delivery.demand += demand
-        let next = pull()
+        var next = pull()
+        if let failure = heldFailure {
+            heldFailure = nil
+            buffer = FIFO()
+            if delivery.finish(.failure(failure)) { next = .completion(.failure(failure)) }
+        }
         if case .completion = next { terminate() }
-        return (next, downstream, upstream.current, topUp())
-    }
-
-    /// The downstream has its subscription: the first upstream demand.
-    @inlinable
-    mutating func start() -> ((any Subscription)?, Subscribers.Demand) {
-        started = true
-        return (upstream.current, topUp())
+        return (next, downstream, upstream.current, deliveringElsewhere ? .none : topUp())
     }
 
     /// Moves buffered elements into the delivery while it has demand, and hands it the
@@ -152,7 +184,7 @@ struct BufferState<Downstream: Subscriber> {
     /// target; recorded as requested.
     @inlinable
     mutating func topUp() -> Subscribers.Demand {
-        guard started, !ended, requested != .unlimited else { return .none }
+        guard upstream.isSubscribed, !ended, requested != .unlimited else { return .none }
         let wanted: Subscribers.Demand
         if keepFull {
             let room = size - buffer.count - delivery.queue.count - (requested.max ?? 0)
@@ -165,18 +197,11 @@ struct BufferState<Downstream: Subscriber> {
     }
 
     /// The upstream completed: the completion to deliver now, if no deliverer is out to
-    /// deliver it after its queue. Ignored after an overflow's failure or a cancel.
+    /// deliver it after its queue. Ignored before the subscription (as in Combine), and after
+    /// an overflow or a cancel.
     @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Downstream? {
-        guard !ended else { return nil }
-        return complete(completion)
-    }
-
-    /// Ends with `completion` (after an overflow, `ended` is already set): the downstream to
-    /// deliver it to now, if no deliverer is out to deliver it after its queue.
-    @inlinable
-    mutating func complete(_ completion: Subscribers.Completion<Failure>) -> Downstream? {
-        guard let downstream else { return nil }
+        guard !ended, upstream.isSubscribed, let downstream else { return nil }
         ended = true
         _ = upstream.end()
         if case .finished = completion, !buffer.isEmpty {
@@ -189,12 +214,15 @@ struct BufferState<Downstream: Subscriber> {
         return downstream
     }
 
-    /// Cancelled: what to cancel and release after unlocking.
+    /// Cancelled: what to cancel and release after unlocking. Ignored before the upstream's
+    /// subscription, as in Combine: the subscription that comes later is taken.
     @inlinable
     mutating func cancel() -> ((any Subscription)?, Downstream?) {
+        guard !upstream.isAwaiting else { return (nil, nil) }
         ended = true
         let released = (upstream.end()?.upstream, downstream)
         buffer = FIFO()
+        heldFailure = nil
         delivery.reset()
         downstream = nil
         return released
@@ -206,6 +234,7 @@ struct BufferState<Downstream: Subscriber> {
         ended = true
         _ = upstream.end()
         buffer = FIFO()
+        heldFailure = nil
         downstream = nil
     }
 }

@@ -48,17 +48,22 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
 
     // MARK: The upstream
 
-    /// Gives the downstream this subscription, then asks the upstream for the first demand
-    /// (so that nothing reaches the downstream before its subscription, rule 1).
+    /// Asks the upstream for the first demand, then gives the downstream this subscription,
+    /// as Combine does. Until the downstream has it, this thread is the deliverer (see
+    /// ``BufferState/attach(_:)``): what the upstream sends inside that first request is
+    /// buffered, and what the downstream asks for meanwhile is delivered after
+    /// `receive(subscription:)` returns (rule 1).
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let downstream = state.withLock({ $0.upstream.attach(subscription) ? $0.downstream : nil }) else {
-            return subscription.cancel()
-        }
+        guard let attached = state.withLock({ $0.attach(subscription) }) else { return subscription.cancel() }
+        let (downstream, first) = attached
         if keepFull && size < 0 { Violation.negativeBufferSize(size) }
+        if first > .none { subscription.request(first) }
         downstream.receive(subscription: self)
-        let (upstream, demand) = state.withLock { $0.start() }
-        if let upstream, demand > .none { upstream.request(demand) }
+        let (topUp, next) = state.withLock { $0.delivered(.none) }
+        var more = topUp
+        state.deliver(next, to: downstream, delivered: { $0.delivered($1) }, carryOut: { more += $0 })
+        if more > .none { subscription.request(more) }
     }
 
     @inlinable
@@ -72,7 +77,8 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             return more
         case .overflowed(let upstream):
             upstream?.cancel()
-            fail(with: makeError!())
+            let failure = makeError!()
+            state.withLock { $0.hold(failure) }
             return .none
         }
     }
@@ -82,15 +88,12 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         state.withLock { $0.upstreamCompleted(completion) }?.receive(completion: completion)
     }
 
-    @inlinable
-    func fail(with error: Failure) {
-        state.withLock { $0.complete(.failure(error)) }?.receive(completion: .failure(error))
-    }
-
     // MARK: Subscription
 
     /// Adds `demand` (`.none` adds nothing, as in Combine), delivers what the buffer holds
-    /// for it, then asks the upstream for what the strategy wants.
+    /// for it (then `customError`'s held failure, if an element did not fit), then asks the
+    /// upstream for what the strategy wants. Ignored before the upstream's subscription, as
+    /// in Combine.
     @inlinable
     func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
 
@@ -104,6 +107,8 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
         if let upstream, more > .none { upstream.request(more) }
     }
 
+    /// Cancels the upstream and lets go of the downstream. Ignored before the upstream's
+    /// subscription, as in Combine (the subscription that comes later is taken).
     @inlinable
     func cancel() {
         let (upstream, downstream) = state.withLock { $0.cancel() }

@@ -80,12 +80,15 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
     /// upstream for either, as each tuple takes a value from each; `combineLatest` asks only
     /// the upstream in whose `receive(_:)` the tuple is delivered (its sender, unless tuples
     /// from several threads queued up) for the returned demand, as Combine asks the sender; so
-    /// no upstream is asked for more than the downstream could take.
+    /// no upstream is asked for more than the downstream could take. Once `.unlimited` was
+    /// asked, `zip` still passes each request on (as Combine's does); nothing else is asked.
     @inlinable
     mutating func add(_ demand: Subscribers.Demand, returned: Bool = false, into action: inout Action) {
         guard !ended, demand > 0 else { return }
         delivery.demand += demand
-        if requested != .unlimited { action.request = (demand, upstreams, returned && !Row.consumes) }
+        if requested != .unlimited || (Row.consumes && !returned) {
+            action.request = (demand, upstreams, returned && !Row.consumes)
+        }
         if !(returned && !Row.consumes) { requested += demand }
         combine(into: &action)
     }
@@ -121,16 +124,19 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         }
     }
 
-    /// Upstream `index` completed.
+    /// Upstream `index` completed. A failure of `zip`'s cancels every upstream, the failed
+    /// one included, as Combine's does.
     @inlinable
     mutating func complete(_ completion: Subscribers.Completion<Failure>, at index: Int) -> Action {
         var action = Action()
         guard !ended else { return action }
-        _ = upstreams[index].end()
         switch completion {
         case .failure:
+            // zip keeps the failed upstream's slot, so that `end(with:)` cancels it with the others.
+            if !Row.consumes { _ = upstreams[index].end() }
             end(with: completion, into: &action)
         case .finished:
+            _ = upstreams[index].end()
             finished[index] = true
             if Row.consumes {
                 combine(into: &action)

@@ -4,7 +4,7 @@ extension Publishers {
     ///
     /// The other publisher is asked for one element; if it completes without one, the
     /// upstream's elements keep coming (its failure is ignored). Demand passes to the upstream
-    /// as requested. The completion that the other publisher's element causes never overlaps
+    /// as requested (`request(.none)` included, as in Combine). The completion that the other publisher's element causes never overlaps
     /// an element being delivered, whichever thread each arrives on.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
         public typealias Output = Upstream.Output
@@ -34,7 +34,8 @@ extension Publishers {
     /// republishes them.
     ///
     /// As in Combine, an element dropped before that uses up its demand (no more is asked for
-    /// in its place). The other publisher is asked for one element; if it completes without
+    /// in its place), and demand passes to the upstream as requested (`request(.none)`
+    /// included). The other publisher is asked for one element; if it completes without
     /// one, this publisher completes the same way, cancelling the upstream. Once its element
     /// has arrived it is cancelled (Combine only lets go of it), so that it frees what it
     /// holds, such as a subject's hold on this subscription.

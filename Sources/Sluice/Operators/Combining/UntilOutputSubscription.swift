@@ -63,9 +63,14 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         return more
     }
 
+    /// The upstream completed: the stream ends with its completion, and the trigger is
+    /// cancelled (the upstream is not: it has completed, and Combine does not cancel it).
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        finish(state.withLock { $0.end(with: completion) })
+        finish(state.withLock { state in
+            _ = state.upstream.end()
+            return state.end(with: completion)
+        })
     }
 
     // MARK: The trigger
@@ -76,19 +81,23 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
         if attached { subscription.request(.max(1)) } else { subscription.cancel() }
     }
 
+    /// The trigger's value; ignored unless the trigger is subscribed (a value after its
+    /// completion, or before its subscription, comes from a broken publisher: Combine ignores
+    /// it too).
     @inlinable
     func triggerFired() {
         if dropping {
             // One value was requested, so the trigger would send nothing more; it is cancelled
             // (Combine only lets go of it) so that it can free what it holds, such as a
             // subject's hold on this subscription.
-            let trigger = state.withLock { state in
+            let trigger = state.withLock { state -> (any Subscription)? in
+                guard state.trigger.isSubscribed else { return nil }
                 state.triggered = true
                 return state.trigger.end()?.upstream
             }
             trigger?.cancel()
         } else {
-            finish(state.withLock { $0.end(with: .finished) })
+            finish(state.withLock { $0.trigger.isSubscribed ? $0.end(with: .finished) : .init() })
         }
     }
 
@@ -97,10 +106,8 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @inlinable
     func triggerEnded(_ completion: Subscribers.Completion<Failure>?) {
         let ending = state.withLock { state -> UntilOutputState<Downstream>.Ending in
-            guard dropping, !state.triggered, let completion else {
-                _ = state.trigger.end()
-                return .init()
-            }
+            _ = state.trigger.end()   // it completed: nothing to cancel
+            guard dropping, !state.triggered, let completion else { return .init() }
             return state.end(with: completion)
         }
         finish(ending)
@@ -114,9 +121,10 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     // MARK: Subscription
 
+    /// Passes `demand` to the upstream (`.none` included, as Combine's does), or keeps it
+    /// until the upstream's subscription arrives.
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        if demand == .none { Violation.zeroDemandRequested() }
         let upstream = state.withLock { state -> (any Subscription)? in
             guard !state.ended else { return nil }
             if let upstream = state.upstream.current { return upstream }
@@ -138,12 +146,14 @@ final class UntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     /// The subscriber of the trigger publisher. Its failure type is the upstream's for
     /// `drop(untilOutputFrom:)`, and anything for `prefix(untilOutputFrom:)`, which ignores it.
+    /// It has the subscription's identifier, as Combine's has: both publishers see one
+    /// subscriber.
     @usableFromInline
     struct Trigger<TriggerOutput, TriggerFailure: Error>: Subscriber, CustomStringConvertible {
         @usableFromInline typealias Input = TriggerOutput
         @usableFromInline typealias Failure = TriggerFailure
         @usableFromInline let subscription: UntilOutputSubscription
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @inlinable var combineIdentifier: CombineIdentifier { subscription.combineIdentifier }
 
         @inlinable init(subscription: UntilOutputSubscription) { self.subscription = subscription }
 

@@ -7,7 +7,11 @@ extension Publishers {
     /// at once for the demand the downstream still has outstanding; the downstream keeps the
     /// one subscription it was given. A cancel reaches whichever publisher is current. The
     /// stream ends with the upstream's `.finished`, or with the new publisher's completion.
-    /// `request(.none)` traps (rule 2), as Combine's does.
+    /// `request(.none)` traps (rule 2), as Combine's does; so does an upstream that breaks the
+    /// contract where Combine's traps: a value the downstream has not asked for or one before
+    /// the upstream's subscription (rules 2 and 1), a failure after its failure (the handler
+    /// making it fail again, say) or before its subscription (rules 4 and 1). The handler's
+    /// publisher is not checked, as in Combine.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
@@ -32,7 +36,7 @@ extension Publishers {
 
         /// Subscribes `subscriber`; the handler runs at most once per subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = UpstreamRelay(name: "Catch", downstream: subscriber, trapsOnZeroDemand: true)
+            let relay = UpstreamRelay(name: "Catch", downstream: subscriber, trapsOnZeroDemand: true, checks: .firstUpstream)
             let handler = handler
             relay.subscribe(upstream.hopping(to: isolation)) { completion in
                 switch completion {

@@ -5,7 +5,8 @@ extension Publishers {
     /// Its `Failure` is `any Error`: the handler's error or the new publisher's failure.
     /// Otherwise it behaves as ``Publishers/Catch``: demand outstanding at the failure
     /// carries over to the new publisher, a cancel reaches whichever is current, and
-    /// `request(.none)` traps (rule 2), as Combine's does.
+    /// `request(.none)` traps (rule 2), as Combine's does, as does an upstream that breaks the
+    /// contract where ``Publishers/Catch``'s traps.
     public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
@@ -32,7 +33,7 @@ extension Publishers {
 
         /// Subscribes `subscriber`; the handler runs at most once per subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = UpstreamRelay(name: "TryCatch", downstream: subscriber, trapsOnZeroDemand: true)
+            let relay = UpstreamRelay(name: "TryCatch", downstream: subscriber, trapsOnZeroDemand: true, checks: .firstUpstream)
             let handler = handler
             relay.subscribe(upstream.hopping(to: isolation)) { completion in
                 guard case .failure(let failure) = completion else { return relay.complete(.finished) }

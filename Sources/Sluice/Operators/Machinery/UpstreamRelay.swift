@@ -21,7 +21,8 @@
 ///
 /// `demandScale` multiplies each demand before it goes upstream (`collect(3)` asks for three
 /// values per array); `trapsOnZeroDemand` makes `request(.none)` trap, as in the Combine
-/// operators that do (rule 7), instead of passing it to the upstream.
+/// operators that do (rule 7), instead of passing it to the upstream; `checks` says which
+/// signals of a misbehaving upstream trap, as in Combine, instead of being dropped.
 final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
@@ -30,12 +31,17 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     private let state: Locked<UpstreamRelayState<Downstream>>
     private let demandScale: Int
     private let trapsOnZeroDemand: Bool
+    private let checks: UpstreamChecks
 
-    init(name: String, downstream: Downstream, demandScale: Int = 1, trapsOnZeroDemand: Bool) {
+    init(
+        name: String, downstream: Downstream, demandScale: Int = 1, trapsOnZeroDemand: Bool,
+        checks: UpstreamChecks = .none
+    ) {
         description = name
         state = Locked(UpstreamRelayState(downstream: downstream))
         self.demandScale = demandScale
         self.trapsOnZeroDemand = trapsOnZeroDemand
+        self.checks = checks
     }
 
     // MARK: The operator's calls
@@ -81,27 +87,58 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         switch state.withLock({ $0.attach(subscription, token: token) }) {
         case .reject:
             subscription.cancel()
-        case .subscribeDownstream(let downstream):
+        case .subscribeDownstream(let downstream, let early):
             downstream.receive(subscription: self)
+            if early > .none { subscription.request(early * demandScale) }
         case .carry(let demand):
             if demand > .none { subscription.request(demand * demandScale) }
         }
     }
 
     /// Sends `value` if it is from the current upstream and has demand; returns the demand
-    /// for that upstream to add.
+    /// for that upstream to add. A value that breaks rule 1 or 2 traps where ``checks`` says
+    /// so, and is dropped elsewhere.
     func receive(_ value: Downstream.Input, token: Int) -> Subscribers.Demand {
-        guard let downstream = state.withLock({ $0.takeDemandForValue(token: token) }) else { return .none }
+        let downstream: Downstream
+        let acceptsEarly = checks == .everyValue && token > 1
+        switch state.withLock({ $0.takeDemandForValue(token: token, acceptsEarly: acceptsEarly) }) {
+        case .deliver(let receiver):
+            downstream = receiver
+        case .drop:
+            return .none
+        case .beforeSubscription:
+            if checks.trapsValueBeforeSubscription(token: token) { Violation.signalBeforeSubscription(description) }
+            return .none
+        case .beyondDemand:
+            if checks.trapsValueBeyondDemand(token: token) { Violation.valueBeyondDemand(description) }
+            return .none
+        }
         let more = downstream.receive(value)
         guard more > .none else { return .none }
-        state.withLock { $0.add(more) }
-        return more * demandScale
+        let upstream = state.withLock { $0.add(more, token: token) }
+        guard checks == .everyValue else { return more * demandScale }
+        // retry asks its upstream for the demand a value brought instead of returning it, as
+        // Combine's does (before the upstream's subscription, it is kept for it).
+        upstream?.request(more * demandScale)
+        return .none
     }
 
     /// Whether a completion from upstream `token` is the current upstream's: the caller then
-    /// runs the operator's `then`.
-    func upstreamCompleted(token: Int) -> Bool {
-        state.withLock { $0.upstreamCompleted(token: token) }
+    /// runs the operator's `then`. Any other is ignored, except a failure that ``checks``
+    /// traps on (before the upstream's subscription, or after its completion).
+    func upstreamCompleted(token: Int, failed: Bool = false) -> Bool {
+        switch state.withLock({ $0.upstreamCompleted(token: token) }) {
+        case .current:
+            return true
+        case .ignore:
+            return false
+        case .beforeSubscription:
+            if failed && checks.trapsFailureOutOfTurn(token: token) { Violation.signalBeforeSubscription(description) }
+            return false
+        case .afterCompletion:
+            if failed && checks.trapsFailureOutOfTurn(token: token) { Violation.signalAfterCompletion(description) }
+            return false
+        }
     }
 
     // MARK: Subscription (the downstream's calls)
@@ -132,13 +169,14 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
 
 /// The subscriber an ``UpstreamRelay`` gives each upstream whose values pass through
 /// unchanged: it tells the relay which upstream it is (`token`) with each signal, and runs
-/// the operator's `then` on that upstream's completion.
-struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, CustomStringConvertible,
+/// the operator's `then` on that upstream's completion. Like Combine's, it is the
+/// downstream's subscription too: a request or a cancel made on it is the relay's (before
+/// the first upstream's subscription, a request is kept for it and a cancel ends the relay).
+struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Input = Downstream.Input
 
-    let combineIdentifier = CombineIdentifier()
     let relay: UpstreamRelay<Downstream>
     let token: Int
     let then: (Subscribers.Completion<Failure>) -> Void
@@ -148,10 +186,58 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Cust
     func receive(_ input: Input) -> Subscribers.Demand { relay.receive(input, token: token) }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        if relay.upstreamCompleted(token: token) { then(completion) }
+        let failed = if case .failure = completion { true } else { false }
+        if relay.upstreamCompleted(token: token, failed: failed) { then(completion) }
     }
+
+    func request(_ demand: Subscribers.Demand) { relay.request(demand) }
+
+    func cancel() { relay.cancel() }
+
+    /// The relay's: every upstream sees the subscription the downstream has, as in Combine.
+    var combineIdentifier: CombineIdentifier { relay.combineIdentifier }
 
     var description: String { relay.description }
     var customMirror: Mirror { Mirror(self, children: [:]) }
     var playgroundDescription: Any { description }
+}
+
+/// Which signals of a misbehaving upstream an ``UpstreamRelay`` traps on (rule 7), as the
+/// Combine operator does (its count of the downstream's demand would go below zero, or its
+/// state has no room for the signal); the signals it does not trap on are dropped. Upstream 1
+/// is the operator's own upstream; later ones are those it subscribes after a completion.
+enum UpstreamChecks {
+    /// Nothing traps: `append`/`prepend`, `replaceEmpty`, `collect(_:)`.
+    case none
+    /// `catch` and `tryCatch`: upstream 1's value before its subscription or beyond the
+    /// downstream's demand traps, and so does its failure before its subscription or after its
+    /// completion (the handler itself making it fail again, say). The handler's publisher is
+    /// not checked, as in Combine.
+    case firstUpstream
+    /// `retry`: a value beyond the downstream's demand traps, from every attempt, and so does
+    /// one before upstream 1's subscription (the downstream has no demand yet then). As in
+    /// Combine, a later attempt's value before its subscription goes to the downstream if it
+    /// has demand, and the demand a value brings is requested from the attempt rather than
+    /// returned.
+    case everyValue
+    /// `replaceError`: a value beyond the downstream's demand traps; one before the
+    /// subscription is ignored, as in Combine.
+    case valuesAfterSubscription
+
+    func trapsValueBeforeSubscription(token: Int) -> Bool {
+        switch self {
+        case .firstUpstream, .everyValue: token == 1
+        case .none, .valuesAfterSubscription: false
+        }
+    }
+
+    func trapsValueBeyondDemand(token: Int) -> Bool {
+        switch self {
+        case .firstUpstream: token == 1
+        case .everyValue, .valuesAfterSubscription: true
+        case .none: false
+        }
+    }
+
+    func trapsFailureOutOfTurn(token: Int) -> Bool { self == .firstUpstream && token == 1 }
 }

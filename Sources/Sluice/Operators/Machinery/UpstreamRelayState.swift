@@ -95,8 +95,9 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     enum AttachAction {
         /// Not the awaited subscription (a second one, or one after a cancel): cancel it.
         case reject
-        /// The first upstream: hand the relay to the downstream.
-        case subscribeDownstream(Downstream)
+        /// The first upstream: hand the relay to the downstream, then request what was asked
+        /// before (through the upstream's subscriber, which is the relay's subscription too).
+        case subscribeDownstream(Downstream, Subscribers.Demand)
         /// A later upstream: request what the downstream still wants (none if it wants none).
         case carry(Subscribers.Demand)
     }
@@ -106,31 +107,76 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         link = .connected(token, subscription)
         if downstreamSubscribed { return .carry(demand) }
         downstreamSubscribed = true
-        return .subscribeDownstream(downstream)
+        return .subscribeDownstream(downstream, demand)
     }
 
-    /// Takes one unit of demand for a value from upstream `token`; nil if the value must be
-    /// dropped (not the current upstream, terminated, or beyond the demand: only an upstream
-    /// that breaks rule 2 sends one).
-    mutating func takeDemandForValue(token: Int) -> Downstream? {
-        guard case .connected(token, _) = link, demand > .none, let downstream else { return nil }
-        demand -= 1
-        delivered = true
-        return downstream
+    /// What a value from an upstream leads to.
+    enum ValueAction {
+        /// Send it to the downstream (one unit of demand is taken).
+        case deliver(Downstream)
+        /// Not the current upstream's, or the relay has terminated: dropped.
+        case drop
+        /// From the current upstream before its subscription reached the relay (rule 1).
+        case beforeSubscription
+        /// From the current upstream beyond the downstream's outstanding demand (rule 2).
+        case beyondDemand
     }
 
-    /// The downstream returned `more` from `receive(_:)`.
-    mutating func add(_ more: Subscribers.Demand) {
-        if case .terminated = link { return }
+    /// Takes one unit of demand for a value from upstream `token`, or says why the value
+    /// cannot go to the downstream (only an upstream that breaks rule 1 or 2 sends one that
+    /// is not dropped for being late). `acceptsEarly`: a value before the upstream's
+    /// subscription goes to the downstream if it has demand (`retry`'s later attempts).
+    mutating func takeDemandForValue(token: Int, acceptsEarly: Bool = false) -> ValueAction {
+        switch link {
+        case .connecting(token) where !acceptsEarly:
+            return .beforeSubscription
+        case .connecting(token), .connected(token, _):
+            guard let downstream else { return .drop }
+            guard demand > .none else { return .beyondDemand }
+            demand -= 1
+            delivered = true
+            return .deliver(downstream)
+        default:
+            return .drop
+        }
+    }
+
+    /// The downstream returned `more` from `receive(_:)`; the subscription of upstream
+    /// `token`, if it is the current one and subscribed (for a relay that requests `more`
+    /// from it rather than returning it).
+    @discardableResult
+    mutating func add(_ more: Subscribers.Demand, token: Int) -> (any Subscription)? {
+        if case .terminated = link { return nil }
         demand += more
+        if case .connected(token, let subscription) = link { return subscription }
+        return nil
     }
 
-    /// Upstream `token` completed. `true` if it was the current one: the link is then
-    /// `between`, and the operator must connect, complete or finish with a value.
-    mutating func upstreamCompleted(token: Int) -> Bool {
-        guard case .connected(token, _) = link else { return false }
-        link = .between
-        return true
+    /// What a completion from an upstream leads to.
+    enum CompletionAction {
+        /// It was the current upstream's: the link is now `between`, and the operator must
+        /// connect, complete or finish with a value.
+        case current
+        /// The relay has terminated: ignored.
+        case ignore
+        /// From upstream `token` before its subscription reached the relay (rule 1).
+        case beforeSubscription
+        /// From an upstream that already completed, while the relay goes on (rule 4).
+        case afterCompletion
+    }
+
+    mutating func upstreamCompleted(token: Int) -> CompletionAction {
+        switch link {
+        case .connected(token, _):
+            link = .between
+            return .current
+        case .terminated:
+            return .ignore
+        case .connecting(token):
+            return .beforeSubscription
+        case .idle, .connecting, .connected, .between, .holding:
+            return .afterCompletion
+        }
     }
 
     // MARK: Ending (the operator)
