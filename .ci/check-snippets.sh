@@ -12,6 +12,8 @@
 #   in doc comments must name a language (```text for diagrams).
 # - README.md's quick start (the block after `<!-- quick-start -->`) is the code between
 #   `// quick start begin` and `// quick start end` in Tests/SluiceTests/QuickStartTests.swift.
+# - README.md's benchmark summary (between the `benchmark-summary` markers) is
+#   Benchmarks/Results/summary.md, which `python3 Benchmarks/compare.py --summary` writes.
 #
 # Lines are compared in order, ignoring indentation, blank lines and `import` lines. A test may
 # check the state in the middle of a snippet with lines that begin with `#expect(`: the article
@@ -153,6 +155,22 @@ elif error:
     print(f"README.md's quick start: {error}")
     failures += 1
 elif not compare("README.md's quick start", quick_start[0], path, test):
+    failures += 1
+else:
+    checked += 1
+
+# README.md's benchmark summary is the table of the last recorded `compare.py --summary` run.
+readme = open("README.md").read()
+begin, end = "<!-- benchmark-summary -->", "<!-- /benchmark-summary -->"
+summary_path = "Benchmarks/Results/summary.md"
+if begin not in readme or end not in readme:
+    print("README.md has no benchmark-summary block")
+    failures += 1
+elif not os.path.exists(summary_path):
+    print(f"{summary_path} is missing: run python3 Benchmarks/compare.py --summary")
+    failures += 1
+elif readme.split(begin, 1)[1].split(end, 1)[0].strip() != open(summary_path).read().strip():
+    print(f"README.md's benchmark summary is not {summary_path}: run python3 Benchmarks/compare.py --summary")
     failures += 1
 else:
     checked += 1

@@ -1,11 +1,25 @@
 #!/usr/bin/env python3
-"""Runs the Benchmarks package once and prints Sluice next to its peers.
+"""Runs the Benchmarks package and prints Sluice next to its peers.
 
     python3 Benchmarks/compare.py                      # all suites, table on stdout
-    python3 Benchmarks/compare.py --target Core        # one suite
+    python3 Benchmarks/compare.py --target Core        # one suite: Core, Bridge or Memory
+    python3 Benchmarks/compare.py --filter '.*PassthroughSubject.*'   # the rows whose name matches
     python3 Benchmarks/compare.py --runs 3             # 3 runs: the median of their medians
+    python3 Benchmarks/compare.py --summary            # the README's summary rows, and rewrite it
     python3 Benchmarks/compare.py --ci --check-allocations   # what .ci/run does
     python3 Benchmarks/compare.py --ci --runs 7 --update-allocations # rewrite the committed thresholds
+
+How long: on a fresh clone the first run builds package-benchmark, OpenCombine,
+swift-async-algorithms and Sluice in release mode (about 4 minutes on 2 cores); then a full run
+takes about 3 minutes (each benchmark runs for up to 2 seconds; the Memory suite moves 10,000,000
+elements per iteration), `--target Core` about 1, `--summary` about 1, `--ci` about 1. While it
+runs, progress goes to stderr: the build's steps, then each suite as it starts and ends, with
+the elapsed time and an estimate of what is left, and a line every 20 seconds.
+
+Every run also writes its table to Benchmarks/.build-results/last-run.md and its rows (with the
+machine, the date and the command) to last-run.json; `--summary` writes them to
+Benchmarks/Results/summary.md and summary.json, which are committed, and puts the table in
+README.md between the `benchmark-summary` markers.
 
 Every benchmark is named "<workload> | <contender> (elements: N)" (see Support/Harness.swift).
 From package-benchmark's text report this script takes, per benchmark, the median (p50)
@@ -24,12 +38,15 @@ few fails too, so a broken malloc counter cannot pass), or it has no entry there
 are for --ci mode (the memory workload moves fewer elements there).
 """
 import argparse
+import contextlib
+import io
 import json
 import math
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,22 +55,144 @@ SLUICE = "Sluice"
 NAME = re.compile(r"^(?P<workload>.+) \| (?P<contender>.+?) \(elements: (?P<n>\d+)\)$")
 
 
-def run_benchmarks(targets, ci, filter_regex):
-    """Runs package-benchmark (its text tables echoed to stderr) and returns that text."""
-    cmd = ["swift", "package", "--package-path", HERE, "benchmark", "--no-progress"]
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+BUILD_STEP = re.compile(r"^\[(\d+)/(\d+)\] ")
+PROGRESS_NAME = re.compile(r"\| (?P<target>[A-Za-z]+):(?P<name>.+ \| .+?)(?: \(elements: \d+\))?\s*$")
+
+
+def clock(seconds):
+    seconds = int(seconds)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class Progress:
+    """What the run is doing, on stderr: the build's steps (at most one line every 5 s), each
+    suite as it starts and ends with an estimate of the time left, and a line every 20 s of
+    silence. package-benchmark hands over a suite's output only when the suite is done, so the
+    estimate inside a suite comes from the time per benchmark measured so far (or a first guess)."""
+
+    def __init__(self, seconds_per_benchmark):
+        self.started = time.monotonic()
+        self.last_said = self.started
+        self.last_build_line = 0.0
+        self.seconds_per_benchmark = seconds_per_benchmark
+        self.measured = (0, 0.0)  # benchmarks finished, seconds they took
+        self.left = 0  # benchmarks still to run, the current suite's included
+        self.suite = None
+        self.suite_started = None
+        self.counts = None  # {suite: benchmarks that run}, from the first run's listing
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        threading.Thread(target=self._heartbeat, daemon=True).start()
+
+    def say(self, text):
+        with self.lock:
+            self.last_said = time.monotonic()
+            print(f"[{clock(self.last_said - self.started)}] {text}", file=sys.stderr, flush=True)
+
+    def build_line(self, line):
+        step = BUILD_STEP.match(line)
+        if step is None:
+            if line.startswith(("Building", "Build complete", "error:", "warning:")) or "error:" in line:
+                self.say(line)
+            return
+        now = time.monotonic()
+        if now - self.last_build_line >= 5 or step[1] == step[2]:
+            self.last_build_line = now
+            self.say(f"building: step {step[1]} of {step[2]}")
+
+    def per_benchmark(self):
+        done, seconds = self.measured
+        return seconds / done if done else self.seconds_per_benchmark
+
+    def estimate_left(self):
+        left = self.left * self.per_benchmark()
+        if self.suite_started is not None:
+            left = max(left - (time.monotonic() - self.suite_started), 0)
+        return clock(left)
+
+    def suite_starts(self, suite, count, label):
+        self.suite, self.suite_started = suite, time.monotonic()
+        scope = " of this run" if label else ""
+        self.say(f"running {suite}{label}: {count} benchmarks, about {self.estimate_left()} left{scope}")
+
+    def suite_ends(self, count):
+        took = time.monotonic() - self.suite_started
+        done, seconds = self.measured
+        self.measured = (done + count, seconds + took)
+        self.left -= count
+        self.suite_started = None
+        self.say(f"{self.suite} done: {count} benchmarks in {clock(took)}"
+                 + (f", about {self.estimate_left()} left" if self.left > 0 else ""))
+
+    def _heartbeat(self):
+        while not self.stopped.wait(5):
+            with self.lock:
+                quiet = time.monotonic() - self.last_said
+            if quiet >= 20:
+                where = f" ({self.suite}, about {self.estimate_left()} left)" if self.suite_started else ""
+                self.say(f"still working{where}")
+
+
+def stream(cmd, env, on_line):
+    """Runs cmd, handing each line of its stdout (ANSI codes removed) to on_line; its stderr
+    goes straight through. Exits the script if cmd fails."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True, errors="replace")
+    for raw in proc.stdout:
+        on_line(ANSI.sub("", raw.rstrip("\n")))
+    if proc.wait() != 0:
+        sys.exit(f"`{' '.join(cmd)}` failed (exit {proc.returncode})")
+
+
+def benchmark_command(targets, filter_regex, command):
+    cmd = ["swift", "package", "--package-path", HERE, "benchmark"] + ([command] if command else [])
     for target in targets:
         cmd += ["--target", target]
     if filter_regex:
         cmd += ["--filter", filter_regex]
+    return cmd
+
+
+def count_benchmarks(targets, filter_regex, progress, env):
+    """Builds the package (showing its progress) and returns {suite: benchmarks that will run}."""
+    counts, target, target_header = {}, None, re.compile(r"^Target '(?P<target>[^']+)' available benchmarks:$")
+
+    def on_line(line):
+        nonlocal target
+        stripped = line.strip()
+        header = target_header.match(stripped)
+        if header:
+            target = header["target"]
+            counts.setdefault(target, 0)
+        elif target and stripped:
+            name = re.sub(r" \(elements: \d+\)$", "", stripped)
+            if not filter_regex or re.fullmatch(filter_regex, name):
+                counts[target] += 1
+        elif target is None:
+            progress.build_line(stripped)
+
+    progress.say("building the Benchmarks package (release; the first build takes a few minutes)")
+    stream(benchmark_command(targets, None, "list"), env, on_line)
+    return {suite: count for suite, count in counts.items() if count}
+
+
+def run_benchmarks(targets, ci, filter_regex, progress, run_label=""):
+    """Runs package-benchmark, one suite at a time, and returns its text report."""
     env = dict(os.environ)
     if ci:
         env["SLUICE_BENCH_CI"] = "1"
-    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, text=True)
-    sys.stderr.write(proc.stdout)
-    if proc.returncode != 0:
-        sys.exit(f"the benchmark run failed (exit {proc.returncode})")
-    return proc.stdout
+    # The same suites run each time: listed (and built) once.
+    counts = progress.counts = progress.counts or count_benchmarks(targets, filter_regex, progress, env)
+    if not counts:
+        sys.exit(f"no benchmark matches --filter {filter_regex!r}")
+    progress.left = sum(counts.values())
+    report = []
+    for suite, count in counts.items():
+        progress.suite_starts(suite, count, run_label)
+        stream(benchmark_command([suite], filter_regex, None), env,
+               lambda line: None if (PROGRESS_NAME.search(line) and "%" in line) else report.append(line))
+        progress.suite_ends(count)
+    return "\n".join(report)
 
 
 METRICS = {"Time (wall clock)": "wall_ns", "Malloc (total)": "mallocs", "Memory (resident peak)": "rss"}
@@ -181,6 +320,18 @@ def tolerance(mallocs, spread=0):
     return max(4, int(mallocs * 0.02), 2 * int(math.ceil(spread)))
 
 
+def bounds(entry):
+    """The fewest and most mallocs per iteration a row may make: its count minus and plus its
+    tolerance, except that a row of 8 or more never goes below a quarter of its count, so that a
+    wide tolerance (a timing-dependent row) still fails a counter that reads 0 or a benchmark
+    that stopped doing its work."""
+    expected, slack = entry["mallocs"], entry["tolerance"]
+    low = expected - slack
+    if expected >= 8:
+        low = max(low, math.ceil(expected / 4))
+    return max(low, 0), expected + slack
+
+
 def check_allocations(rows):
     """Each Sluice row's mallocs per iteration must be within its committed count ± its
     tolerance. Too few fails too: a malloc counter that reads 0 (or a benchmark that stopped
@@ -194,14 +345,14 @@ def check_allocations(rows):
         if entry is None:
             failures.append(f"{key}: no count committed (measured {mallocs:,.0f} mallocs/iteration)")
             continue
-        expected, slack = entry["mallocs"], entry["tolerance"]
-        if mallocs > expected + slack:
-            failures.append(f"{key}: {mallocs:,.0f} mallocs/iteration, more than {expected:,} + {slack:,}")
-        elif mallocs < expected - slack:
-            failures.append(f"{key}: {mallocs:,.0f} mallocs/iteration, fewer than {expected:,} - {slack:,} "
+        low, high = bounds(entry)
+        if mallocs > high:
+            failures.append(f"{key}: {mallocs:,.0f} mallocs/iteration, more than {high:,}")
+        elif mallocs < low:
+            failures.append(f"{key}: {mallocs:,.0f} mallocs/iteration, fewer than {low:,} "
                             "(is the malloc counter working?)")
         else:
-            print(f"ok  {key}: {mallocs:,.0f} mallocs/iteration (committed {expected:,} ± {slack:,})")
+            print(f"ok  {key}: {mallocs:,.0f} mallocs/iteration ({low:,} to {high:,})")
     for key in sorted(set(committed) - set(measured)):
         failures.append(f"{key}: count committed but the benchmark did not run")
     for failure in failures:
@@ -211,7 +362,8 @@ def check_allocations(rows):
 
 def update_allocations(rows, runs):
     """Writes each Sluice row's median count, with a tolerance that covers the spread over
-    `runs` (use --runs 5 or more, so a timing-dependent row shows its spread)."""
+    `runs` (use --runs 5 or more, so a timing-dependent row shows its spread); the rows the run
+    did not measure keep theirs."""
     measured = sluice_mallocs(rows)
     seen = {}
     for run in runs:
@@ -229,7 +381,8 @@ def update_allocations(rows, runs):
             slack = max(slack, old["tolerance"])
         return {"mallocs": int(round(mallocs)), "tolerance": slack}
 
-    counts = {k: entry(k, m) for k, (m, _) in sorted(measured.items())}
+    # Rows this run did not measure (a --filter run) keep their committed counts.
+    counts = dict(sorted({**committed, **{k: entry(k, m) for k, (m, _) in measured.items()}}.items()))
     os.makedirs(os.path.dirname(THRESHOLDS), exist_ok=True)
     with open(THRESHOLDS, "w") as f:
         json.dump({"comment": "Written by `python3 Benchmarks/compare.py --ci --filter '.*\\| Sluice.*' "
@@ -237,14 +390,15 @@ def update_allocations(rows, runs):
                               "benchmark in --ci mode, and how far a run may drift from it either way.",
                    "mallocsPerIteration": counts}, f, indent=2, ensure_ascii=False)
         f.write("\n")
-    print(f"wrote {len(counts)} counts to {THRESHOLDS}")
+    print(f"wrote {len(measured)} counts (of {len(counts)}) to {THRESHOLDS}")
 
 
 def self_test():
     """The allocation check against broken measurements (mutants), from the committed counts:
-    the counts themselves pass; one row that allocates once more per element than its
-    tolerance allows fails; a malloc counter that reads 0 everywhere fails; a row missing
-    from the run fails. Runs no benchmark."""
+    the counts themselves pass; each row one malloc above its upper bound fails, and each row
+    one below its lower bound fails (a row whose lower bound is 0 cannot go below it: those are
+    the rows of fewer than 8 mallocs, listed); a malloc counter that reads 0 everywhere fails;
+    a row missing from the run fails. Runs no benchmark."""
     with open(THRESHOLDS) as f:
         committed = json.load(f)["mallocsPerIteration"]
 
@@ -257,30 +411,116 @@ def self_test():
         return rows
 
     exact = {key: entry["mallocs"] for key, entry in committed.items()}
-    heavier = max(committed, key=lambda key: committed[key]["mallocs"])
-    cases = [
-        ("the committed counts", exact, True),
-        (f"one more allocation than allowed in {heavier}",
-         {**exact, heavier: exact[heavier] + committed[heavier]["tolerance"] + 1}, False),
+    cases = [("the committed counts", exact, True)]
+    unbounded_below = []
+    for key, entry in sorted(committed.items()):
+        low, high = bounds(entry)
+        cases.append((f"{key}: {high + 1:,}, one above its bound", {**exact, key: high + 1}, False))
+        if low > 0:
+            cases.append((f"{key}: {low - 1:,}, one below its bound", {**exact, key: low - 1}, False))
+        else:
+            unbounded_below.append(key)
+    some_row = next(iter(sorted(exact)))
+    cases += [
         ("a counter that reads 0", {key: 0 for key in exact}, False),
-        ("a row that did not run", {key: m for key, m in exact.items() if key != heavier}, False),
+        ("a row that did not run", {key: m for key, m in exact.items() if key != some_row}, False),
     ]
-    failed = False
-    for name, counts, should_pass in cases:
-        print(f"-- self-test: {name} (must {'pass' if should_pass else 'fail'})")
-        if check_allocations(rows_from(counts)) != should_pass:
-            print(f"SELF-TEST FAILED: the check did not {'pass' if should_pass else 'fail'} for {name}")
-            failed = True
+    failed = []
+    with contextlib.redirect_stdout(io.StringIO()):
+        for name, counts, should_pass in cases:
+            if check_allocations(rows_from(counts)) != should_pass:
+                failed.append(f"the check did not {'pass' if should_pass else 'fail'} for {name}")
+    for failure in failed:
+        print("SELF-TEST FAILED: " + failure)
     if failed:
         sys.exit(1)
-    print("self-test: the allocation check passes the committed counts and catches each broken measurement")
+    print(f"self-test: the allocation check passes the committed counts and fails each of "
+          f"{len(cases) - 1} broken measurements (every row above and, where its lower bound is above 0, "
+          f"below it; a counter that reads 0; a missing row)")
+    if unbounded_below:
+        print(f"rows that may read 0 (fewer than 8 mallocs, tolerance reaching 0): {len(unbounded_below)}")
+
+
+RESULTS = os.path.join(HERE, ".build-results")
+SUMMARY = os.path.join(HERE, "Results")
+README = os.path.join(os.path.dirname(HERE), "README.md")
+# The README's summary: one workload per question a user asks ("is the core fast", "are the
+# subjects", "is the bridge"), each with its closest peer.
+SUMMARY_ROWS = [
+    r"\(0\.\.<N\)\.publisher → sink",
+    r"\(0\.\.<N\)\.publisher, a chain of ten operators → sink",
+    r"PassthroughSubject\.send → sink",
+    r"PassthroughSubject\.share\(\) → 4 sinks \(time per send\)",
+    r"Just\(i\) → sink, one subscription per element",
+    r"subscribe \+ cancel a sink on a PassthroughSubject with 16,000 live sinks \(time per pair\)",
+    r"\(0\.\.<N\)\.publisher\.receive\(on: serial DispatchQueue\) → sink",
+    r"for await over \(0\.\.<N\)\.publisher\.values",
+    r"for await over merge of two \(0\.\.<N/2\)\.publisher \.values",
+    r"Producer → values, producer and consumer in different tasks",
+]
+SUMMARY_FILTER = "(" + "|".join(SUMMARY_ROWS) + r") \| .*"
+BEGIN, END = "<!-- benchmark-summary -->", "<!-- /benchmark-summary -->"
+
+
+def as_json(rows, ranges, meta):
+    return {**meta, "rows": [
+        {"target": r[0], "workload": r[1], "contender": r[2], "elements": r[3],
+         "nsPerElement": r[4], "mallocsPerElement": None if r[5] is None else r[5] / r[3],
+         "peakResidentBytes": r[6],
+         "nsPerElementRange": list(ranges[r[:4]]) if ranges else None} for r in rows]}
+
+
+def write_results(directory, stem, markdown, rows, ranges, meta):
+    os.makedirs(directory, exist_ok=True)
+    base = os.path.join(directory, stem)
+    with open(base + ".md", "w") as f:
+        f.write(markdown + "\n")
+    with open(base + ".json", "w") as f:
+        json.dump(as_json(rows, ranges, meta), f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    return base
+
+
+def summary_table(rows):
+    """One line per peer: the workload, both times and how many times faster Sluice is."""
+    lines = ["| workload | peer | Sluice ns/element | peer ns/element | Sluice is |", "|---|---|---:|---:|---:|"]
+    for target, workload in sorted({(r[0], r[1]) for r in rows}):
+        group = [r for r in rows if (r[0], r[1]) == (target, workload)]
+        sluice = next((r for r in group if r[2] == SLUICE), None)
+        peers = sorted((r for r in group if not r[2].startswith(SLUICE)), key=lambda r: r[4] or 0)
+        for peer in peers:
+            if sluice is None or not sluice[4] or not peer[4]:
+                continue
+            ratio = peer[4] / sluice[4]
+            verdict = f"{ratio:.3g}× faster" if ratio >= 1 else f"{1 / ratio:.3g}× slower"
+            lines.append(f"| {workload} | {peer[2]} | {fmt(sluice[4])} | {fmt(peer[4])} | {verdict} |")
+    return "\n".join(lines)
+
+
+def write_summary(rows, ranges, meta):
+    runs = "" if meta["runs"] == 1 else f" (each figure the median of {meta['runs']} runs)"
+    caption = f"Measured {meta['machine']}, by `{meta['command']}`{runs}."
+    markdown = summary_table(rows) + "\n\n" + caption
+    base = write_results(SUMMARY, "summary", markdown, rows, ranges, meta)
+    with open(README) as f:
+        readme = f.read()
+    if BEGIN not in readme or END not in readme:
+        sys.exit(f"README.md has no {BEGIN} … {END} block to put the summary in ({base}.md has it)")
+    head, rest = readme.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    with open(README, "w") as f:
+        f.write(f"{head}{BEGIN}\n{markdown}\n{END}{tail}")
+    print(f"wrote {base}.md, {base}.json and README.md's summary", file=sys.stderr)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--target", action="append", default=[], help="a suite: Core, Bridge, Memory")
-    parser.add_argument("--filter", help="regex on benchmark names, passed to package-benchmark")
+    parser.add_argument("--filter", help="regex on benchmark names, passed to package-benchmark; "
+                                         "it must match the whole name, e.g. '.*PassthroughSubject.*'")
     parser.add_argument("--ci", action="store_true", help="few iterations, small memory workloads")
+    parser.add_argument("--summary", action="store_true",
+                        help="run only the README's summary rows; write Benchmarks/Results/summary.* and README.md's table")
     parser.add_argument("--check-allocations", action="store_true")
     parser.add_argument("--update-allocations", action="store_true")
     parser.add_argument("--runs", type=int, default=1, help="run K times; print the median of the medians")
@@ -292,13 +532,27 @@ def main():
         return
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.summary and (args.filter or args.target or args.ci):
+        parser.error("--summary runs its own rows: no --filter, --target or --ci")
+    filter_regex = SUMMARY_FILTER if args.summary else args.filter
 
-    started = machine()
-    runs = [parse(run_benchmarks(args.target, args.ci, args.filter)) for _ in range(args.runs)]
+    progress = Progress(seconds_per_benchmark=0.6 if args.ci else 2.6)
+    meta = {"machine": machine(), "command": "python3 Benchmarks/compare.py " + " ".join(sys.argv[1:]),
+            "runs": args.runs, "ci": args.ci}
+    runs = []
+    for k in range(args.runs):
+        label = f" (run {k + 1} of {args.runs})" if args.runs > 1 else ""
+        runs.append(parse(run_benchmarks(args.target, args.ci, filter_regex, progress, label)))
+    progress.stopped.set()
     rows, ranges = combine(runs) if args.runs > 1 else (runs[0], None)
     runs_note = f", median of {args.runs} runs" if args.runs > 1 else ""
-    print(f"Run {started}{' (--ci)' if args.ci else ''}{runs_note}:\n")
-    print(table(rows, ranges))
+    heading = f"Run {meta['machine']}{' (--ci)' if args.ci else ''}{runs_note}:"
+    markdown = table(rows, ranges)
+    print(f"{heading}\n\n{markdown}")
+    base = write_results(RESULTS, "last-run", f"{heading}\n\n{markdown}", rows, ranges, meta)
+    print(f"\nwritten to {base}.md and {base}.json", file=sys.stderr)
+    if args.summary:
+        write_summary(rows, ranges, meta)
     if args.update_allocations:
         update_allocations(rows, runs)
     if args.check_allocations and not check_allocations(rows):
