@@ -217,7 +217,7 @@ extension DispatchSemaphore {
     /// comes fails the test instead of blocking its thread (which no time limit can end).
     @discardableResult
     func wait(
-        for what: String, bound: DispatchTimeInterval = .seconds(120),
+        for what: String, bound: DispatchTimeInterval = .seconds(300),
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
         if wait(timeout: .now() + bound) == .success { return true }
