@@ -43,11 +43,8 @@ struct SignalRules {
         let (_, recorder) = entry.subscribe(initialDemand: .none, source: source)
         let threads = defaultRacingThreads
         let box = Unchecked(source)
-        // Off the cooperative pool: the threads' work would hold one of its two threads.
-        await offTheCooperativePool {
-            runConcurrently(threads: threads) { _ in
-                for _ in 0..<(count / threads + 1) { box.value.request(.max(1), through: recorder) }
-            }
+        runConcurrently(threads: threads) { _ in
+            for _ in 0..<(count / threads + 1) { box.value.request(.max(1), through: recorder) }
         }
         source.request(.unlimited, through: recorder)
         await entry.awaitCompletion(of: recorder)
@@ -84,10 +81,8 @@ struct SignalRules {
         let box = Unchecked(subject)
         let initial = recorder.values.count  // a CurrentValueSubject's current value
         let threads = defaultRacingThreads
-        await offTheCooperativePool {
-            runConcurrently(threads: threads) { thread in
-                for value in 0..<500 { box.value.send(thread * 1_000 + value) }
-            }
+        runConcurrently(threads: threads) { thread in
+            for value in 0..<500 { box.value.send(thread * 1_000 + value) }
         }
         subject.send(completion: .finished)
         #expect(recorder.violations.isEmpty)
