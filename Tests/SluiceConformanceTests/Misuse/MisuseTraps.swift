@@ -25,13 +25,13 @@
 //                                     catch, tryCatch, retry, replaceError (an upstream value
 //                                     the downstream has not asked for, as in Combine):
 //                                     Tests/SluiceTests/Operators/ErrorOperatorTests.swift.
-// Violation.signalBeforeSubscription  values, a value or a completion first: here; the operators
-//                                     Combine traps in (tryFilter, removeDuplicates, prefix(while:),
+// Violation.signalBeforeSubscription  the operators Combine traps in (tryFilter, removeDuplicates, prefix(while:),
 //                                     …): Tests/SluiceTests/Operators/GuardedOperatorTests.swift;
 //                                     tryCatch and retry (a value first): ErrorOperatorTests.
 // Violation.requestBeforeSubscription the same operators' subscriptions: GuardedOperatorTests.
-// Violation.signalAfterCompletion     values, a value or a second completion after it: here;
-//                                     catch (its upstream failing again): ErrorOperatorTests.
+// Violation.signalAfterCompletion     catch (its upstream failing again): ErrorOperatorTests.
+//                                     (`values` ignores signals out of turn, as Combine does:
+//                                     ValuesOutOfTurnTests.)
 // Violation.recordingAfterCompletion  a value after it: RecordTests (with the message); a
 //                                     second completion: RecordTests checks the exit only,
 //                                     here with the message.
@@ -114,56 +114,6 @@ struct MisuseTraps {
         }
     }
 
-    @Test("A value before the subscription traps values naming rule 1")
-    func valueBeforeSubscription() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let iterator = SignalsBeforeSubscription(completionFirst: false).values.makeAsyncIterator()
-            withExtendedLifetime(iterator) {}
-        }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Sluice API violation: AsyncPublisher received a signal before its subscription (rule 1)"))
-        }
-    }
-
-    @Test("A completion before the subscription traps values naming rule 1")
-    func completionBeforeSubscription() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let iterator = SignalsBeforeSubscription(completionFirst: true).values.makeAsyncIterator()
-            withExtendedLifetime(iterator) {}
-        }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Sluice API violation: AsyncPublisher received a signal before its subscription (rule 1)"))
-        }
-    }
-
-    @Test("A value after the completion traps values naming rule 4")
-    func valueAfterCompletion() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let publisher = ControllablePublisher<Int, Never>()
-            let iterator = publisher.values.makeAsyncIterator()
-            publisher.subscriptions[0].send(completion: .finished)
-            publisher.subscriptions[0].send(1)
-            withExtendedLifetime(iterator) {}
-        }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Sluice API violation: AsyncPublisher received a signal after its completion (rule 4)"))
-        }
-    }
-
-    @Test("A second completion traps values naming rule 4")
-    func secondCompletion() async {
-        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let publisher = ControllablePublisher<Int, Never>()
-            let iterator = publisher.values(prefetch: 4).makeAsyncIterator()
-            publisher.subscriptions[0].send(completion: .finished)
-            publisher.subscriptions[0].send(completion: .finished)
-            withExtendedLifetime(iterator) {}
-        }.map { result in
-            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-                .contains("Sluice API violation: AsyncPublisher received a signal after its completion (rule 4)"))
-        }
-    }
-
     @Test("Recording a second completion traps naming rule 4")
     func recordingSecondCompletion() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -201,21 +151,6 @@ struct MisuseTraps {
         let recorder = RecordingSubscriber<Int, Never>()
         Just(1).buffer(size: -1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
         #expect(recorder.values.isEmpty && recorder.completion == .finished)
-    }
-}
-
-/// A faulty publisher: it sends a value (or a completion) before the subscription.
-struct SignalsBeforeSubscription: Publisher {
-    typealias Output = Int
-    typealias Failure = Never
-    let completionFirst: Bool
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        if completionFirst {
-            subscriber.receive(completion: .finished)
-        } else {
-            _ = subscriber.receive(1)
-        }
     }
 }
 

@@ -2,7 +2,7 @@
 /// storage's lock. Every event is a `mutating func` that returns what to do; the storage
 /// does it after unlocking (design rule 6).
 ///
-/// Phases and transitions (`waiter` is the one suspended `next()`, `buffer` the elements
+/// Phases and transitions (`waiter` is the suspended `next()`, `buffer` the elements
 /// delivered and not yet taken, `outstanding` the demand requested and not yet used):
 ///
 /// ```text
@@ -16,6 +16,18 @@
 ///   │                                    │                 ▼ completion (once) ──▶ terminated
 ///   └──────────cancel────────────────────┴──cancel──────▶ terminated (nil forever)
 /// ```
+///
+/// Signals out of turn are ignored, as in Combine: a value after the completion, a second
+/// completion. A value before the subscription wakes the waiting `next()` calls with nil
+/// (their demand is still requested when the subscription comes), as Combine's iterator
+/// does. A completion before the subscription ends the iteration, and the subscription that
+/// comes later is cancelled.
+///
+/// Copies of one iterator may wait at once (an actor that copies its iterator into each call,
+/// as Combine allows): each waiting `next()` then has its own `.max(1)` outstanding in
+/// `.onDemand` mode (requested together when the subscription comes), elements go to the
+/// waiters in the order they came, and a completion or cancel wakes them all (a failure is
+/// thrown to the first only).
 ///
 /// Modes: `.onDemand` requests `.max(1)` only when a `next()` finds nothing buffered, and
 /// hands that request to the storage's synchronous fast lane (`requestViaFastLane`), which
@@ -83,8 +95,11 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
     enum DeliveryAction {
         case none
         case resume(Continuation, ValuesResult<Element, Failure>)
-        /// An element the buffering policy dropped, released outside the lock.
+        /// An element the buffering policy dropped (or one out of turn), released outside
+        /// the lock.
         case drop(HandOff<Element>)
+        /// Wakes every waiter: the first gets `result`, the others nil.
+        case end(Continuation, ValuesResult<Element, Failure>, others: FIFO<Continuation>)
     }
 
     @usableFromInline var phase: Phase = .awaitingSubscription {
@@ -95,6 +110,8 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
     /// with a retain and a release) for every element.
     @usableFromInline private(set) var phaseKind: PhaseKind = .awaitingSubscription
     @usableFromInline var waiter: Continuation?
+    /// Further waiting `next()` calls, from copies of the iterator; almost always empty.
+    @usableFromInline var laterWaiters = FIFO<Continuation>()
     @usableFromInline var outstanding: Subscribers.Demand = .none
     @usableFromInline var buffer = ValuesBuffer<Element>()
     @usableFromInline let mode: ValuesMode
@@ -102,18 +119,42 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
     @usableFromInline
     init(mode: ValuesMode) { self.mode = mode }
 
-    /// The demand a waiting `next()` needs now, or nil if enough is outstanding.
+    /// How many `next()` calls are suspended.
+    @inlinable
+    var waiting: Int { waiter == nil ? 0 : 1 + laterWaiters.count }
+
+    /// The demand a `next()` about to wait needs now (beside the `waiting` ones), or nil if
+    /// enough is outstanding.
     @inlinable
     mutating func demandToRequest() -> Subscribers.Demand? {
-        guard outstanding == .none else { return nil }
         let demand: Subscribers.Demand
         switch mode {
-        case .onDemand: demand = .max(1)
-        case .prefetch(let limit): demand = .max(limit)
-        case .buffering: demand = .unlimited
+        case .onDemand:
+            guard outstanding <= waiting else { return nil }
+            demand = .max(1)
+        case .prefetch(let limit):
+            guard outstanding == .none else { return nil }
+            demand = .max(limit)
+        case .buffering:
+            guard outstanding == .none else { return nil }
+            demand = .unlimited
         }
-        outstanding = demand
+        outstanding += demand
         return demand
+    }
+
+    /// Parks a continuation behind any already waiting.
+    @inlinable
+    mutating func park(_ continuation: Continuation) {
+        if waiter == nil { waiter = continuation } else { laterWaiters.append(continuation) }
+    }
+
+    /// Takes the first waiting continuation, if any.
+    @inlinable
+    mutating func unpark() -> Continuation? {
+        let first = waiter
+        waiter = laterWaiters.popFirst()
+        return first
     }
 
     /// After an element was taken in prefetch mode: the batch that tops the level up to the
@@ -187,7 +228,7 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case .awaitingSubscription:
             return .suspend
         case .active(let subscription):
-            if fastLane, case .onDemand = mode, outstanding == .none {
+            if fastLane, case .onDemand = mode, outstanding == .none, waiter == nil {
                 return .requestViaFastLane(subscription)
             }
             if let demand = demandToRequest() { return .request(subscription, demand) }
@@ -210,19 +251,21 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case .end(let failure):
             return .resume(continuation, failure.map { .failure($0) } ?? .finished, replenish: nil)
         case .request(let subscription, let demand):
-            waiter = continuation
+            park(continuation)
             return .request(subscription, demand)
         case .requestViaFastLane:
             preconditionFailure("suspend(_:) never asks for the fast lane")
         case .suspend:
-            waiter = continuation
+            if case .awaitingSubscription = phaseKind, case .onDemand = mode { outstanding += 1 }
+            park(continuation)
             return .none
         }
     }
 
-    /// Ends the iteration: idempotent. Returns what to release outside the lock.
+    /// Ends the iteration: idempotent. Returns the subscription to cancel, the waiters to
+    /// wake with nil and the buffer to release, all outside the lock.
     @inlinable
-    mutating func cancel() -> (UpstreamSubscription?, Continuation?, ValuesBuffer<Element>)? {
+    mutating func cancel() -> (UpstreamSubscription?, FIFO<Continuation>, ValuesBuffer<Element>)? {
         let subscription: UpstreamSubscription?
         switch phase {
         case .terminated: return nil
@@ -230,8 +273,10 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case .awaitingSubscription, .upstreamCompleted: subscription = nil
         }
         phase = .terminated
-        defer { waiter = nil; buffer = ValuesBuffer() }
-        return (subscription, waiter, buffer)
+        var waiters = FIFO<Continuation>()
+        while let continuation = unpark() { waiters.append(continuation) }
+        defer { buffer = ValuesBuffer() }
+        return (subscription, waiters, buffer)
     }
 
     // MARK: Upstream side
@@ -241,22 +286,22 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
     mutating func subscribed(_ subscription: UpstreamSubscription) -> (cancel: UpstreamSubscription?, request: Subscribers.Demand?) {
         guard case .awaitingSubscription = phase else { return (subscription, nil) }
         phase = .active(subscription)
+        if case .onDemand = mode { return (nil, outstanding == .none ? nil : outstanding) }
         guard waiter != nil else { return (nil, nil) }
         return (nil, demandToRequest())
     }
 
     @inlinable
     mutating func received(_ element: HandOff<Element>) -> (DeliveryAction, Subscribers.Demand) {
-        switch phaseKind {
-        case .awaitingSubscription: Violation.signalBeforeSubscription("AsyncPublisher")
-        case .upstreamCompleted: Violation.signalAfterCompletion("AsyncPublisher")
-        case .terminated: return (.drop(element), .none)
-        case .active: break
+        guard case .active = phaseKind else {
+            guard case .awaitingSubscription = phaseKind, let first = unpark() else { return (.drop(element), .none) }
+            var others = FIFO<Continuation>()
+            while let later = unpark() { others.append(later) }
+            return (.end(first, .finished, others: others), .none)
         }
         guard outstanding > 0 else { Violation.valueBeyondDemand("AsyncPublisher") }
         outstanding -= 1
-        if let continuation = waiter {
-            waiter = nil
+        if let continuation = unpark() {
             guard case .prefetch = mode, let more = replenishment() else {
                 return (.resume(continuation, .element(element)), .none)
             }
@@ -273,19 +318,18 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
     @inlinable
     mutating func completed(_ completion: Subscribers.Completion<Failure>) -> DeliveryAction {
         switch phaseKind {
-        case .awaitingSubscription: Violation.signalBeforeSubscription("AsyncPublisher")
-        case .upstreamCompleted: Violation.signalAfterCompletion("AsyncPublisher")
-        case .terminated: return .none
-        case .active: break
+        case .upstreamCompleted, .terminated: return .none
+        case .awaitingSubscription, .active: break
         }
-        guard let continuation = waiter else {
+        guard let continuation = unpark() else {
             phase = .upstreamCompleted(completion)
             return .none
         }
-        // A waiter means the buffer is empty: the completion goes straight to it.
-        waiter = nil
+        // A waiter means the buffer is empty: the completion goes straight to the waiters.
         phase = .terminated
-        if case .failure(let error) = completion { return .resume(continuation, .failure(error)) }
-        return .resume(continuation, .finished)
+        var others = FIFO<Continuation>()
+        while let later = unpark() { others.append(later) }
+        if case .failure(let error) = completion { return .end(continuation, .failure(error), others: others) }
+        return .end(continuation, .finished, others: others)
     }
 }

@@ -49,7 +49,7 @@ struct ValuesBuffer<Element>: Sendable {
 /// `@inlinable` throughout so that clients specialise it for their element type: unspecialised
 /// generic code costs far more than the lock (metadata look-ups on every element).
 @usableFromInline
-final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
+final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Sendable, CustomStringConvertible {
     @usableFromInline let state: Locked<ValuesStateMachine<Input, Failure>>
 
     /// Where a synchronous upstream hands elements over without the lock (`.onDemand` only).
@@ -88,20 +88,24 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Sendable, Custo
         switch action {
         case .none, .drop: break  // a dropped element is released here, outside the lock
         case .resume(let continuation, let result): continuation.resume(returning: result)
+        case .end(let first, let result, var others):
+            first.resume(returning: result)
+            while let continuation = others.popFirst() { continuation.resume(returning: .finished) }
         }
     }
 
     // MARK: Iterator side
 
-    /// Ends the iteration: cancels the upstream and wakes a waiting `next()` with nil.
-    /// Idempotent and callable from any thread.
+    /// Ends the iteration: cancels the upstream and wakes every waiting `next()` with nil.
+    /// Idempotent and callable from any thread (Combine's iterator subscriber is
+    /// `Cancellable` too).
     @inlinable
     func cancel() {
-        guard let (subscription, waiter, dropped) = state.withLock({ $0.cancel() }) else { return }
+        guard case (let subscription, var waiters, let dropped)? = state.withLock({ $0.cancel() }) else { return }
         withExtendedLifetime(dropped) {}
         withExtendedLifetime(lane.settle()) {}
         subscription?.base.cancel()
-        waiter?.resume(returning: .finished)
+        while let waiter = waiters.popFirst() { waiter.resume(returning: .finished) }
     }
 
     /// The element, end or failure for one `next()`. Never suspends, takes no lock and

@@ -1,0 +1,198 @@
+import Sluice
+import SluiceTesting
+import Synchronization
+import Testing
+
+/// `values` facing what Combine's iterator tolerates: signals out of turn (ignored, not
+/// trapped) and copies of one iterator waiting at once (each with its own demand, served in
+/// order, all woken by the end).
+@Suite(.timeLimit(.minutes(2))) struct ValuesOutOfTurnTests {
+    // MARK: Signals out of turn
+
+    @Test func aValueBeforeTheSubscriptionIsIgnoredAndAsksForNothing() async {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        var iterator = publisher.values.makeAsyncIterator()
+        #expect(publisher.subscriber.receive(7) == .none)
+        let subscription = CallLog()
+        publisher.subscriber.receive(subscription: subscription)
+        #expect(subscription.calls.isEmpty)
+        publisher.subscriber.receive(completion: .finished)
+        #expect(await iterator.next() == nil, "the value sent before the subscription was kept")
+    }
+
+    @Test func aCompletionBeforeTheSubscriptionEndsTheIterationAndTheLateSubscriptionIsCancelled() async throws {
+        let publisher = HeldSubscriberPublisher<Int, TestError>()
+        var iterator = publisher.values.makeAsyncIterator()
+        publisher.subscriber.receive(completion: .failure(TestError(code: 3)))
+        await #expect(throws: TestError(code: 3)) { _ = try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+        let late = CallLog()
+        publisher.subscriber.receive(subscription: late)
+        #expect(late.calls == [.cancel])
+    }
+
+    @Test func aValueOrASecondCompletionAfterTheCompletionIsIgnored() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        defer { publisher.detachAll() }
+        var iterator = publisher.values.makeAsyncIterator()
+        let subscription = publisher.subscriptions[0]
+        subscription.send(completion: .finished)
+        #expect(subscription.send(1) == .none)
+        subscription.send(completion: .finished)
+        #expect(await iterator.next() == nil)
+        #expect(subscription.requests.isEmpty && subscription.cancelCount == 0)
+    }
+
+    @Test func theIteratorsSubscriberIsCancellableAndCancelsOnce() async {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        var iterator = publisher.values.makeAsyncIterator()
+        let subscription = CallLog()
+        publisher.subscriber.receive(subscription: subscription)
+        let cancellable = try? #require(publisher.held as? any Cancellable)
+        cancellable?.cancel()
+        cancellable?.cancel()
+        #expect(subscription.calls == [.cancel])
+        #expect(await iterator.next() == nil)
+    }
+
+    // MARK: Copies of one iterator waiting at once
+
+    @Test func waitingCopiesEachRequestOneAndTakeValuesInTheOrderTheyCame() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        defer { publisher.detachAll() }
+        let (subscription, first, second) = await twoCopiesWaiting(on: publisher)
+        #expect(subscription.value.send(1) == .none)
+        #expect(subscription.value.send(2) == .none)
+        #expect(await first.value == .success(1))
+        #expect(await second.value == .success(2))
+        #expect(subscription.value.requests == [.max(1), .max(1)])
+    }
+
+    @Test func aFailureWakesEveryWaitingCopyAndIsThrownOnce() async {
+        let publisher = ControllablePublisher<Int, TestError>()
+        defer { publisher.detachAll() }
+        let (subscription, first, second) = await twoCopiesWaiting(on: publisher)
+        subscription.value.send(completion: .failure(TestError(code: 9)))
+        #expect(await first.value == .failure(TestError(code: 9)))
+        #expect(await second.value == .success(nil))
+    }
+
+    @Test func cancellingOneWaitingTaskCancelsOnceAndWakesEveryCopy() async {
+        let publisher = ControllablePublisher<Int, Never>()
+        defer { publisher.detachAll() }
+        let (subscription, first, second) = await twoCopiesWaiting(on: publisher)
+        first.cancel()
+        #expect(await first.value == .success(nil))
+        #expect(await second.value == .success(nil))
+        #expect(subscription.value.requests == [.max(1), .max(1)])
+        #expect(subscription.value.cancelCount == 1)
+    }
+
+    @Test func copiesWaitingBeforeTheSubscriptionRequestTheirDemandTogether() async {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let (first, second, holder) = await twoCopiesWaitingBeforeTheSubscription(of: publisher)
+        defer { withExtendedLifetime(holder) {} }  // the iterator: dropping it cancels
+        let subscription = CallLog()
+        publisher.subscriber.receive(subscription: subscription)
+        #expect(subscription.calls == [.request(.max(2))])
+        #expect(publisher.subscriber.receive(5) == .none)
+        #expect(publisher.subscriber.receive(6) == .none)
+        #expect(Set([await first.value.get(), await second.value.get()]) == [5, 6])
+    }
+
+    @Test func aValueBeforeTheSubscriptionWakesTheWaitingCopiesWithNilButKeepsTheirDemand() async {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let (first, second, holder) = await twoCopiesWaitingBeforeTheSubscription(of: publisher)
+        defer { withExtendedLifetime(holder) {} }  // the iterator: dropping it cancels
+        #expect(publisher.subscriber.receive(42) == .none)
+        #expect(await first.value == .success(nil))
+        #expect(await second.value == .success(nil))
+        let subscription = CallLog()
+        publisher.subscriber.receive(subscription: subscription)
+        #expect(subscription.calls == [.request(.max(2))])
+    }
+
+    typealias Waiting<Failure: Error> = Task<Result<Int?, Failure>, Never>
+
+    /// Two tasks waiting on copies of one iterator, the first parked before the second starts.
+    private func twoCopiesWaiting<Failure: Equatable>(
+        on publisher: ControllablePublisher<Int, Failure>
+    ) async -> (Shared<ControllableSubscription<Int, Failure>>, Waiting<Failure>, Waiting<Failure>) {
+        let holder = CopyingIterator(Shared(publisher.values.makeAsyncIterator()))
+        let subscription = Shared(publisher.subscriptions[0])
+        let first = Task { await holder.nextResult() }
+        await subscription.value.waitForCalls { $0.count == 1 }
+        let second = Task { await holder.nextResult() }
+        await subscription.value.waitForCalls { $0.count == 2 }
+        await holder.settle()
+        return (subscription, first, second)
+    }
+
+    /// Two tasks waiting on copies of one iterator whose subscription has not come yet.
+    private func twoCopiesWaitingBeforeTheSubscription(
+        of publisher: HeldSubscriberPublisher<Int, Never>
+    ) async -> (Waiting<Never>, Waiting<Never>, holder: some Actor) {
+        let holder = CopyingIterator(Shared(publisher.values.makeAsyncIterator()))
+        let first = Task { await holder.nextResult() }
+        let second = Task { await holder.nextResult() }
+        await holder.waitUntilEntered(2)
+        return (first, second, holder)
+    }
+}
+
+/// Holds one `values` iterator and lets several tasks wait on copies of it at once, as an
+/// actor that copies its iterator into each call does. The actor runs each `next()` until it
+/// suspends (parked in the iterator) before it takes the next call, so after ``settle()`` every
+/// call that entered is parked.
+private actor CopyingIterator<P: Publisher> where P.Output: Sendable {
+    private let iterator: AsyncPublisher<P>.Iterator
+    private var entered = 0
+    private var enteredWaiter: (calls: Int, continuation: CheckedContinuation<Void, Never>)?
+
+    init(_ iterator: Shared<AsyncPublisher<P>.Iterator>) { self.iterator = iterator.value }
+
+    func nextResult() async -> Result<P.Output?, P.Failure> {
+        entered += 1
+        if let waiter = enteredWaiter, entered >= waiter.calls {
+            enteredWaiter = nil
+            waiter.continuation.resume()  // runs on this actor once this call has parked
+        }
+        var copy = iterator
+        do throws(P.Failure) { return .success(try await copy.next()) } catch { return .failure(error) }
+    }
+
+    /// Runs on the actor once the calls before it have parked.
+    func settle() {}
+
+    /// Waits until `calls` calls have entered and parked.
+    func waitUntilEntered(_ calls: Int) async {
+        guard entered < calls else { return }
+        await withCheckedContinuation { enteredWaiter = (calls, $0) }
+    }
+}
+
+/// A subscription that records the calls made on it.
+private final class CallLog: Subscription, Sendable {
+    enum Call: Equatable { case request(Subscribers.Demand), cancel }
+    private let log = Mutex<[Call]>([])
+    var calls: [Call] { log.withLock { $0 } }
+    func request(_ demand: Subscribers.Demand) { log.withLock { $0.append(.request(demand)) } }
+    func cancel() { log.withLock { $0.append(.cancel) } }
+}
+
+/// A publisher that keeps its one subscriber and sends it nothing, so that a test can send
+/// any signal in any order, the subscription included.
+private final class HeldSubscriberPublisher<Output, Failure: Error>: Publisher, Sendable {
+    private let stored = Mutex<Shared<(erased: AnySubscriber<Output, Failure>, raw: Any)>?>(nil)
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let both = Shared((erased: AnySubscriber(subscriber), raw: subscriber as Any))
+        stored.withLock { $0 = both }
+    }
+
+    /// The subscriber, as `AnySubscriber`.
+    var subscriber: AnySubscriber<Output, Failure> { stored.withLock { $0!.value.erased } }
+
+    /// The subscriber itself, to check what it conforms to.
+    var held: Any { stored.withLock { $0!.value.raw } }
+}
