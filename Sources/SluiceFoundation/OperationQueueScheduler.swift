@@ -97,3 +97,5 @@ private final class RepeatingOperation: Sendable {
 
     func cancel() { state.withLock { $0.cancelled = true } }
 }
+
+extension OperationQueue: CoalescingScheduler {}

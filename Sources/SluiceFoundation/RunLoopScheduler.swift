@@ -65,3 +65,5 @@ extension RunLoop: SendableActionScheduler {
         return timer
     }
 }
+
+extension RunLoop: CoalescingScheduler {}

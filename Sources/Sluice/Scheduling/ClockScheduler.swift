@@ -156,3 +156,5 @@ extension Scheduler where Self == ClockScheduler<ContinuousClock> {
     /// `.actor(MainActor.shared)` is ``mainActor``.
     public static func actor(_ actor: any Actor) -> Self { ClockScheduler(clock: ContinuousClock(), actor: actor) }
 }
+
+extension ClockScheduler: CoalescingScheduler {}

@@ -133,3 +133,5 @@ extension NanosecondStride {
     /// An interval of `seconds` seconds, as Combine's `Stride(_: TimeInterval)`.
     public init(_ seconds: Double) { self = .seconds(seconds) }
 }
+
+extension DispatchQueue: CoalescingScheduler {}

@@ -42,8 +42,6 @@ extension Registry {
         "zip(0..<100_000)", "combineLatest(Just)",
         "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "flatMap { CollectionOfOne($0).publisher }",
         "Just(upstream).switchToLatest()",
-        // Its request reaches the upstream later, on the scheduler: it checks the demand itself.
-        "subscribe(on: ImmediateScheduler)",
     ]
 
     /// Whether `entry`'s values depend on which of its upstreams answers a request first, which

@@ -1,12 +1,15 @@
 extension Publisher {
     /// Delivers the upstream's signals to the downstream on `scheduler`.
     ///
-    /// Everything the downstream receives — its subscription, each value and the completion —
-    /// arrives in an action run by `scheduler`, in the order the upstream sent it, one signal at
-    /// a time even on a concurrent queue. Requests and cancels go straight to the upstream, on
-    /// the caller's thread (use ``subscribe(on:options:)`` to move those). Demand is kept end to
-    /// end: the upstream is asked for exactly what the downstream asks for, so a limited demand
-    /// stays limited across the hop.
+    /// Each value and the completion arrives in an action of its own that `scheduler` runs (one
+    /// `schedule(options:_:)` call per signal, as in Combine), in the order the upstream sent
+    /// them, one signal at a time even on a concurrent queue. The subscription reaches the
+    /// downstream at once, on the thread that subscribes, as in Combine; on an actor-backed
+    /// scheduler such as `.mainActor` it is scheduled too, so that it arrives on the actor.
+    /// Requests and cancels go straight to the upstream, on the caller's thread (use
+    /// ``subscribe(on:options:)`` to move those). Demand is kept end to end: the upstream is
+    /// asked for exactly what the downstream asks for, so a limited demand stays limited across
+    /// the hop. After a cancel nothing more is delivered, not even what was already scheduled.
     ///
     /// To update main-actor state, receive on the main actor's scheduler; the closure then runs
     /// there, and without a hop when the value is already on the main actor:

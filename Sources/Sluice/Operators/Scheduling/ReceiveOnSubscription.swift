@@ -1,6 +1,9 @@
-/// The subscription of `receive(on:)`: the upstream's subscriber, which queues each signal,
-/// and the downstream's subscription, whose requests and cancel go straight upstream. One
-/// drain at a time, run by the scheduler, delivers what is queued (see ``ReceiveOnState``).
+/// The subscription of `receive(on:)`: the upstream's subscriber, which queues each value and
+/// the completion and schedules one action for it, and the downstream's subscription, whose
+/// requests and cancel go straight upstream. The subscription itself reaches the downstream at
+/// once, on the upstream's thread, as in Combine; through an actor-backed scheduler (a hop to
+/// an actor) it is queued like the rest, so that it too arrives on the actor. See
+/// ``ReceiveOnState`` for how the actions keep the signals in order and serial.
 @usableFromInline
 final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -12,30 +15,33 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     @usableFromInline let state: Locked<ReceiveOnState<Downstream>>
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
+    /// The scheduler runs its actions on an actor: the subscription is scheduled too.
+    @usableFromInline let queuesSubscription: Bool
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        state = Locked(ReceiveOnState(downstream: downstream))
+        state = Locked(ReceiveOnState(downstream: downstream, coalesces: scheduler is any CoalescingScheduler))
         self.scheduler = scheduler
         self.options = options
-        let entry = ScheduledEntry { self.drain() }
-        state.withLock { $0.drain = entry.action }
+        queuesSubscription = (scheduler as? any ActorBackedScheduler)?.actor != nil
+        let entry = ScheduledEntry { self.takeTurn() }
+        state.withLock { $0.action = entry.action }
     }
 
-    /// Signals delivered per scheduled run before the drain yields the scheduler to others.
-    @inlinable static var budget: Int { 1024 }
-
+    /// Run by the scheduler: delivers the oldest queued signal (and, on a coalescing
+    /// scheduler, those behind it), unless another thread is delivering (then that thread
+    /// delivers it).
     @inlinable
-    func enqueue(_ signal: ReceiveOnState<Downstream>.Signal) {
-        if let drain = state.withLock({ $0.enqueue(signal) }) { scheduler.schedule(options: options, drain) }
+    func takeTurn() {
+        guard let (signal, downstream) = state.withLock({ $0.actionRan() }) else { return }
+        deliver(signal, to: downstream)
     }
 
-    /// Run by the scheduler: delivers the queued signals, up to the budget.
+    /// Delivers `signal`, then what is due after it (see ``ScheduledTurns``).
     @inlinable
-    func drain() {
-        var budget = Self.budget
-        var reschedule: (@Sendable () -> Void)?
-        while let (signal, downstream) = state.withLock({ $0.next(budget: &budget, reschedule: &reschedule) }) {
+    func deliver(_ signal: ReceiveOnState<Downstream>.Signal, to downstream: Downstream) {
+        var next = ReceiveOnState<Downstream>.Turn.deliver(signal, downstream)
+        while case .deliver(let signal, let downstream) = next {
             switch signal {
             case .subscription:
                 downstream.receive(subscription: self)
@@ -45,34 +51,41 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
             case .completion(let completion):
                 downstream.receive(completion: completion)
             }
+            next = state.withLock { $0.delivered() }
         }
-        if let reschedule { scheduler.schedule(options: options, reschedule) }
+        if case .reschedule(let action) = next { scheduler.schedule(options: options, action) }
     }
 
     // MARK: The upstream
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard state.withLock({ $0.downstream != nil && $0.upstream.attach(subscription) }) else {
-            return subscription.cancel()
+        switch state.withLock({ $0.subscribed(subscription, queued: queuesSubscription) }) {
+        case .deliverNow(let downstream):
+            downstream.receive(subscription: self)
+            switch state.withLock({ $0.delivered() }) {
+            case .deliver(let signal, let downstream): deliver(signal, to: downstream)
+            case .reschedule(let action): scheduler.schedule(options: options, action)
+            case .done: break
+            }
+        case .schedule(let action):
+            scheduler.schedule(options: options, action)
+        case .cancel:
+            subscription.cancel()
+        case .ignore:
+            break
         }
-        enqueue(.subscription)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        enqueue(.value(input))
+        if let action = state.withLock({ $0.enqueue(.value(input)) }) { scheduler.schedule(options: options, action) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        // The upstream is done: nothing to cancel any more, but the completion still waits its turn.
-        let drain = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.upstream.end() != nil else { return nil }
-            return state.enqueue(.completion(completion))
-        }
-        if let drain { scheduler.schedule(options: options, drain) }
+        if let action = state.withLock({ $0.completed(completion) }) { scheduler.schedule(options: options, action) }
     }
 
     // MARK: Subscription (the downstream's calls)

@@ -1,7 +1,6 @@
-/// The subscription of `subscribe(on:)`: one scheduled entry does, in turn, whatever is due —
-/// subscribe to the upstream (first), pass it the demand requested since the last run, cancel
-/// it — so that the upstream is only ever called on the scheduler, one call at a time, and
-/// scheduling allocates nothing. The upstream's signals pass straight through.
+/// The subscription of `subscribe(on:)`: subscribing to the upstream, each request and the
+/// cancel are one scheduled action each, as in Combine, run in order and one at a time on any
+/// scheduler (``ScheduledTurns``). The upstream's signals pass straight through.
 @usableFromInline
 final class SubscribeOnSubscription<Upstream: Publisher, Downstream: Subscriber, Context: Scheduler>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -9,60 +8,61 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
+    /// A call to make upstream, on the scheduler.
+    @usableFromInline
+    enum Work {
+        case subscribe(Upstream)
+        case request(Subscribers.Demand)
+        case cancel
+    }
+
     @usableFromInline
     struct State {
-        /// The publisher, until the scheduler subscribes to it.
-        @usableFromInline var publisher: Upstream?
         @usableFromInline var upstream = SubscriptionSlot.awaiting
         /// The downstream, until the stream ends.
         @usableFromInline var downstream: Downstream?
-        /// Requested and not yet passed upstream.
-        @usableFromInline var demand = Subscribers.Demand.none
         @usableFromInline var cancelled = false
-        /// The entry is scheduled and has not started yet.
-        @usableFromInline var scheduled = false
-        @usableFromInline var entry: (@Sendable () -> Void)?
+        /// Requested on the scheduler before the upstream's subscription came: passed on with it.
+        @usableFromInline var demandBeforeSubscription = Subscribers.Demand.none
+        @usableFromInline var work: ScheduledTurns<Work>
+        /// The action handed to the scheduler for every call; dropped when the stream ends.
+        @usableFromInline var action: (@Sendable () -> Void)?
 
         @inlinable
-        init(publisher: Upstream, downstream: Downstream) {
-            self.publisher = publisher
+        init(publisher: Upstream, downstream: Downstream, coalesces: Bool) {
             self.downstream = downstream
+            work = ScheduledTurns(coalesces: coalesces)
+            _ = work.append(.subscribe(publisher))
         }
 
-        /// The entry, if the caller must schedule it.
+        /// Queues a call from the downstream while the stream is live; the action to schedule.
         @inlinable
-        mutating func schedule() -> (@Sendable () -> Void)? {
-            guard !scheduled else { return nil }
-            scheduled = true
-            return entry
+        mutating func enqueue(_ call: Work) -> (@Sendable () -> Void)? {
+            guard !cancelled, downstream != nil else { return nil }
+            if case .cancel = call {
+                cancelled = true
+                downstream = nil
+            }
+            return work.append(call) ? action : nil
         }
 
-        /// What the scheduled entry does now.
+        /// What to do with a subscription from the upstream.
         @usableFromInline
-        enum Work {
-            case subscribe(Upstream)
-            case request(any Subscription, Subscribers.Demand)
-            case cancel(any Subscription)
-            case nothing
+        enum Arrival {
+            /// Give it to the downstream, then pass on the demand requested before it came.
+            case deliver(Downstream, Subscribers.Demand)
+            /// A second subscription: cancel it.
+            case cancel
+            /// The downstream cancelled first: leave it alone, as Combine does.
+            case ignore
         }
 
         @inlinable
-        mutating func work() -> Work {
-            scheduled = false
-            if let publisher {
-                self.publisher = nil
-                // The first run subscribes even after a cancel (the subscription then cancels at
-                // once), as the upstream may count on a subscribe for each `receive(subscriber:)`.
-                return .subscribe(publisher)
-            }
-            if cancelled {
-                entry = nil
-                if let upstream = upstream.end()?.upstream { return .cancel(upstream) }
-                return .nothing
-            }
-            guard demand > .none, let upstream = upstream.current else { return .nothing }
-            defer { demand = .none }
-            return .request(upstream, demand)
+        mutating func subscribed(_ subscription: any Subscription) -> Arrival {
+            guard let downstream else { return .ignore }
+            guard upstream.attach(subscription) else { return .cancel }
+            defer { demandBeforeSubscription = .none }
+            return .deliver(downstream, demandBeforeSubscription)
         }
     }
 
@@ -73,35 +73,57 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     init(upstream: Upstream, downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        state = Locked(State(publisher: upstream, downstream: downstream))
+        state = Locked(State(publisher: upstream, downstream: downstream, coalesces: scheduler is any CoalescingScheduler))
         self.scheduler = scheduler
         self.options = options
-        let entry = ScheduledEntry { self.run() }
-        state.withLock { $0.entry = entry.action }
+        let entry = ScheduledEntry { self.takeTurn() }
+        state.withLock { $0.action = entry.action }
     }
 
     /// Schedules the subscription to the upstream.
     @inlinable
     func start() {
-        if let entry = state.withLock({ $0.schedule() }) { scheduler.schedule(options: options, entry) }
+        if let action = state.withLock({ $0.action }) { scheduler.schedule(options: options, action) }
     }
 
-    /// Run by the scheduler: does what is due, then again if more came due meanwhile.
+    /// Run by the scheduler: makes the oldest queued call upstream (and, on a coalescing
+    /// scheduler, those behind it), unless another thread is making one (then that thread
+    /// makes it).
     @inlinable
-    func run() {
-        switch state.withLock({ $0.work() }) {
+    func takeTurn() {
+        guard let first = state.withLock({ $0.work.actionRan() }) else { return }
+        var next = ScheduledTurns<Work>.Next.run(first)
+        while case .run(let work) = next {
+            perform(work)
+            next = state.withLock { $0.work.finished() }
+        }
+        if case .reschedule = next, let action = state.withLock({ $0.action }) {
+            scheduler.schedule(options: options, action)
+        }
+    }
+
+    @inlinable
+    func perform(_ work: Work) {
+        switch work {
         case .subscribe(let publisher):
+            // Even after a cancel, as the upstream may count on a subscribe for each
+            // `receive(subscriber:)`; its subscription is then left alone, as in Combine.
             publisher.subscribe(self)
-            // Demand or a cancel that came while subscribing is passed on in a later run.
-            if let entry = state.withLock({ $0.demand > .none || $0.cancelled ? $0.schedule() : nil }) {
-                scheduler.schedule(options: options, entry)
+        case .request(let demand):
+            let upstream = state.withLock { state -> (any Subscription)? in
+                guard let upstream = state.upstream.current else {
+                    if state.upstream.isAwaiting { state.demandBeforeSubscription += demand }
+                    return nil
+                }
+                return upstream
             }
-        case .request(let upstream, let demand):
-            upstream.request(demand)
-        case .cancel(let upstream):
-            upstream.cancel()
-        case .nothing:
-            break
+            upstream?.request(demand)
+        case .cancel:
+            let upstream = state.withLock { state -> (any Subscription)? in
+                defer { state.action = nil }
+                return state.upstream.end()?.upstream
+            }
+            upstream?.cancel()
         }
     }
 
@@ -109,29 +131,33 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let downstream = state.withLock { state -> Downstream? in
-            guard state.downstream != nil, state.upstream.attach(subscription) else { return nil }
-            return state.downstream
+        let arrival = state.withLock { $0.subscribed(subscription) }
+        switch arrival {
+        case .deliver(let downstream, let demand):
+            downstream.receive(subscription: self)
+            if demand > .none { subscription.request(demand) }
+        case .cancel:
+            subscription.cancel()
+        case .ignore:
+            break
         }
-        // A second subscription, or the first one after a cancel: cancel it (we are on the
-        // scheduler, running the subscribe).
-        guard let downstream else { return subscription.cancel() }
-        downstream.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream = state.withLock({ $0.downstream }) else { return .none }
+        guard let downstream = state.withLock({ $0.upstream.isSubscribed ? $0.downstream : nil }) else { return .none }
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let downstream = state.withLock { state -> Downstream? in
-            guard state.upstream.end() != nil else { return nil }
+            // After a cancel the slot stays for the cancel's action, which Combine still makes.
+            guard state.upstream.isSubscribed, state.downstream != nil else { return nil }
+            _ = state.upstream.end()
             defer {
                 state.downstream = nil
-                state.entry = nil
+                state.action = nil
             }
             return state.downstream
         }
@@ -140,28 +166,17 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     // MARK: Subscription (the downstream's calls)
 
-    /// Adds `demand` for the next scheduled run. `request(.none)` traps here, where the caller
-    /// made it, rather than later on the scheduler (rule 7).
+    /// Passes `demand` upstream in an action of its own on the scheduler; `.none` too, as
+    /// Combine does (the upstream decides what it means).
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        if demand == .none { Violation.zeroDemandRequested() }
-        let entry = state.withLock { state -> (@Sendable () -> Void)? in
-            guard !state.cancelled, state.downstream != nil else { return nil }
-            state.demand += demand
-            return state.schedule()
-        }
-        if let entry { scheduler.schedule(options: options, entry) }
+        if let action = state.withLock({ $0.enqueue(.request(demand)) }) { scheduler.schedule(options: options, action) }
     }
 
+    /// Lets the downstream go at once, and cancels the upstream in an action on the scheduler.
     @inlinable
     func cancel() {
-        let entry = state.withLock { state -> (@Sendable () -> Void)? in
-            guard !state.cancelled, state.downstream != nil else { return nil }
-            state.cancelled = true
-            state.downstream = nil
-            return state.schedule()
-        }
-        if let entry { scheduler.schedule(options: options, entry) }
+        if let action = state.withLock({ $0.enqueue(.cancel) }) { scheduler.schedule(options: options, action) }
     }
 
     @usableFromInline var description: String { "SubscribeOn" }

@@ -7,23 +7,53 @@ private struct Boom: Error, Equatable {}
 
 @Suite("receive(on:)", .timeLimit(.minutes(6)))
 struct ReceiveOnTests {
-    @Test("every signal, the subscription first, reaches the downstream only when the scheduler runs")
+    @Test("the subscription arrives at once; each value and the completion waits for the scheduler")
     func signalsWaitForTheScheduler() {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Boom>()
         let recorder = RecordingSubscriber<Int, Boom>()
         defer { recorder.cancel() }
         subject.receive(on: scheduler).subscribe(recorder)
-        #expect(recorder.events.isEmpty)
-        scheduler.advance()
         #expect(recorder.events == [.subscription])
         subject.send(1)
         subject.send(2)
         subject.send(completion: .failure(Boom()))
-        #expect(recorder.values == [])
+        #expect(recorder.events == [.subscription])
         scheduler.advance()
         #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(Boom()))])
         #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("signals from the upstream before its subscription or after its completion are dropped")
+    func signalsOutOfTurnAreDropped() {
+        let scheduler = VirtualTimeScheduler()
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        let hop = HeldSubscriber<Int, Never>()
+        hop.publisher.receive(on: scheduler).subscribe(recorder)
+        #expect(hop.subscriber.receive(1) == .none)
+        hop.subscriber.receive(completion: .finished)
+        hop.subscriber.receive(subscription: Subscriptions.empty)
+        #expect(hop.subscriber.receive(2) == .none)
+        hop.subscriber.receive(completion: .finished)
+        #expect(hop.subscriber.receive(3) == .none)
+        hop.subscriber.receive(completion: .finished)
+        scheduler.advance()
+        #expect(recorder.events == [.subscription, .value(2), .completion(.finished)])
+    }
+
+    @Test("a subscription that comes after the downstream cancelled is left alone, as in Combine")
+    func subscriptionAfterCancelIsIgnored() throws {
+        let scheduler = VirtualTimeScheduler()
+        let recorder = RecordingSubscriber<Int, Never>()
+        let hop = HeldSubscriber<Int, Never>()
+        hop.publisher.receive(on: scheduler).subscribe(recorder)
+        try #require(hop.raw as? any Cancellable).cancel()
+        let late = ControllablePublisher<Int, Never>()
+        late.subscribe(hop.subscriber)
+        #expect(late.subscriptions[0].history.isEmpty)
+        #expect(recorder.events.isEmpty)
+        late.detachAll()
     }
 
     @Test("demand passes upstream as asked: a limited demand stays limited across the hop")
@@ -60,6 +90,22 @@ struct ReceiveOnTests {
         #expect(subscription.requests == [.max(1)], "nothing returned before the scheduler delivers")
         scheduler.advance()
         #expect(subscription.requests == [.max(1), .max(1)])
+    }
+
+    @Test("the demand for a value queued before the upstream's completion still goes upstream, as in Combine")
+    func demandOfAValueQueuedBeforeTheCompletion() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(3))
+        defer { recorder.cancel() }
+        upstream.receive(on: scheduler).subscribe(recorder)
+        _ = upstream.subscriptions[0].send(1)
+        upstream.subscriptions[0].send(completion: .finished)
+        scheduler.advance()
+        #expect(recorder.values == [1] && recorder.completion == .finished)
+        #expect(upstream.subscriptions[0].requests == [.max(1), .max(3)])
+        #expect(upstream.subscriptions[0].cancelCount == 0)
     }
 
     @Test("a cancel before the scheduler runs: nothing queued is delivered, the upstream is cancelled, the downstream released")
@@ -116,20 +162,38 @@ struct ReceiveOnTests {
         #expect(recorder.completion == nil && recorder.violations.isEmpty)
     }
 
-    @Test("a long queue is drained in runs, so that other work on the scheduler gets its turn")
-    func drainsYieldTheScheduler() {
+    @Test("each signal is one action of the scheduler, so work scheduled between two values runs between them")
+    func eachSignalIsOneAction() {
         let scheduler = VirtualTimeScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
         defer { recorder.cancel() }
         subject.receive(on: scheduler).subscribe(recorder)
-        scheduler.advance()
-        for value in 0..<3000 { subject.send(value) }
+        for value in 0..<3 { subject.send(value) }
         let seen = Locked<Int?>(nil)
         scheduler.schedule { seen.withLock { $0 = recorder.valueCount } }
+        subject.send(3)
+        #expect(scheduler.scheduledCount == 5, "one action per value, and the other work")
         scheduler.advance()
-        let countWhenOtherWorkRan = seen.withLock { $0 }
-        #expect(countWhenOtherWorkRan == 1024)
+        #expect(seen.withLock { $0 } == 3)
+        #expect(recorder.values == [0, 1, 2, 3])
+    }
+
+    @Test("on a dispatch queue one action delivers what is queued, in runs of 1,024, so other work on the queue runs between runs")
+    func coalescesOnSluicesOwnSchedulers() async {
+        let queue = DispatchQueue(label: "receive-on-coalescing")
+        let release = DispatchSemaphore(value: 0)
+        queue.async { _ = release.wait(timeout: .now() + 60) }  // holds the queue while values queue up
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        subject.receive(on: queue).subscribe(recorder)
+        for value in 0..<3000 { subject.send(value) }
+        let seen = Locked<Int?>(nil)
+        queue.async { seen.withLock { $0 = recorder.valueCount } }
+        release.signal()
+        await recorder.waitForValues(count: 3000)
+        #expect(seen.withLock { $0 } == 1024)
         #expect(recorder.values == Array(0..<3000))
     }
 
@@ -172,3 +236,4 @@ struct ReceiveOnTests {
         #expect(String(describing: recorder.subscription!) == "ReceiveOn")
     }
 }
+

@@ -24,7 +24,7 @@ struct SubscribeOnTests {
         recorder.request(.max(4))
         #expect(subscription.requests == [.max(2)])
         scheduler.advance()
-        #expect(subscription.requests == [.max(2), .max(5)], "requests made between two runs go up together")
+        #expect(subscription.requests == [.max(2), .max(1), .max(4)], "each request is an action of its own, as in Combine")
         recorder.cancel()
         _ = subscription.send(2)
         #expect(recorder.values == [1], "a cancel stops the values at once")
@@ -45,6 +45,56 @@ struct SubscribeOnTests {
         #expect(upstream.subscriptions.count == 1)
         #expect(upstream.subscriptions[0].cancelCount == 1)
         #expect(upstream.subscriptions[0].requests == [])
+    }
+
+    @Test("request(.none) goes upstream on the scheduler like any demand, as Combine passes it")
+    func zeroDemandIsPassedOn() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
+        upstream.subscribe(on: scheduler).subscribe(recorder)
+        scheduler.advance()
+        recorder.request(.none)
+        recorder.request(.max(1))
+        #expect(scheduler.scheduledCount == 2)
+        scheduler.advance()
+        #expect(upstream.subscriptions[0].requests == [.none, .max(1)])
+    }
+
+    @Test("signals before the upstream's subscription are dropped; a subscription after the cancel is left alone")
+    func signalsOutOfTurn() throws {
+        let scheduler = VirtualTimeScheduler()
+        let recorder = RecordingSubscriber<Int, Never>()
+        let hop = HeldSubscriber<Int, Never>()
+        hop.publisher.subscribe(on: scheduler).subscribe(recorder)
+        scheduler.advance()
+        #expect(hop.subscriber.receive(1) == .none)
+        hop.subscriber.receive(completion: .finished)
+        #expect(recorder.events.isEmpty)
+        try #require(hop.raw as? any Cancellable).cancel()
+        scheduler.advance()
+        let late = ControllablePublisher<Int, Never>()
+        late.subscribe(hop.subscriber)
+        #expect(late.subscriptions[0].history.isEmpty)
+        #expect(recorder.events.isEmpty)
+        late.detachAll()
+    }
+
+    @Test("a cancel made before the upstream completed still reaches it on the scheduler, as in Combine")
+    func cancelAfterTheUpstreamCompletedStillGoesUp() {
+        let scheduler = VirtualTimeScheduler()
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.subscribe(on: scheduler).subscribe(recorder)
+        scheduler.advance()
+        recorder.cancel()
+        upstream.subscriptions[0].send(completion: .finished)
+        #expect(recorder.events == [.subscription])
+        scheduler.advance()
+        #expect(upstream.subscriptions[0].cancelCount == 1)
     }
 
     @Test("the completion passes through and releases the downstream")
