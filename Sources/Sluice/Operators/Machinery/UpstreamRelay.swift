@@ -156,8 +156,15 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         }
     }
 
+    /// Ends the relay; with ``UpstreamChecks/valuesAfterSubscription`` (`replaceError`), a
+    /// cancel before upstream 1's subscription is ignored, as Combine's is (the subscription
+    /// that comes later is taken).
     func cancel() {
-        guard let ended = state.withLock({ $0.cancel() }) else { return }
+        let ended = state.withLock { state -> UpstreamRelayState<Downstream>.Ended? in
+            if checks.ignoresCancelBeforeSubscription, case .connecting(1) = state.link { return nil }
+            return state.cancel()
+        }
+        guard let ended else { return }
         // The downstream and a queued subscribe (which holds the next publisher) are released
         // here, after the lock.
         ended.upstream?.cancel()
@@ -221,7 +228,7 @@ enum UpstreamChecks {
     /// returned.
     case everyValue
     /// `replaceError`: a value beyond the downstream's demand traps; one before the
-    /// subscription is ignored, as in Combine.
+    /// subscription is ignored, and so is a cancel, as in Combine.
     case valuesAfterSubscription
 
     func trapsValueBeforeSubscription(token: Int) -> Bool {
@@ -240,4 +247,8 @@ enum UpstreamChecks {
     }
 
     func trapsFailureOutOfTurn(token: Int) -> Bool { self == .firstUpstream && token == 1 }
+
+    /// Whether a cancel before upstream 1's subscription is ignored (`replaceError`'s, as in
+    /// Combine); else it ends the relay.
+    var ignoresCancelBeforeSubscription: Bool { self == .valuesAfterSubscription }
 }
