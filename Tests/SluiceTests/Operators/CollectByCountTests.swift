@@ -87,4 +87,35 @@ struct CollectByCountTests {
         #expect(recorder.values.isEmpty)
         #expect(recorder.completion == nil)
     }
+
+    @Test("the upstream's subscriber is the subscription handed down with the upstream's; a request or a cancel before it is ignored, as in Combine")
+    func earlySignals() throws {
+        let upstream = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .max(2))
+        defer { recorder.cancel() }
+        upstream.collect(3).subscribe(recorder)
+        let subscription = try #require(upstream.raw as? any Subscription)
+        subscription.request(.max(1))
+        subscription.cancel()
+        #expect(upstream.subscriber?.receive(1) == Subscribers.Demand.none, "a value before the subscription is ignored")
+        #expect(recorder.events.isEmpty)
+        let logging = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: logging)
+        #expect(recorder.subscription != nil && logging.requests == [.max(6)] && logging.cancelCount == 0)
+        let second = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: second)
+        #expect(second.cancelCount == 1)
+    }
+
+    @Test("a completion before the upstream's subscription reaches the subscriber, as in Combine, and a subscription after it is cancelled")
+    func completionBeforeSubscription() {
+        let upstream = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<[Int], Never>()
+        upstream.collect(2).subscribe(recorder)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(recorder.completion == .finished)
+        let late = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        #expect(late.cancelCount == 1 && recorder.subscription == nil)
+    }
 }

@@ -137,4 +137,20 @@ struct ConcatenateTests {
         #expect(first.values.isEmpty)
         #expect(second.values == [9])
     }
+
+    @Test("a cancel lets go of the suffix, even while the prefix keeps its subscriber, as Combine's does")
+    func cancelReleasesSuffix() {
+        let prefix = HandingPublisher<Int, Never>()
+        weak var weakSuffix: HandingPublisher<Int, Never>?
+        let recorder = RecordingSubscriber<Int, Never>()
+        do {
+            let suffix = HandingPublisher<Int, Never>()
+            weakSuffix = suffix
+            prefix.append(suffix).subscribe(recorder)
+        }
+        prefix.subscriber?.receive(subscription: LoggingSubscription())
+        #expect(weakSuffix != nil, "kept while the prefix runs")
+        recorder.cancel()
+        #expect(weakSuffix == nil)
+    }
 }

@@ -490,6 +490,21 @@ extension ReplaceErrorTests {
         late.release()
         #expect(late.inner.subscriptions[0].send(2) == .none && recorder.values == [2] && recorder.violations.isEmpty)
     }
+
+    @Test("replaceError ignores a cancel before its upstream's subscription, as Combine's does: the subscription that comes later is taken")
+    func earlyCancelIgnored() throws {
+        let late = LatePublisher<Int, TestError>()
+        defer { late.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { recorder.cancel() }
+        late.replaceError(with: 0).subscribe(recorder)
+        let subscription = try #require(late.waitingSubscribers.first?.raw as? any Subscription)
+        subscription.cancel()
+        late.release()
+        #expect(late.inner.subscriptions[0].cancelCount == 0)
+        _ = late.inner.subscriptions[0].send(1)
+        #expect(recorder.values == [1])
+    }
 }
 
 extension RetryTests {

@@ -53,22 +53,22 @@ struct UntilOutputTests {
         #expect(recorder.completion == .finished && recorder.violations.isEmpty)
     }
 
-    @Test("drop: the other publisher is cancelled once its value has opened the stream, so that it lets go of the subscription")
-    func dropCancelsFiredTrigger() {
+    @Test("drop: once its value has opened the stream, the other publisher is let go of, not cancelled, and its completion is ignored, as in Combine")
+    func dropLetsGoOfFiredTrigger() {
         let upstream = PassthroughSubject<Int, Never>()
         let trigger = ControllablePublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
         defer { recorder.cancel() }
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
-        #expect(trigger.subscriptions[0].cancelCount == 0)
         _ = trigger.subscriptions[0].send(1)
-        #expect(trigger.subscriptions[0].cancelCount == 1)
         trigger.subscriptions[0].send(completion: .finished)
         upstream.send(2)
         #expect(recorder.values == [2] && recorder.completion == nil && recorder.violations.isEmpty)
+        recorder.cancel()
+        #expect(trigger.subscriptions[0].cancelCount == 0, "let go of when it fired: the cancel does not reach it")
     }
 
-    @Test("drop: a trigger that sends its value inside the request is cancelled once, and its completion after is ignored")
+    @Test("drop: a trigger that sends its value inside the request is never cancelled, and its completion after is ignored")
     func dropSynchronousTrigger() {
         let upstream = PassthroughSubject<Int, Never>()
         var cancels = 0
@@ -78,7 +78,102 @@ struct UntilOutputTests {
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
         upstream.send(5)
         #expect(recorder.values == [5] && recorder.completion == nil)
-        #expect(cancels == 1 && recorder.violations.isEmpty)
+        #expect(cancels == 0 && recorder.violations.isEmpty)
+    }
+
+    @Test("drop: an upstream value to drop with no demand left traps (rule 2), as Combine's does")
+    func dropTrapsBeyondDemand() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = ControllablePublisher<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+            upstream.drop(untilOutputFrom: Empty<Void, Never>(completeImmediately: false)).subscribe(recorder)
+            _ = upstream.subscriptions[0].send(1)   // dropped: uses up the one requested
+            _ = upstream.subscriptions[0].send(2)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("DropUntilOutput received a value beyond the demand it requested (rule 2)"))
+        }
+    }
+
+    @Test("drop: an upstream subscription that comes after the other publisher ended the stream is taken and asked for the demand, as in Combine")
+    func dropLateUpstreamSubscription() {
+        let upstream = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
+        upstream.drop(untilOutputFrom: Empty<Void, Never>()).subscribe(recorder)
+        #expect(recorder.completion == .finished)
+        let late = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        #expect(late.requests == [.max(3)] && late.cancelCount == 0)
+        let second = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: second)
+        #expect(second.cancelCount == 1 && second.requests.isEmpty)
+    }
+
+    @Test("drop: a second subscription of the other publisher is cancelled; after its value, a new one is taken and asked for one")
+    func dropOtherSubscriptions() {
+        let upstream = ControllablePublisher<Int, Never>()
+        let trigger = HandingPublisher<Void, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+        let first = LoggingSubscription(), second = LoggingSubscription(), third = LoggingSubscription()
+        trigger.subscriber?.receive(subscription: first)
+        trigger.subscriber?.receive(subscription: second)
+        #expect(first.requests == [.max(1)] && second.cancelCount == 1)
+        _ = trigger.subscriber?.receive(())
+        trigger.subscriber?.receive(subscription: third)
+        #expect(third.requests == [.max(1)])
+        recorder.cancel()
+        #expect(third.cancelCount == 1 && first.cancelCount == 0 && upstream.subscriptions[0].cancelCount == 1)
+    }
+
+    @Test("prefix: the subscriber gets its subscription with the upstream's, and a value before that is ignored, as in Combine")
+    func prefixHandsDownWithUpstream() {
+        let upstream = HandingPublisher<Int, Never>()
+        let trigger = ControllablePublisher<Void, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { recorder.cancel() }
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        #expect(recorder.events.isEmpty && trigger.subscriptions[0].requests == [.max(1)])
+        #expect(upstream.subscriber?.receive(1) == Subscribers.Demand.none)
+        let subscription = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(recorder.subscription != nil && recorder.values.isEmpty && subscription.requests == [.max(2)])
+    }
+
+    @Test("prefix: the trigger firing before the upstream's subscription finishes the subscriber, and that subscription is cancelled, as in Combine")
+    func prefixTriggerBeforeUpstream() {
+        let upstream = HandingPublisher<Int, Never>()
+        let trigger = ControllablePublisher<Void, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        _ = trigger.subscriptions[0].send(())
+        #expect(recorder.completion == .finished && recorder.subscription == nil)
+        #expect(trigger.subscriptions[0].cancelCount == 0, "let go of, not cancelled")
+        let subscription = LoggingSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+        #expect(subscription.cancelCount == 1 && subscription.requests.isEmpty)
+    }
+
+    @Test("prefix: the trigger firing cancels the upstream before the completion and is let go of, not cancelled, as in Combine")
+    func prefixTriggerNotCancelled() {
+        let upstream = ControllablePublisher<Int, Never>()
+        let trigger = ControllablePublisher<Void, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        _ = trigger.subscriptions[0].send(())
+        #expect(recorder.completion == .finished && upstream.subscriptions[0].cancelCount == 1)
+        recorder.cancel()
+        #expect(trigger.subscriptions[0].cancelCount == 0)
+    }
+
+    @Test("prefix: the upstream completing before its subscription cancels the trigger and reaches nobody, as in Combine")
+    func prefixCompletionBeforeSubscription() {
+        let upstream = HandingPublisher<Int, Never>()
+        let trigger = ControllablePublisher<Void, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(recorder.events.isEmpty && trigger.subscriptions[0].cancelCount == 1)
     }
 
     @Test("drop: the other publisher ending without a value ends the stream the same way and cancels the upstream")

@@ -2,10 +2,13 @@ extension Publishers {
     /// A publisher that republishes its upstream's elements until another publisher emits,
     /// then finishes, cancelling the upstream.
     ///
-    /// The other publisher is asked for one element; if it completes without one, the
-    /// upstream's elements keep coming (its failure is ignored). Demand passes to the upstream
-    /// as requested (`request(.none)` included, as in Combine). The completion that the other publisher's element causes never overlaps
-    /// an element being delivered, whichever thread each arrives on.
+    /// The other publisher is subscribed first and asked for one element; if it completes
+    /// without one, the upstream's elements keep coming (its failure is ignored). The
+    /// subscriber gets its subscription when the upstream's comes, as in Combine (an element of
+    /// the other publisher before that finishes the subscriber, which then gets none). Demand
+    /// passes to the upstream as requested (`request(.none)` included, as in Combine). The
+    /// completion that the other publisher's element causes never overlaps an element being
+    /// delivered, whichever thread each arrives on.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -23,10 +26,10 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes `subscriber`, then `other`, then the upstream.
+        /// Subscribes `other`, then the upstream; `subscriber` gets its subscription with the upstream's.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            UntilOutputSubscription.start(subscriber, upstream: upstream, trigger: other, dropping: false)
+            PrefixUntilOutputSubscription.start(subscriber, upstream: upstream, trigger: other)
         }
     }
 
@@ -34,11 +37,11 @@ extension Publishers {
     /// republishes them.
     ///
     /// As in Combine, an element dropped before that uses up its demand (no more is asked for
-    /// in its place), and demand passes to the upstream as requested (`request(.none)`
-    /// included). The other publisher is asked for one element; if it completes without
-    /// one, this publisher completes the same way, cancelling the upstream. Once its element
-    /// has arrived it is cancelled (Combine only lets go of it), so that it frees what it
-    /// holds, such as a subject's hold on this subscription.
+    /// in its place; an upstream that sends one with no demand left traps, rule 2), and demand
+    /// passes to the upstream as requested (`request(.none)` included). The other publisher is
+    /// asked for one element; once it has arrived, the other publisher is let go of (not
+    /// cancelled). If it completes without one, this publisher completes the same way,
+    /// cancelling the upstream. The subscriber is let go of at its completion (rule 4).
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Output = Upstream.Output
@@ -60,7 +63,7 @@ extension Publishers {
         /// Subscribes `subscriber`, then `other`, then the upstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            UntilOutputSubscription.start(subscriber, upstream: upstream, trigger: other, dropping: true)
+            DropUntilOutputSubscription.start(subscriber, upstream: upstream, other: other)
         }
     }
 }

@@ -51,7 +51,10 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     func subscribe<P: Publisher>(
         _ publisher: P, then: @escaping (Subscribers.Completion<P.Failure>) -> Void
     ) where P.Output == Downstream.Input {
-        connect { token in publisher.subscribe(RelaySubscriber(relay: self, token: token, then: then)) }
+        connect { token in
+            self.state.withLock { $0.keep(then: then, token: token) }
+            publisher.subscribe(RelaySubscriber<Downstream, P.Failure>(relay: self, token: token))
+        }
     }
 
     /// Runs `subscribe` with the number the next upstream's subscriber must give the relay,
@@ -123,21 +126,23 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         return .none
     }
 
-    /// Whether a completion from upstream `token` is the current upstream's: the caller then
-    /// runs the operator's `then`. Any other is ignored, except a failure that ``checks``
-    /// traps on (before the upstream's subscription, or after its completion).
-    func upstreamCompleted(token: Int, failed: Bool = false) -> Bool {
-        switch state.withLock({ $0.upstreamCompleted(token: token) }) {
+    /// Whether a completion from upstream `token` is the current upstream's, and then the
+    /// operator's `then` for it (nil if none was kept), for the caller to run. Any other is
+    /// ignored, except a failure that ``checks`` traps on (before the upstream's
+    /// subscription, or after its completion).
+    func upstreamCompleted(token: Int, failed: Bool = false) -> (current: Bool, then: Any?) {
+        let (action, then) = state.withLock { $0.upstreamCompleted(token: token) }
+        switch action {
         case .current:
-            return true
+            return (true, then)
         case .ignore:
-            return false
+            return (false, nil)
         case .beforeSubscription:
             if failed && checks.trapsFailureOutOfTurn(token: token) { Violation.signalBeforeSubscription(description) }
-            return false
+            return (false, nil)
         case .afterCompletion:
             if failed && checks.trapsFailureOutOfTurn(token: token) { Violation.signalAfterCompletion(description) }
-            return false
+            return (false, nil)
         }
     }
 
@@ -156,8 +161,15 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         }
     }
 
+    /// Ends the relay; with ``UpstreamChecks/valuesAfterSubscription`` (`replaceError`), a
+    /// cancel before upstream 1's subscription is ignored, as Combine's is (the subscription
+    /// that comes later is taken).
     func cancel() {
-        guard let ended = state.withLock({ $0.cancel() }) else { return }
+        let ended = state.withLock { state -> UpstreamRelayState<Downstream>.Ended? in
+            if checks.ignoresCancelBeforeSubscription, case .connecting(1) = state.link { return nil }
+            return state.cancel()
+        }
+        guard let ended else { return }
         // The downstream and a queued subscribe (which holds the next publisher) are released
         // here, after the lock.
         ended.upstream?.cancel()
@@ -169,7 +181,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
 
 /// The subscriber an ``UpstreamRelay`` gives each upstream whose values pass through
 /// unchanged: it tells the relay which upstream it is (`token`) with each signal, and runs
-/// the operator's `then` on that upstream's completion. Like Combine's, it is the
+/// the operator's `then` (which the relay keeps, so that a cancel lets go of it) on that
+/// upstream's completion. Like Combine's, it is the
 /// downstream's subscription too: a request or a cancel made on it is the relay's (before
 /// the first upstream's subscription, a request is kept for it and a cancel ends the relay).
 struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
@@ -179,7 +192,6 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subs
 
     let relay: UpstreamRelay<Downstream>
     let token: Int
-    let then: (Subscribers.Completion<Failure>) -> Void
 
     func receive(subscription: any Subscription) { relay.receive(subscription: subscription, token: token) }
 
@@ -187,7 +199,8 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subs
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let failed = if case .failure = completion { true } else { false }
-        if relay.upstreamCompleted(token: token, failed: failed) { then(completion) }
+        let (current, then) = relay.upstreamCompleted(token: token, failed: failed)
+        if current, let then = then as? (Subscribers.Completion<Failure>) -> Void { then(completion) }
     }
 
     func request(_ demand: Subscribers.Demand) { relay.request(demand) }
@@ -221,7 +234,7 @@ enum UpstreamChecks {
     /// returned.
     case everyValue
     /// `replaceError`: a value beyond the downstream's demand traps; one before the
-    /// subscription is ignored, as in Combine.
+    /// subscription is ignored, and so is a cancel, as in Combine.
     case valuesAfterSubscription
 
     func trapsValueBeforeSubscription(token: Int) -> Bool {
@@ -240,4 +253,8 @@ enum UpstreamChecks {
     }
 
     func trapsFailureOutOfTurn(token: Int) -> Bool { self == .firstUpstream && token == 1 }
+
+    /// Whether a cancel before upstream 1's subscription is ignored (`replaceError`'s, as in
+    /// Combine); else it ends the relay.
+    var ignoresCancelBeforeSubscription: Bool { self == .valuesAfterSubscription }
 }

@@ -49,6 +49,11 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     private var downstreamSubscribed = false
     private var connectRunning = false
     private var queued: Connect?
+    /// The current upstream's `then` (a `(Subscribers.Completion<F>) -> Void` for its failure
+    /// type `F`), kept here rather than in its subscriber, so that ending lets go of it and of
+    /// what it holds (`append`'s suffix, `catch`'s handler) even when the upstream keeps its
+    /// subscriber, as Combine's operators let go of theirs.
+    private var then: Any?
 
     init(downstream: Downstream) { self.downstream = downstream }
 
@@ -165,7 +170,21 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         case afterCompletion
     }
 
-    mutating func upstreamCompleted(token: Int) -> CompletionAction {
+    /// Keeps upstream `token`'s `then` until it completes (nothing once terminated).
+    mutating func keep(then: Any, token: Int) {
+        guard case .connecting(token) = link else { return }
+        self.then = then
+    }
+
+    /// Upstream `token` completed: what the relay does, and (for the current one) its `then`.
+    mutating func upstreamCompleted(token: Int) -> (CompletionAction, then: Any?) {
+        let action = completionAction(token: token)
+        guard case .current = action else { return (action, nil) }
+        defer { then = nil }
+        return (action, then)
+    }
+
+    private mutating func completionAction(token: Int) -> CompletionAction {
         switch link {
         case .connected(token, _):
             link = .between
@@ -239,6 +258,7 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         var upstream: (any Subscription)?
         var downstream: Downstream?
         var queued: Connect?
+        var then: Any?
     }
 
     /// Cancels; nil if already terminated.
@@ -248,11 +268,12 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     }
 
     private mutating func terminate() -> Ended {
-        var ended = Ended(upstream: nil, downstream: downstream, queued: queued)
+        var ended = Ended(upstream: nil, downstream: downstream, queued: queued, then: then)
         if case .connected(_, let subscription) = link { ended.upstream = subscription }
         link = .terminated
         downstream = nil
         queued = nil
+        then = nil
         return ended
     }
 }
