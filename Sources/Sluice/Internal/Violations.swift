@@ -22,12 +22,12 @@ package enum Violation {
     /// `replaceEmpty`, `catch`, `tryCatch`, `collect(_:)`, `merge`, `flatMap`, `dropFirst`,
     /// `drop(while:)`, `prefix(while:)`, `tryFilter`, `tryCompactMap`, `removeDuplicates` (and
     /// the `try` forms of these),
-    /// `switchToLatest`, `debounce` and `throttle`, and `subscribe(on:)`, whose request reaches
+    /// `switchToLatest`, `debounce`, and `subscribe(on:)`, whose request reaches
     /// the upstream later, on the scheduler (`receive(on:)`, `retry`, `append`, `prepend`,
     /// `delay`, `timeout` and `measureInterval`
     /// pass the request on to their upstream, as Combine's do). `Publishers.Sequence` and
-    /// `Record` accept it and add nothing, as Combine's do; `Subscriptions.empty` ignores
-    /// every request.
+    /// `Record` accept it and add nothing, as Combine's do; `throttle` and
+    /// `Subscriptions.empty` ignore it.
     @usableFromInline @inline(never)
     package static func zeroDemandRequested(file: StaticString = #fileID, line: UInt = #line) -> Never {
         fatalError("Sluice API violation: request(.max(0)) (also written .none) — demand requested must be greater than zero (rule 2)",
@@ -151,6 +151,17 @@ extension Violation {
     @usableFromInline @inline(never)
     static func negativeGroupCount(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
         fatalError("Sluice API violation: collect(.byTimeOrCount) asks its upstream for count elements per array, and demand must not be negative (rule 2), got count \(count)",
+                   file: file, line: line)
+    }
+}
+
+extension Violation {
+    /// `timeout`'s timer ran inside the scheduler's `schedule(after:interval:tolerance:options:)`
+    /// call that started it (an immediate scheduler): Combine's `timeout` crashes there too
+    /// (it deadlocks on its own lock), so it needs a scheduler that runs actions later.
+    @usableFromInline @inline(never)
+    static func timerRanInsideSchedule(_ op: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: \(op)'s timer ran inside the scheduler call that scheduled it; \(op) needs a scheduler that runs actions later, not an immediate one (rule 7: Combine traps here too)",
                    file: file, line: line)
     }
 }

@@ -16,7 +16,7 @@
 //   SubjectSubscriber (publisher.subscribe(subject))          here
 //   UpstreamRelay (replaceError, replaceEmpty, catch, tryCatch, collect(_:))
 //                                                             here, through their registry entries
-//   TimedSubscription (debounce, throttle)                    here, through their registry entries
+//   DebounceSubscription (debounce; throttle ignores it, as Combine's)  here, through its registry entries
 //   and for every registry entry (whichever call site it reaches), except those
 //   given Combine's Subscriptions.empty, which ignores requests: here, parameterised
 // Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);
@@ -58,6 +58,9 @@
 //
 // Violation.multicastSubjectReentered  a multicast whose createSubject closure subscribes to
 //                                     the multicast: MulticastTests (with the message).
+// Violation.timerRanInsideSchedule    timeout on ImmediateScheduler, at subscription:
+//                                     Tests/SluiceTests/Operators/Timing/SchedulerCallsTests.swift
+//                                     (with the message).
 //
 // A second subscription to one of the package's subscribers is cancelled, not trapped, as
 // Combine does (tested for each in Rules/SubscriberRules.swift).

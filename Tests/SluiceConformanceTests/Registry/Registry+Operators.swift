@@ -130,10 +130,10 @@ extension Registry {
 
     /// `name` over a `PassthroughSubject` that finishes, fails and never ends, the pump tapping
     /// after the operator (for operators that drop what a subscriber has no demand for).
-    static func overPassthroughSubject(_ name: String, _ transform: @escaping Transform) -> [Entry] {
+    static func overPassthroughSubject(_ name: String, acceptsZeroDemand: Bool = false, _ transform: @escaping Transform) -> [Entry] {
         [(Entry.Ending.finished, n, ""), (.failure, k, "(failure)"), (.never, k, "(never-ending)")].map { ending, count, suffix in
             Entry("\(name) over PassthroughSubject\(suffix)", elements: count, ending: ending, delivery: .hot,
-                  forwardsValuesUnchanged: true) {
+                  acceptsZeroDemand: acceptsZeroDemand, forwardsValuesUnchanged: true) {
                 Bodies.subject(PassthroughSubject<Int, TestFailure>(), count: count, ending: ending, sharing: transform)
             }
         }

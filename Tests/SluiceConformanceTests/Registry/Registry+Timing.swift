@@ -8,19 +8,22 @@ import SluiceTesting
 ///   action's time): `delay`, `debounce` and `throttle` then deliver inside the upstream's
 ///   call, so they are checked as synchronous (or hot) publishers;
 /// - a real serial `DispatchQueue`, which makes delivery asynchronous: `delay` by zero, and
-///   `timeout` with an interval no test reaches (an immediate scheduler would time out at
+///   `timeout` with an interval no test reaches (an immediate scheduler would trap at
 ///   once), checked over upstreams that trap on `request(.none)` as the queue's entries must
 ///   (rules wait for their values, and a zero request goes to the upstream);
 /// - the clock of an `ImmediateTestScheduler` that nothing moves, for `measureInterval`, whose
 ///   intervals are then all zero;
-/// - an `ImmediateTestScheduler` for `timeout` too, whose timer then fires as soon as it is
-///   scheduled: the publisher times out at subscription, before any value, so the rules check
-///   a timeout's ending (and a cancel racing it) where the queue's entries never reach it.
+/// - a real serial `DispatchQueue` for `timeout` with a 1 ms interval, over an upstream that
+///   sends nothing: its timer runs at once, but later, on the queue (an immediate scheduler
+///   would run it inside the call that schedules it, where `timeout` traps, as Combine's
+///   does), so the rules check a timeout's ending (and a cancel racing it) where the other
+///   queue entries never reach it.
 ///
 /// `debounce` and `throttle` ask their upstream for `.unlimited` and drop what a subscriber
 /// has no demand for, as Combine's do, so (like the sharing operators) they are checked over
 /// the hot upstreams, whose pump sends the next value only once the last one was delivered;
-/// their own subscription traps on `request(.none)`.
+/// `debounce`'s own subscription traps on `request(.none)`, `throttle`'s ignores it (as
+/// Combine's do).
 extension Registry {
     static let timing: [Entry] = timingPassThrough + timingOnQueue + timingDropping + timingTimeouts
 
@@ -60,7 +63,9 @@ extension Registry {
     }
 
     /// Over a `PassthroughSubject` in each of its shapes.
-    static let timingDropping: [Entry] = timingDroppingOperators.flatMap { overPassthroughSubject($0.name, $0.transform) }
+    static let timingDropping: [Entry] = timingDroppingOperators.flatMap {
+        overPassthroughSubject($0.name, acceptsZeroDemand: $0.name.hasPrefix("throttle"), $0.transform)
+    }
 
     static let timingDroppingOperators: [(name: String, transform: Transform)] = [
         ("debounce(for: 1, scheduler: ImmediateTestScheduler())", { $0.debounce(for: .seconds(1), scheduler: ImmediateTestScheduler()) }),
@@ -72,16 +77,23 @@ extension Registry {
         }),
     ]
 
-    /// `timeout` that fires at once: nothing but its ending, `.finished` or the custom error.
+    /// `timeout` that fires soon, on the queue: nothing but its ending, `.finished` or the
+    /// custom error.
     static let timingTimeouts: [Entry] = [
-        Entry("timeout(1, scheduler: ImmediateTestScheduler()) over Empty(completeImmediately: false)", elements: 0, ending: .finished, hasEmptySubscription: true) {
-            Source(Empty<Int, TestFailure>(completeImmediately: false).timeout(.seconds(1), scheduler: ImmediateTestScheduler()))
+        Entry(
+            "timeout(1 ms, scheduler: DispatchQueue) over Empty(completeImmediately: false)", elements: 0, ending: .finished,
+            delivery: .asynchronous, hasEmptySubscription: true
+        ) {
+            Source(Empty<Int, TestFailure>(completeImmediately: false).timeout(.milliseconds(1), scheduler: DispatchQueue(label: "sluice.registry.timeout")))
         },
-        Entry("timeout(1, scheduler: ImmediateTestScheduler(), customError:) over Empty(completeImmediately: false)", elements: 0, ending: .failure, hasEmptySubscription: true) {
-            Source(Empty<Int, TestFailure>(completeImmediately: false).timeout(.seconds(1), scheduler: ImmediateTestScheduler()) { TestFailure() })
-        },
-        Entry("timeout(1, scheduler: ImmediateTestScheduler()) over (0..<3).publisher", elements: 0, ending: .finished, hasEmptySubscription: true) {
-            Source((0..<3).publisher.setFailureType(to: TestFailure.self).timeout(.seconds(1), scheduler: ImmediateTestScheduler()))
+        Entry(
+            "timeout(1 ms, scheduler: DispatchQueue, customError:) over Empty(completeImmediately: false)", elements: 0, ending: .failure,
+            delivery: .asynchronous, hasEmptySubscription: true
+        ) {
+            Source(
+                Empty<Int, TestFailure>(completeImmediately: false).timeout(.milliseconds(1), scheduler: DispatchQueue(label: "sluice.registry.timeout")) {
+                    TestFailure()
+                })
         },
     ]
 }

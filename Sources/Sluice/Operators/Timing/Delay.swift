@@ -8,7 +8,9 @@ extension Publishers {
     /// to the upstream as requested, and the demand the subscriber returns from
     /// `receive(_:)` goes to the upstream when the element is delivered. After a cancel, the
     /// signals still scheduled deliver nothing (Combine still delivers a completion it had
-    /// scheduled).
+    /// scheduled). A cancel before the upstream's subscription has come is ignored, as in
+    /// Combine. Each signal costs one read of the scheduler's `now` and one
+    /// `schedule(after:tolerance:options:)`, as in Combine.
     public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -42,11 +44,10 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through a delaying subscription.
-        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let logic = DelayState<Output, Failure, Context.SchedulerTimeType>(interval: interval)
             upstream.receive(
-                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: tolerance, options: options))
+                subscriber: DelaySubscription(
+                    downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler, options: options))
         }
     }
 }

@@ -30,6 +30,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     @inlinable
     func receive(subscription: any Subscription) {
+        // Checked before the clock is read, so that a second subscription reads nothing.
+        guard state.withLock({ $0.upstream.isAwaiting }) else { return subscription.cancel() }
         let now = scheduler.now
         let downstream = state.withLock { state -> Downstream? in
             guard state.upstream.attach(subscription) else { return nil }
@@ -40,16 +42,22 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         downstream.receive(subscription: self)
     }
 
+    /// The clock is read only while subscribed (a value after a cancel reads nothing, as in
+    /// Combine); the demand the downstream returns goes to the upstream through `request(_:)`,
+    /// and `.none` comes back, as Combine's does.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard state.withLock({ $0.downstream != nil && $0.last != nil }) else { return .none }
         let now = scheduler.now
-        let measured = state.withLock { state -> (Downstream, Context.SchedulerTimeType.Stride)? in
+        let measured = state.withLock { state -> (Downstream, Context.SchedulerTimeType.Stride, (any Subscription)?)? in
             guard let downstream = state.downstream, let last = state.last else { return nil }
             state.last = now
-            return (downstream, last.distance(to: now))
+            return (downstream, last.distance(to: now), state.upstream.current)
         }
-        guard let (downstream, interval) = measured else { return .none }
-        return downstream.receive(interval)
+        guard let (downstream, interval, upstream) = measured else { return .none }
+        let more = downstream.receive(interval)
+        if more > .none { upstream?.request(more) }
+        return .none
     }
 
     @inlinable
@@ -67,9 +75,12 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         state.withLock { $0.downstream == nil ? nil : $0.upstream.current }?.request(demand)
     }
 
+    /// A cancel before the upstream's subscription does nothing, as in Combine (that
+    /// subscription is then taken as usual).
     @inlinable
     func cancel() {
-        let (upstream, downstream) = state.withLock { state in
+        let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+            guard state.upstream.isSubscribed else { return (nil, nil) }
             defer { state.downstream = nil }
             return (state.upstream.end()?.upstream, state.downstream)
         }

@@ -2,12 +2,18 @@ extension Publishers {
     /// A publisher that ends if its upstream goes longer than an interval without an element.
     ///
     /// The wait starts at the subscription (again at the first request, as in Combine) and
-    /// starts over at every element. If `interval` passes first, the upstream is cancelled and
-    /// the subscriber gets the failure `customError()` returns, or `.finished` without
-    /// `customError`; elements still on their way to the scheduler are dropped. Elements and
-    /// the upstream's completion are delivered on the scheduler, at its next turn, in order.
-    /// Demand passes to the upstream as requested, and the demand the subscriber returns
-    /// from `receive(_:)` goes to the upstream as each element is delivered.
+    /// starts over at every element; each start cancels the previous timer and schedules a
+    /// repeating one, `interval` from `now`, as Combine's does. If `interval` passes first, the
+    /// upstream is cancelled and the subscriber gets the failure `customError()` returns, or
+    /// `.finished` without `customError`; elements still on their way to the scheduler are
+    /// dropped. Elements and the upstream's completion are delivered on the scheduler, at its
+    /// next turn, in order. Demand passes to the upstream as requested (`.none` too), and the
+    /// demand the subscriber returns from `receive(_:)` goes to the upstream as each element is
+    /// delivered. A cancel before the upstream's subscription has come is ignored, as in
+    /// Combine.
+    ///
+    /// The scheduler must run actions later: a timer that runs inside the call that
+    /// schedules it (an immediate scheduler) traps, where Combine's `timeout` crashes too.
     public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -41,12 +47,11 @@ extension Publishers {
             self.customError = customError
         }
 
-        /// Subscribes `subscriber` to the upstream through a timing subscription.
-        @inlinable
+        /// Subscribes `subscriber` to the upstream through a timeout subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let logic = TimeoutState<Output, Failure, Context.SchedulerTimeType>(interval: interval, customError: customError)
             upstream.receive(
-                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))
+                subscriber: TimeoutSubscription(
+                    downstream: subscriber, interval: interval, scheduler: scheduler, options: options, customError: customError))
         }
     }
 }

@@ -1,83 +1,41 @@
-/// The state machine of `timeout(_:scheduler:options:customError:)`, under its
-/// ``TimedSubscription``'s lock.
+/// The state of one `timeout(_:scheduler:options:customError:)` subscription
+/// (``TimeoutSubscription``), under its lock: the ``QueuedSignals`` that values and the
+/// completion hop through, and the wait.
 ///
-/// The ``Deadline`` is `interval` after the subscription, set again at the first request (as
-/// in Combine) and after every element. Elements and the completion go to the downstream at
-/// the scheduler's next turn, in order, through a queue. The completion switches the deadline
-/// off; a deadline that passes ends the stream: the elements still queued are dropped, the
-/// upstream is cancelled and the downstream gets `customError()` (`.finished` without it).
+/// The wait is a repeating timer on the scheduler, as in Combine: started after the
+/// subscription, again at the first request, and again at every value (the previous one
+/// cancelled). `generation` tells the current timer from one a scheduler failed to cancel.
 ///
 /// ```text
-/// subscribed / first request ──▶ deadline = now + interval
-/// receive(v)                 ──▶ deadline = now + interval, queue v, hop
-/// receive(completion)        ──▶ deadline off, queue it, hop
-/// fire(.signal)              ──▶ deliver the oldest queued
-/// fire(.timer)               ──▶ passed: timed out; moved: schedule again
+/// subscribed ──value──▶ timer restarted, value hops
+///     ├──upstream completion──▶ timer cancelled, completion hops
+///     ├──timer runs──▶ terminated: upstream cancelled, queue dropped, customError() or .finished
+///     └──cancel──────▶ terminated: downstream, action and timer dropped
 /// ```
-@usableFromInline
-struct TimeoutState<Output, Failure: Error, Time: Strideable>: TimedLogic {
-    @usableFromInline let interval: Time.Stride
-    @usableFromInline let customError: (() -> Failure)?
-    @usableFromInline var queue = FIFO<TimedSignal<Output, Failure>>()
-    @usableFromInline var deadline = Deadline<Time>()
-    @usableFromInline var requested = false
+struct TimeoutState<Downstream: Subscriber> {
+    var signals: QueuedSignals<Downstream>
+    var timer: (any Cancellable)?
+    /// Counts the timers started; a timer acts only if it is the last one.
+    var generation: UInt64 = 0
+    /// The downstream has requested once (the wait starts over then).
+    var requested = false
+    /// The thread inside the scheduler's `schedule(after:interval:...)` for the current timer
+    /// (0 when none): a timer that runs on it ran inside that call.
+    var schedulingThread: UInt = 0
 
-    @inlinable
-    init(interval: Time.Stride, customError: (() -> Failure)?) {
-        self.interval = interval
-        self.customError = customError
+    init(downstream: Downstream) { signals = QueuedSignals(downstream: downstream) }
+
+    /// What ending the stream took away, to cancel and release after unlocking.
+    struct Ended {
+        var upstream: (any Subscription)?
+        var timer: (any Cancellable)?
+        var action: (@Sendable () -> Void)?
     }
 
-    @inlinable static var dropsValues: Bool { false }
-    @inlinable var name: String { "Timeout" }
-
-    @inlinable
-    mutating func subscribed(now: Time) -> TimedPlan<Time> {
-        TimedPlan(timerAt: deadline.set(now.advanced(by: interval)))
-    }
-
-    @inlinable
-    mutating func requested(now: Time) -> TimedPlan<Time> {
-        guard !requested else { return TimedPlan() }
-        requested = true
-        return TimedPlan(timerAt: deadline.set(now.advanced(by: interval)))
-    }
-
-    @inlinable
-    mutating func receive(_ value: Output, now: Time, demand: Subscribers.Demand) -> TimedPlan<Time> {
-        queue.append(.value(value))
-        return TimedPlan(hop: true, timerAt: deadline.set(now.advanced(by: interval)))
-    }
-
-    @inlinable
-    mutating func receive(completion: Subscribers.Completion<Failure>, now: Time) -> TimedPlan<Time> {
-        deadline.clear()
-        queue.append(.completion(completion))
-        return TimedPlan(hop: true)
-    }
-
-    @inlinable
-    mutating func fire(_ action: TimedAction, now: Time) -> TimedFiring<Output, Failure, Time> {
-        switch action {
-        case .signal:
-            return queue.popFirst()?.firing() ?? TimedFiring()
-        case .timer:
-            var firing = TimedFiring<Output, Failure, Time>()
-            switch deadline.fired() {
-            case .expired:
-                queue = FIFO()
-                firing.timedOut = true
-                firing.customError = customError
-            case .rescheduled(let time): firing.plan.timerAt = time
-            case .off: break
-            }
-            return firing
-        }
-    }
-
-    @inlinable
-    mutating func reset() {
-        queue = FIFO()
-        deadline.clear()
+    /// Ends the stream: no more signals are taken, and what is on its way is dropped.
+    mutating func end() -> Ended {
+        let (upstream, action) = signals.end()
+        defer { timer = nil }
+        return Ended(upstream: upstream, timer: timer, action: action)
     }
 }

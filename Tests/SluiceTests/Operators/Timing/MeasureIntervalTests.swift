@@ -32,7 +32,8 @@ struct MeasureIntervalTests {
         let subscription = upstream.subscriptions[0]
         #expect(subscription.requests == [.max(2)])
         scheduler.advance(by: .seconds(2))
-        #expect(subscription.send(1) == .max(1), "the downstream's demand goes back to the upstream")
+        #expect(subscription.send(1) == .none, "as from Combine's: the demand goes back as a request")
+        #expect(subscription.requests == [.max(2), .max(1)], "the downstream's demand goes back to the upstream")
         #expect(recorder.values == [.seconds(2)] && scheduler.scheduledCount == 0)
         subscription.send(completion: .failure(TimingFailure()))
         #expect(recorder.completion == .failure(TimingFailure()) && recorder.violations.isEmpty)
@@ -74,6 +75,34 @@ struct MeasureIntervalTests {
         _ = subscription.send(3)
         #expect(recorder.values == [.seconds(1), .seconds(2)] && recorder.violations.isEmpty)
         upstream.detachAll()
+    }
+
+    @Test("the clock is read at the subscription and at each value, and not after a cancel")
+    func clockReads() {
+        let scheduler = CallLoggingScheduler()
+        let upstream = ControllablePublisher<Int, TimingFailure>()
+        defer { upstream.detachAll() }
+        let recorder = Recorder()
+        upstream.measureInterval(using: scheduler).subscribe(recorder)
+        _ = upstream.subscriptions[0].send(1)
+        #expect(scheduler.calls == [.now, .now])
+        recorder.cancel()
+        _ = upstream.subscriptions[0].send(2)
+        upstream.subscriptions[0].send(completion: .finished)
+        #expect(scheduler.calls == [.now, .now] && recorder.values == [.zero])
+    }
+
+    @Test("a cancel before the upstream's subscription is ignored, as in Combine: that subscription is taken")
+    func cancelBeforeSubscription() throws {
+        let upstream = LatePublisher<Int, TimingFailure>()
+        defer { upstream.inner.detachAll() }
+        let recorder = Recorder()
+        defer { recorder.cancel() }
+        upstream.measureInterval(using: VirtualTimeScheduler()).subscribe(recorder)
+        try #require(upstream.waitingSubscribers.first?.raw as? any Subscription).cancel()
+        upstream.release()
+        #expect(upstream.inner.subscriptions[0].history == [.request(.unlimited)])
+        #expect(recorder.subscription != nil)
     }
 
     @Test("describes itself as Combine's does")

@@ -48,3 +48,56 @@ final class WeakBox<Object: AnyObject> {
 func timingQueues(_ name: String) -> (scheduler: DispatchQueue, sender: DispatchQueue) {
     (DispatchQueue(label: "sluice.timing.\(name).scheduler"), DispatchQueue(label: "sluice.timing.\(name).sender"))
 }
+
+/// A scheduler on virtual time that notes every call an operator makes to it (each read of
+/// `now` and `minimumTolerance`, each kind of `schedule`), so that a test can compare the
+/// sequence with Combine's. Time and actions are a ``VirtualTimeScheduler``'s; its
+/// `minimumTolerance` is 7 ns, so that tolerances can be told apart.
+final class CallLoggingScheduler: Scheduler, Sendable {
+    typealias SchedulerTimeType = VirtualTimeScheduler.SchedulerTimeType
+    typealias SchedulerOptions = Never
+
+    /// One call, with the time asked for in nanoseconds.
+    enum Call: Equatable {
+        case now, minimumTolerance, schedule
+        case scheduleAfter(Int, tolerance: Int)
+        case scheduleRepeating(Int, interval: Int, tolerance: Int)
+    }
+
+    let clock = VirtualTimeScheduler()
+    private let log = Locked<[Call]>([])
+
+    /// The calls so far.
+    var calls: [Call] { log.withLock { $0 } }
+
+    var now: SchedulerTimeType {
+        log.withLock { $0.append(.now) }
+        return clock.now
+    }
+
+    var minimumTolerance: SchedulerTimeType.Stride {
+        log.withLock { $0.append(.minimumTolerance) }
+        return .nanoseconds(7)
+    }
+
+    func schedule(options: Never?, _ action: @escaping @Sendable () -> Void) {
+        log.withLock { $0.append(.schedule) }
+        clock.schedule(action)
+    }
+
+    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping @Sendable () -> Void) {
+        log.withLock { $0.append(.scheduleAfter(date.nanoseconds, tolerance: tolerance.magnitude)) }
+        clock.schedule(after: date, tolerance: tolerance, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        log.withLock { $0.append(.scheduleRepeating(date.nanoseconds, interval: interval.magnitude, tolerance: tolerance.magnitude)) }
+        return clock.schedule(after: date, interval: interval, tolerance: tolerance, action)
+    }
+
+    /// Moves the clock to `ns` nanoseconds after the start (not a call of the operator's).
+    func advance(toNs ns: Int) { clock.advance(to: .init(nanoseconds: ns)) }
+}
