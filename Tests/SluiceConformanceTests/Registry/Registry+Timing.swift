@@ -22,8 +22,7 @@ import SluiceTesting
 /// `debounce` and `throttle` ask their upstream for `.unlimited` and drop what a subscriber
 /// has no demand for, as Combine's do, so (like the sharing operators) they are checked over
 /// the hot upstreams, whose pump sends the next value only once the last one was delivered;
-/// `debounce`'s own subscription traps on `request(.none)`, `throttle`'s ignores it (as
-/// Combine's do).
+/// their own subscription traps on `request(.none)`.
 extension Registry {
     static let timing: [Entry] = timingPassThrough + timingOnQueue + timingDropping + timingTimeouts
 
@@ -63,9 +62,7 @@ extension Registry {
     }
 
     /// Over a `PassthroughSubject` in each of its shapes.
-    static let timingDropping: [Entry] = timingDroppingOperators.flatMap {
-        overPassthroughSubject($0.name, acceptsZeroDemand: $0.name.hasPrefix("throttle"), $0.transform)
-    }
+    static let timingDropping: [Entry] = timingDroppingOperators.flatMap { overPassthroughSubject($0.name, $0.transform) }
 
     static let timingDroppingOperators: [(name: String, transform: Transform)] = [
         ("debounce(for: 1, scheduler: ImmediateTestScheduler())", { $0.debounce(for: .seconds(1), scheduler: ImmediateTestScheduler()) }),

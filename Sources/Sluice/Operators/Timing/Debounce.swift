@@ -2,15 +2,13 @@ extension Publishers {
     /// A publisher that publishes an element only after a given time has passed without
     /// another one.
     ///
-    /// Each element replaces the one waiting and restarts the wait: as Combine's, it cancels
-    /// the previous element's timer and schedules a repeating one, `dueTime` from `now`. The
-    /// element still waiting once `dueTime` has passed with no newer one is delivered on the
-    /// scheduler. The upstream is asked for `.unlimited` (the last of a burst is known only
-    /// once the burst is over), and an element that comes due while the subscriber has no
-    /// demand is dropped. The completion and a failure are delivered on the scheduler at its
-    /// next turn (scheduled with no options, as Combine's), and drop the element still
-    /// waiting. Signals are serial whatever thread the upstream and the scheduler use. A
-    /// cancel before the upstream's subscription has come is ignored, as in Combine.
+    /// Each element replaces the one waiting and restarts the wait; the element still waiting
+    /// once `dueTime` has passed with no newer one is delivered on the scheduler. The upstream
+    /// is asked for `.unlimited` (the last of a burst is known only once the burst is over),
+    /// and an element that comes due while the subscriber has no demand is dropped. The
+    /// completion and a failure are delivered on the scheduler at its next turn, and drop the
+    /// element still waiting, as Combine's do. Signals are serial whatever thread the
+    /// upstream and the scheduler use.
     public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -39,8 +37,11 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through a debouncing subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DebounceSubscription(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+            let logic = DebounceState<Output, Failure, Context.SchedulerTimeType>(dueTime: dueTime)
+            upstream.receive(
+                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))
         }
     }
 }

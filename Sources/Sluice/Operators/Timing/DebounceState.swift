@@ -1,45 +1,63 @@
-/// The state of one `debounce(for:scheduler:options:)` subscription
-/// (``DebounceSubscription``), under its lock.
+/// The state machine of `debounce(for:scheduler:options:)`, under its ``TimedSubscription``'s
+/// lock.
 ///
-/// As in Combine, every value starts a timer of its own: a repeating one, `dueTime` from
-/// `now`, and the previous value's timer is cancelled. When the timer of the latest value
-/// (`generation`) runs, that value goes to the downstream if it has demand and is dropped
-/// otherwise, and the timer is cancelled. A timer of an older value that the scheduler failed
-/// to cancel finds a newer generation and does nothing.
+/// The latest value waits for `dueTime` of quiet: each value replaces the one waiting and
+/// moves the ``Deadline`` to `dueTime` after it. When the deadline passes, the value goes to
+/// the downstream if it has demand, and is dropped otherwise. The completion (a failure too)
+/// drops the value still waiting, as Combine's does, and is delivered at the scheduler's next
+/// turn.
 ///
 /// ```text
-/// awaiting ──subscription──▶ subscribed ──value──▶ waiting(generation g, timer pending → set)
-///    (a cancel here is ignored)  ▲                     │ timer g runs: deliver or drop
-///                                └─────────────────────┘
-/// subscribed / waiting ──upstream completion──▶ completed (value dropped; completion hops)
-///                      ──cancel──────────────▶ terminated (timer cancelled, downstream dropped)
+/// receive(v)          ──▶ waiting = v, deadline = now + dueTime (the timer scheduled if none is)
+/// fire(.timer)        ──▶ deadline passed: deliver waiting; moved: schedule again
+/// receive(completion) ──▶ waiting = nil, deadline off, hop
+/// fire(.signal)       ──▶ deliver the completion
 /// ```
-struct DebounceState<Downstream: Subscriber> {
-    typealias Delivery = SerialDelivery<Downstream.Input, Downstream.Failure>
+@usableFromInline
+struct DebounceState<Output, Failure: Error, Time: Strideable>: TimedLogic {
+    @usableFromInline let dueTime: Time.Stride
+    @usableFromInline var waiting: Output?
+    @usableFromInline var deadline = Deadline<Time>()
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
 
-    /// `nil` once cancelled or the completion delivered.
-    var downstream: Downstream?
-    var upstream = SubscriptionSlot.awaiting
-    /// The downstream's demand, and its one-at-a-time delivery.
-    var delivery = Delivery()
-    /// The latest value, waiting for its timer.
-    var waiting: Downstream.Input?
-    /// Counts the values received; the latest value's timer carries the same count.
-    var generation: UInt64 = 0
-    /// The latest value's timer: its generation and its cancellable (`nil` while the
-    /// scheduler call that makes it has not returned).
-    var timer: (generation: UInt64, token: (any Cancellable)?)?
-    /// The upstream completed: nothing more is taken from it.
-    var completed = false
+    @inlinable init(dueTime: Time.Stride) { self.dueTime = dueTime }
 
-    init(downstream: Downstream) { self.downstream = downstream }
+    @inlinable static var dropsValues: Bool { true }
+    @inlinable var name: String { "Debounce" }
 
-    /// Whether the upstream may still send.
-    var takesSignals: Bool { upstream.isSubscribed && !completed }
+    @inlinable
+    mutating func receive(_ value: Output, now: Time, demand: Subscribers.Demand) -> TimedPlan<Time> {
+        waiting = value
+        return TimedPlan(timerAt: deadline.set(now.advanced(by: dueTime)))
+    }
 
-    /// The cancellable of the timer that is taken away, if one was set.
-    mutating func takeTimer() -> (any Cancellable)? {
-        defer { timer = nil }
-        return timer?.token
+    @inlinable
+    mutating func receive(completion: Subscribers.Completion<Failure>, now: Time) -> TimedPlan<Time> {
+        waiting = nil
+        deadline.clear()
+        self.completion = completion
+        return TimedPlan(hop: true)
+    }
+
+    @inlinable
+    mutating func fire(_ action: TimedAction, now: Time) -> TimedFiring<Output, Failure, Time> {
+        var firing = TimedFiring<Output, Failure, Time>()
+        switch action {
+        case .signal:
+            firing.completion = completion.take()
+        case .timer:
+            switch deadline.fired() {
+            case .expired: firing.value = waiting.take()
+            case .rescheduled(let time): firing.plan.timerAt = time
+            case .off: break
+            }
+        }
+        return firing
+    }
+
+    @inlinable
+    mutating func reset() {
+        waiting = nil
+        deadline.clear()
     }
 }

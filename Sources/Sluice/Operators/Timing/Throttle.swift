@@ -5,12 +5,10 @@ extension Publishers {
     /// The first element goes out at once (on the scheduler, at its next turn); after an
     /// emission, the next goes out `interval` after it, and is the latest element received
     /// meanwhile (`latest`) or the first (`!latest`). An element arriving after a quiet period
-    /// longer than `interval` goes out at once. The upstream is asked for `.unlimited` (before
-    /// the subscriber gets its subscription, as in Combine), and an element that arrives while
-    /// the subscriber has no demand is dropped; `request(.none)` is ignored, as Combine's. The
-    /// completion (a failure too) comes right after the element still waiting, or at the
-    /// scheduler's next turn. Everything is delivered on the scheduler, one signal at a time;
-    /// the scheduled emission holds the subscription weakly, as Combine's does.
+    /// longer than `interval` goes out at once. The upstream is asked for `.unlimited`, and an
+    /// element that arrives while the subscriber has no demand is dropped. The completion (a
+    /// failure too) comes right after the element still waiting, or at the scheduler's next
+    /// turn. Everything is delivered on the scheduler, one signal at a time.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -37,8 +35,11 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through a throttling subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ThrottleSubscription(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+            let logic = ThrottleState<Output, Failure, Context.SchedulerTimeType>(interval: interval, latest: latest)
+            upstream.receive(
+                subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: nil))
         }
     }
 }

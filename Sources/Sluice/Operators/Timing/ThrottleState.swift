@@ -1,45 +1,74 @@
-/// The state of one `throttle(for:scheduler:latest:)` subscription
-/// (``ThrottleSubscription``), under its lock.
+/// The state machine of `throttle(for:scheduler:latest:)`, under its ``TimedSubscription``'s
+/// lock.
 ///
-/// At most one emission is scheduled at a time. A value that arrives while none is
-/// scheduled, and the downstream has demand, takes one unit of it and is scheduled: at once
-/// if the last emission is at least `interval` old (or there was none), else for `interval`
-/// after it. While one is scheduled, a newer value replaces it (`latest`) or is dropped. A
-/// value that arrives without demand is dropped, as in Combine. The upstream's completion
-/// rides with the scheduled emission, or is scheduled at once.
+/// At most one element goes out per `interval`. An element that arrives while none is waiting
+/// is emitted at once (at the scheduler's next turn) if the last emission is at least
+/// `interval` old, else when it will be; so the first element goes out at once. While one
+/// waits, a newer element replaces it (`latest`) or is dropped (`!latest`). An element that
+/// arrives while the downstream has no demand is dropped, as in Combine. The completion waits
+/// for the element waiting, if any, and is delivered right after it; else at the scheduler's
+/// next turn.
 ///
 /// ```text
-/// awaiting ──subscription──▶ subscribed ──value, demand──▶ scheduled(value) ──emit──▶ subscribed
-///    │                           └──completion──▶ scheduled(completion) ──emit──▶ terminated
-///    └──cancel──▶ terminated (a later subscription is cancelled)
+/// idle ──receive(v), demand──▶ waiting(v) ──fire(.signal)──▶ deliver v (and a completion) ──▶ idle
+///                                 └─receive(w): latest ? waiting(w) : waiting(v)
 /// ```
-struct ThrottleState<Downstream: Subscriber, Time> {
-    typealias Delivery = SerialDelivery<Downstream.Input, Downstream.Failure>
+@usableFromInline
+struct ThrottleState<Output, Failure: Error, Time: Strideable>: TimedLogic {
+    @usableFromInline let interval: Time.Stride
+    @usableFromInline let latest: Bool
+    @usableFromInline var waiting: Output?
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// An emission is scheduled.
+    @usableFromInline var scheduled = false
+    @usableFromInline var lastEmission: Time?
 
-    /// `nil` once cancelled or the completion delivered.
-    var downstream: Downstream?
-    var upstream = SubscriptionSlot.awaiting
-    /// Only serialises: the downstream's demand is `demand`, taken when a value is scheduled.
-    var delivery = Delivery()
-    var demand = Subscribers.Demand.none
-    var pendingValue: Downstream.Input?
-    var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
-    var lastEmission: Time?
-    /// The upstream completed: nothing more is taken from it.
-    var completed = false
-    /// The downstream has its subscription: an emission that ran before (the upstream
-    /// completed inside the first request, on an immediate scheduler) waits for it (rule 1).
-    var handedOn = false
-    var emissionDeferred = false
-
-    init(downstream: Downstream) {
-        self.downstream = downstream
-        delivery.demand = .unlimited
+    @inlinable
+    init(interval: Time.Stride, latest: Bool) {
+        self.interval = interval
+        self.latest = latest
     }
 
-    /// Whether the upstream may still send.
-    var takesSignals: Bool { upstream.isSubscribed && !completed }
+    @inlinable static var dropsValues: Bool { true }
+    @inlinable var name: String { "Throttle" }
 
-    /// Whether an emission is scheduled.
-    var scheduled: Bool { pendingValue != nil || pendingCompletion != nil }
+    @inlinable
+    mutating func receive(_ value: Output, now: Time, demand: Subscribers.Demand) -> TimedPlan<Time> {
+        if scheduled {
+            // The waiting element has its demand already.
+            if latest && waiting != nil { waiting = value }
+            return TimedPlan()
+        }
+        guard demand > .none else { return TimedPlan() }
+        waiting = value
+        scheduled = true
+        guard let lastEmission, case let next = lastEmission.advanced(by: interval), now < next else {
+            return TimedPlan(hop: true)
+        }
+        return TimedPlan(signalAt: next)
+    }
+
+    @inlinable
+    mutating func receive(completion: Subscribers.Completion<Failure>, now: Time) -> TimedPlan<Time> {
+        self.completion = completion
+        if scheduled { return TimedPlan() }
+        scheduled = true
+        return TimedPlan(hop: true)
+    }
+
+    @inlinable
+    mutating func fire(_ action: TimedAction, now: Time) -> TimedFiring<Output, Failure, Time> {
+        var firing = TimedFiring<Output, Failure, Time>()
+        scheduled = false
+        firing.value = waiting.take()
+        if firing.value != nil { lastEmission = now }
+        firing.completion = completion.take()
+        return firing
+    }
+
+    @inlinable
+    mutating func reset() {
+        waiting = nil
+        completion = nil
+    }
 }

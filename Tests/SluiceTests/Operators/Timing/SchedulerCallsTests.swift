@@ -62,78 +62,6 @@ struct SchedulerCallsTests {
         #expect(message.contains("Sluice API violation: timeout's timer ran inside the scheduler call that scheduled it"))
     }
 
-    @Test("debounce: each value reads now and minimumTolerance and schedules a repeating timer; the completion hops")
-    func debounceCalls() {
-        let scheduler = CallLoggingScheduler()
-        let upstream = ControllablePublisher<Int, TimingFailure>()
-        defer { upstream.detachAll() }
-        let recorder = TimingRecorder()
-        upstream.debounce(for: .nanoseconds(13), scheduler: scheduler).subscribe(recorder)
-        #expect(scheduler.calls.isEmpty && upstream.subscriptions[0].requests == [.unlimited])
-        _ = upstream.subscriptions[0].send(1)
-        scheduler.advance(toNs: 4)
-        _ = upstream.subscriptions[0].send(2)
-        scheduler.advance(toNs: 100)
-        #expect(recorder.values == [2], "the first value's timer was cancelled")
-        upstream.subscriptions[0].send(completion: .finished)
-        #expect(scheduler.calls == [
-            .now, .minimumTolerance, .scheduleRepeating(13, interval: 13, tolerance: 7),
-            .now, .minimumTolerance, .scheduleRepeating(17, interval: 13, tolerance: 7),
-            .schedule,
-        ])
-        scheduler.advance(toNs: 200)
-        #expect(recorder.values == [2] && recorder.completion == .finished, "the repeating timer was cancelled when it delivered")
-    }
-
-    @Test("throttle: reads now when made, at the subscription, at each value and emission; schedules now or after the interval")
-    func throttleCalls() {
-        let scheduler = CallLoggingScheduler()
-        let upstream = ControllablePublisher<Int, TimingFailure>()
-        defer { upstream.detachAll() }
-        let recorder = TimingRecorder()
-        defer { recorder.cancel() }
-        upstream.throttle(for: .nanoseconds(60), scheduler: scheduler, latest: true).subscribe(recorder)
-        #expect(scheduler.calls == [.now, .now])
-        _ = upstream.subscriptions[0].send(1)
-        #expect(scheduler.calls == [.now, .now, .now, .schedule])
-        scheduler.advance(toNs: 0)
-        _ = upstream.subscriptions[0].send(2)
-        #expect(scheduler.calls == [.now, .now, .now, .schedule, .now, .now, .minimumTolerance, .scheduleAfter(60, tolerance: 7)])
-        recorder.cancel()
-        _ = upstream.subscriptions[0].send(3)
-        scheduler.advance(toNs: 100)
-        #expect(scheduler.calls.count == 8 && recorder.values == [1], "nothing is read or scheduled after the cancel")
-    }
-
-    @Test("throttle asks its upstream before the downstream has its subscription, and ignores request(.none), as Combine's")
-    func throttleSubscriptionAndZeroRequest() {
-        let upstream = ControllablePublisher<Int, TimingFailure>()
-        defer { upstream.detachAll() }
-        var requestedFirst = false
-        var subscription: (any Subscription)?
-        let subscriber = AnySubscriber<Int, TimingFailure>(receiveSubscription: {
-            requestedFirst = upstream.subscriptions.first?.requests == [.unlimited]
-            subscription = $0
-        })
-        upstream.throttle(for: .seconds(1), scheduler: VirtualTimeScheduler(), latest: false).subscribe(subscriber)
-        #expect(requestedFirst)
-        subscription?.request(.none)
-        subscription?.request(.max(1))
-        subscription?.cancel()
-        #expect(upstream.subscriptions[0].history == [.request(.unlimited), .cancel])
-    }
-
-    @Test("throttle cancelled before its upstream's subscription cancels that subscription when it comes, as Combine's")
-    func throttleCancelBeforeSubscription() throws {
-        let upstream = LatePublisher<Int, TimingFailure>()
-        defer { upstream.inner.detachAll() }
-        let recorder = TimingRecorder()
-        upstream.throttle(for: .seconds(1), scheduler: VirtualTimeScheduler(), latest: true).subscribe(recorder)
-        try #require(upstream.waitingSubscribers.first?.raw as? any Subscription).cancel()
-        upstream.release()
-        #expect(upstream.inner.subscriptions[0].history == [.cancel] && recorder.subscription == nil)
-    }
-
     @Test("delay: each signal reads now once and is scheduled after the interval; nothing else reads the clock")
     func delayCalls() {
         let scheduler = CallLoggingScheduler()
@@ -152,11 +80,10 @@ struct SchedulerCallsTests {
         #expect(upstream.subscriptions[0].requests == [.max(1), .max(1), .max(1)])
     }
 
-    @Test("timeout, debounce, delay: a cancel before the upstream's subscription is ignored, as Combine's; the subscription is taken")
+    @Test("timeout, delay: a cancel before the upstream's subscription is ignored, as Combine's; the subscription is taken")
     func cancelBeforeSubscriptionIgnored() throws {
         let transforms: [(String, (LatePublisher<Int, TimingFailure>) -> AnyPublisher<Int, TimingFailure>)] = [
             ("timeout", { $0.timeout(.seconds(1), scheduler: VirtualTimeScheduler()).eraseToAnyPublisher() }),
-            ("debounce", { $0.debounce(for: .seconds(1), scheduler: VirtualTimeScheduler()).eraseToAnyPublisher() }),
             ("delay", { $0.delay(for: .seconds(1), scheduler: VirtualTimeScheduler()).eraseToAnyPublisher() }),
         ]
         for (name, transform) in transforms {
@@ -167,8 +94,7 @@ struct SchedulerCallsTests {
             transform(upstream).subscribe(recorder)
             try #require(upstream.waitingSubscribers.first?.raw as? any Subscription).cancel()
             upstream.release()
-            let requested: Subscribers.Demand = name == "debounce" ? .unlimited : .max(1)
-            #expect(upstream.inner.subscriptions[0].history == [.request(requested)], "\(name)")
+            #expect(upstream.inner.subscriptions[0].history == [.request(.max(1))], "\(name)")
             #expect(recorder.subscription != nil, "\(name)")
         }
     }
