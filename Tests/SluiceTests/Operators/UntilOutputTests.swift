@@ -39,7 +39,11 @@ struct UntilOutputTests {
     @Test("drop: values before the other publisher's first are dropped and use up their demand, as in Combine")
     func dropUntilTrigger() {
         let upstream = ControllablePublisher<Int, Boom>()
+        defer { upstream.detachAll() }
         let trigger = PassthroughSubject<Void, Boom>()
+        // A fired trigger is let go of, not cancelled (as in Combine): the subject keeps its
+        // subscriber until it ends.
+        defer { trigger.send(completion: .finished) }
         let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
         defer { recorder.cancel() }
         upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
@@ -231,6 +235,9 @@ struct UntilOutputTests {
             #expect(recorder.completion == .finished)
             #expect(recorder.values == Array(0..<recorder.values.count), "values lost or reordered")
             #expect(recorder.violations.isEmpty, "\(recorder.violations.prefix(2))")
+            // The fired trigger is let go of, not cancelled (as in Combine): the subject keeps
+            // its subscriber until it ends.
+            trigger.send(completion: .finished)
         }
     }
 }

@@ -39,11 +39,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         @inlinable
         mutating func enqueue(_ call: Work) -> (@Sendable () -> Void)? {
             guard !cancelled, downstream != nil else { return nil }
+            let scheduled = action
             if case .cancel = call {
                 cancelled = true
                 downstream = nil
+                action = nil  // the scheduler holds it now: a scheduler dropped unrun frees all
             }
-            return work.append(call) ? action : nil
+            return work.append(call) ? scheduled : nil
         }
 
         /// What to do with a subscription from the upstream.
@@ -97,7 +99,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             perform(work)
             next = state.withLock { $0.work.finished() }
         }
-        if case .reschedule = next, let action = state.withLock({ $0.action }) {
+        if case .reschedule = next {
+            // After a cancel the stored action is gone; a run left over makes one.
+            let action = state.withLock { $0.action } ?? ScheduledEntry { self.takeTurn() }.action
             scheduler.schedule(options: options, action)
         }
     }

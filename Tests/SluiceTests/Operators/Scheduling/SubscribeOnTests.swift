@@ -61,6 +61,8 @@ struct SubscribeOnTests {
         #expect(scheduler.scheduledCount == 2)
         scheduler.advance()
         #expect(upstream.subscriptions[0].requests == [.none, .max(1)])
+        recorder.cancel()
+        scheduler.advance()
     }
 
     @Test("signals before the upstream's subscription are dropped; a subscription after the cancel is left alone")
