@@ -10,8 +10,8 @@ import Testing
     // MARK: Signals out of turn
 
     @Test func aValueBeforeTheSubscriptionIsIgnoredAndAsksForNothing() async {
-        let publisher = HeldSubscriberPublisher<Int, Never>()
-        var iterator = publisher.values.makeAsyncIterator()
+        let publisher = HeldSubscriber<Int, Never>()
+        var iterator = publisher.publisher.values.makeAsyncIterator()
         #expect(publisher.subscriber.receive(7) == .none)
         let subscription = CallLog()
         publisher.subscriber.receive(subscription: subscription)
@@ -21,8 +21,8 @@ import Testing
     }
 
     @Test func aCompletionBeforeTheSubscriptionEndsTheIterationAndTheLateSubscriptionIsCancelled() async throws {
-        let publisher = HeldSubscriberPublisher<Int, TestError>()
-        var iterator = publisher.values.makeAsyncIterator()
+        let publisher = HeldSubscriber<Int, TestError>()
+        var iterator = publisher.publisher.values.makeAsyncIterator()
         publisher.subscriber.receive(completion: .failure(TestError(code: 3)))
         await #expect(throws: TestError(code: 3)) { _ = try await iterator.next() }
         #expect(try await iterator.next() == nil)
@@ -44,11 +44,11 @@ import Testing
     }
 
     @Test func theIteratorsSubscriberIsCancellableAndCancelsOnce() async {
-        let publisher = HeldSubscriberPublisher<Int, Never>()
-        var iterator = publisher.values.makeAsyncIterator()
+        let publisher = HeldSubscriber<Int, Never>()
+        var iterator = publisher.publisher.values.makeAsyncIterator()
         let subscription = CallLog()
         publisher.subscriber.receive(subscription: subscription)
-        let cancellable = try? #require(publisher.held as? any Cancellable)
+        let cancellable = try? #require(publisher.raw as? any Cancellable)
         cancellable?.cancel()
         cancellable?.cancel()
         #expect(subscription.calls == [.cancel])
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func copiesWaitingBeforeTheSubscriptionRequestTheirDemandTogether() async {
-        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let publisher = HeldSubscriber<Int, Never>()
         let (first, second, holder) = await twoCopiesWaitingBeforeTheSubscription(of: publisher)
         defer { withExtendedLifetime(holder) {} }  // the iterator: dropping it cancels
         let subscription = CallLog()
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func aValueBeforeTheSubscriptionWakesTheWaitingCopiesWithNilButKeepsTheirDemand() async {
-        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let publisher = HeldSubscriber<Int, Never>()
         let (first, second, holder) = await twoCopiesWaitingBeforeTheSubscription(of: publisher)
         defer { withExtendedLifetime(holder) {} }  // the iterator: dropping it cancels
         #expect(publisher.subscriber.receive(42) == .none)
@@ -130,9 +130,9 @@ import Testing
 
     /// Two tasks waiting on copies of one iterator whose subscription has not come yet.
     private func twoCopiesWaitingBeforeTheSubscription(
-        of publisher: HeldSubscriberPublisher<Int, Never>
+        of publisher: HeldSubscriber<Int, Never>
     ) async -> (Waiting<Never>, Waiting<Never>, holder: some Actor) {
-        let holder = CopyingIterator(Shared(publisher.values.makeAsyncIterator()))
+        let holder = CopyingIterator(Shared(publisher.publisher.values.makeAsyncIterator()))
         let first = Task { await holder.nextResult() }
         let second = Task { await holder.nextResult() }
         await holder.waitUntilEntered(2)
@@ -180,19 +180,3 @@ private final class CallLog: Subscription, Sendable {
     func cancel() { log.withLock { $0.append(.cancel) } }
 }
 
-/// A publisher that keeps its one subscriber and sends it nothing, so that a test can send
-/// any signal in any order, the subscription included.
-private final class HeldSubscriberPublisher<Output, Failure: Error>: Publisher, Sendable {
-    private let stored = Mutex<Shared<(erased: AnySubscriber<Output, Failure>, raw: Any)>?>(nil)
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let both = Shared((erased: AnySubscriber(subscriber), raw: subscriber as Any))
-        stored.withLock { $0 = both }
-    }
-
-    /// The subscriber, as `AnySubscriber`.
-    var subscriber: AnySubscriber<Output, Failure> { stored.withLock { $0!.value.erased } }
-
-    /// The subscriber itself, to check what it conforms to.
-    var held: Any { stored.withLock { $0!.value.raw } }
-}
