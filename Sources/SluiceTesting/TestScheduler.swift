@@ -98,6 +98,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     }
 }
 
+extension TestScheduler: OwnScheduler {}
+
 /// A ``TestScheduler`` whose time counts nanoseconds from zero and which takes no options.
 public typealias VirtualTimeScheduler = TestScheduler<ImmediateScheduler.SchedulerTimeType, Never>
 

@@ -111,8 +111,16 @@ struct ScheduledTurns<Item> {
     }
 }
 
-/// A scheduler of Sluice's own whose call count nobody observes (dispatch queues, run loops,
-/// operation queues, the actor schedulers): `receive(on:)` and `subscribe(on:)` hand it one
-/// action for all that is queued instead of one per signal (see ``ScheduledTurns``).
+/// A scheduler of Sluice's own, whose calls no code outside Sluice counts: its operators may
+/// call it as suits them rather than as Combine's do. `debounce` and `throttle` keep one
+/// timer for a whole burst on it (``TimedSubscription``); on any other scheduler they make
+/// Combine's calls, which a scheduler written for Combine (a test scheduler that records its
+/// calls) may check.
 @usableFromInline
-package protocol CoalescingScheduler {}
+package protocol OwnScheduler {}
+
+/// A scheduler of Sluice's own that runs actions later (dispatch queues, run loops, operation
+/// queues, the actor schedulers): `receive(on:)` and `subscribe(on:)` hand it one action for
+/// all that is queued instead of one per signal (see ``ScheduledTurns``).
+@usableFromInline
+package protocol CoalescingScheduler: OwnScheduler {}

@@ -59,3 +59,5 @@ public struct ImmediateScheduler: SendableActionScheduler, Sendable {
         return AnyCancellable {}
     }
 }
+
+extension ImmediateScheduler: OwnScheduler {}

@@ -22,7 +22,7 @@ import SluiceTesting
 /// `debounce` and `throttle` ask their upstream for `.unlimited` and drop what a subscriber
 /// has no demand for, as Combine's do, so (like the sharing operators) they are checked over
 /// the hot upstreams, whose pump sends the next value only once the last one was delivered;
-/// their own subscription traps on `request(.none)`.
+/// `debounce`'s subscription traps on `request(.none)`, `throttle`'s ignores it.
 extension Registry {
     static let timing: [Entry] = timingPassThrough + timingOnQueue + timingDropping + timingTimeouts
 
@@ -62,15 +62,27 @@ extension Registry {
     }
 
     /// Over a `PassthroughSubject` in each of its shapes.
-    static let timingDropping: [Entry] = timingDroppingOperators.flatMap { overPassthroughSubject($0.name, $0.transform) }
+    static let timingDropping: [Entry] = timingDroppingOperators.flatMap {
+        overPassthroughSubject($0.name, acceptsZeroDemand: $0.name.hasPrefix("throttle"), $0.transform)
+    }
 
+    /// On Sluice's own `ImmediateTestScheduler` (one timer per burst) and on a scheduler of
+    /// Combine's (``ForeignImmediateScheduler``: Combine's calls), which the rules must not tell
+    /// apart. `throttle` ignores `request(.none)`, as Combine's does.
     static let timingDroppingOperators: [(name: String, transform: Transform)] = [
         ("debounce(for: 1, scheduler: ImmediateTestScheduler())", { $0.debounce(for: .seconds(1), scheduler: ImmediateTestScheduler()) }),
+        ("debounce(for: 1, scheduler: ForeignImmediateScheduler())", { $0.debounce(for: .seconds(1), scheduler: ForeignImmediateScheduler()) }),
         ("throttle(for: 1, scheduler: ImmediateTestScheduler(), latest: false)", {
             $0.throttle(for: .seconds(1), scheduler: ImmediateTestScheduler(), latest: false)
         }),
         ("throttle(for: 1, scheduler: ImmediateTestScheduler(), latest: true)", {
             $0.throttle(for: .seconds(1), scheduler: ImmediateTestScheduler(), latest: true)
+        }),
+        ("throttle(for: 1, scheduler: ForeignImmediateScheduler(), latest: false)", {
+            $0.throttle(for: .seconds(1), scheduler: ForeignImmediateScheduler(), latest: false)
+        }),
+        ("throttle(for: 1, scheduler: ForeignImmediateScheduler(), latest: true)", {
+            $0.throttle(for: .seconds(1), scheduler: ForeignImmediateScheduler(), latest: true)
         }),
     ]
 
@@ -93,4 +105,29 @@ extension Registry {
                 })
         },
     ]
+}
+
+/// An `ImmediateTestScheduler` behind a scheduler type Sluice does not own, as a scheduler
+/// written for Combine would be: `debounce` and `throttle` make Combine's calls to it.
+final class ForeignImmediateScheduler: Scheduler, Sendable {
+    typealias SchedulerTimeType = ImmediateTestScheduler<ImmediateScheduler.SchedulerTimeType, Never>.SchedulerTimeType
+    typealias SchedulerOptions = Never
+
+    let base = ImmediateTestScheduler()
+
+    var now: SchedulerTimeType { base.now }
+    var minimumTolerance: SchedulerTimeType.Stride { base.minimumTolerance }
+
+    func schedule(options: Never?, _ action: @escaping @Sendable () -> Void) { base.schedule(options: options, action) }
+
+    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping @Sendable () -> Void) {
+        base.schedule(after: date, tolerance: tolerance, options: options, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Cancellable {
+        base.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+    }
 }

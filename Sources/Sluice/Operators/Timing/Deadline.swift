@@ -1,4 +1,4 @@
-/// A deadline with at most one scheduled run at a time (`debounce`'s due time, `timeout`'s
+/// A deadline with at most one scheduled run at a time (`debounce`'s due time on Sluice's own
 /// interval): moving the deadline later schedules nothing; the run, when it comes early,
 /// schedules one more run for the new deadline. So a steady stream of values schedules one
 /// action per deadline that passes, not one per value.

@@ -39,6 +39,10 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through a debouncing subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            guard scheduler is any OwnScheduler else {
+                return upstream.receive(
+                    subscriber: ForeignDebounceSubscription(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+            }
             let logic = DebounceState<Output, Failure, Context.SchedulerTimeType>(dueTime: dueTime)
             upstream.receive(
                 subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: options))

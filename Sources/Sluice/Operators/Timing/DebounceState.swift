@@ -22,7 +22,7 @@ struct DebounceState<Output, Failure: Error, Time: Strideable>: TimedLogic {
 
     @inlinable init(dueTime: Time.Stride) { self.dueTime = dueTime }
 
-    @inlinable static var dropsValues: Bool { true }
+    @inlinable static var throttlesEdges: Bool { false }
     @inlinable var name: String { "Debounce" }
 
     @inlinable

@@ -91,3 +91,9 @@ extension Locked {
         })
     }
 }
+
+/// A signal waiting in `delay`'s or `timeout`'s queue.
+enum TimedSignal<Output, Failure: Error> {
+    case value(Output)
+    case completion(Subscribers.Completion<Failure>)
+}

@@ -37,6 +37,10 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through a throttling subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            guard scheduler is any OwnScheduler else {
+                return upstream.receive(
+                    subscriber: ForeignThrottleSubscription(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+            }
             let logic = ThrottleState<Output, Failure, Context.SchedulerTimeType>(interval: interval, latest: latest)
             upstream.receive(
                 subscriber: TimedSubscription(downstream: subscriber, logic: logic, scheduler: scheduler, tolerance: nil, options: nil))

@@ -29,7 +29,7 @@ struct ThrottleState<Output, Failure: Error, Time: Strideable>: TimedLogic {
         self.latest = latest
     }
 
-    @inlinable static var dropsValues: Bool { true }
+    @inlinable static var throttlesEdges: Bool { true }
     @inlinable var name: String { "Throttle" }
 
     @inlinable

@@ -3,9 +3,9 @@
 /// One of the two actions a ``TimedSubscription`` hands its scheduler.
 @usableFromInline
 enum TimedAction {
-    /// The action that delivers a signal: a delayed one, a hop, a throttled emission.
+    /// The action that delivers a signal: a hop, a throttled emission.
     case signal
-    /// The action of the deadline (`debounce`'s due time, `timeout`'s interval).
+    /// The action of the deadline (`debounce`'s due time).
     case timer
 }
 
@@ -37,32 +37,10 @@ struct TimedFiring<Output, Failure: Error, Time> {
     @usableFromInline var value: Output?
     /// The completion, after `value`.
     @usableFromInline var completion: Subscribers.Completion<Failure>?
-    /// `timeout` gave up: cancel the upstream and end with `customError()` (`.finished` without
-    /// it), called after unlocking.
-    @usableFromInline var timedOut = false
-    @usableFromInline var customError: (() -> Failure)?
     /// More to schedule.
     @usableFromInline var plan = TimedPlan<Time>()
 
     @inlinable init() {}
-}
-
-/// A signal waiting in a scheduled operator's queue (`delay`, `timeout`).
-@usableFromInline
-enum TimedSignal<Output, Failure: Error> {
-    case value(Output)
-    case completion(Subscribers.Completion<Failure>)
-
-    /// The signal as what a run delivers.
-    @inlinable
-    func firing<Time>() -> TimedFiring<Output, Failure, Time> {
-        var firing = TimedFiring<Output, Failure, Time>()
-        switch self {
-        case .value(let value): firing.value = value
-        case .completion(let completion): firing.completion = completion
-        }
-        return firing
-    }
 }
 
 /// The state machine of one scheduled operator, kept under its subscription's lock. Each event
@@ -75,19 +53,18 @@ protocol TimedLogic<Output, Failure, Time> {
     associatedtype Failure: Error
     associatedtype Time: Strideable
 
-    /// `true`: asks the upstream for `.unlimited` and delivers within the downstream's demand
-    /// (`debounce`, `throttle`); `false`: passes demand upstream (`delay`, `timeout`).
-    static var dropsValues: Bool { get }
+    /// Where Combine's `throttle` and `debounce` part at their edges. `true` (throttle): the
+    /// upstream is asked for `.unlimited` before the downstream has its subscription,
+    /// `request(.none)` is ignored, and a cancel before the upstream's subscription cancels
+    /// that subscription when it comes. `false` (debounce): the upstream is asked after the
+    /// downstream has its subscription, `request(.none)` traps (rule 7), and a cancel before
+    /// the upstream's subscription is ignored.
+    static var throttlesEdges: Bool { get }
 
     /// Combine's name for the subscription (`description`).
     var name: String { get }
 
-    /// The upstream's subscription arrived (the downstream has had its own).
-    mutating func subscribed(now: Time) -> TimedPlan<Time>
-    /// The downstream requested more.
-    mutating func requested(now: Time) -> TimedPlan<Time>
-    /// A value from the upstream; `demand` is the downstream's outstanding demand (for
-    /// operators that drop values).
+    /// A value from the upstream; `demand` is the downstream's outstanding demand.
     mutating func receive(_ value: Output, now: Time, demand: Subscribers.Demand) -> TimedPlan<Time>
     /// The upstream's completion.
     mutating func receive(completion: Subscribers.Completion<Failure>, now: Time) -> TimedPlan<Time>
@@ -95,9 +72,4 @@ protocol TimedLogic<Output, Failure, Time> {
     mutating func fire(_ action: TimedAction, now: Time) -> TimedFiring<Output, Failure, Time>
     /// The subscription is cancelled: drop what is held.
     mutating func reset()
-}
-
-extension TimedLogic {
-    @inlinable mutating func subscribed(now: Time) -> TimedPlan<Time> { TimedPlan() }
-    @inlinable mutating func requested(now: Time) -> TimedPlan<Time> { TimedPlan() }
 }

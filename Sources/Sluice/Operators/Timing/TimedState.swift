@@ -28,13 +28,23 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure {
     @usableFromInline var logic: Logic
     /// The two actions handed to the scheduler, made once; dropped on termination.
     @usableFromInline var actions: TimedActions?
+    /// The downstream has its subscription. `throttle` asks its upstream first, so a run can
+    /// come before (the upstream completes inside the request, on an immediate scheduler):
+    /// it waits, in `runWaiting`, until the downstream has it (rule 1).
+    @usableFromInline var handedOn = !Logic.throttlesEdges
+    @usableFromInline var runWaiting: TimedAction?
 
     @inlinable
     init(downstream: Downstream, logic: Logic) {
         self.downstream = downstream
         self.logic = logic
-        // A pass-through operator's upstream keeps the demand.
-        if !Logic.dropsValues { delivery.demand = .unlimited }
+    }
+
+    /// The downstream has its subscription: the run that waited for it, if any.
+    @inlinable
+    mutating func handOn() -> TimedAction? {
+        handedOn = true
+        return runWaiting.take()
     }
 
     /// Offers `value` (dropped without demand), then `completion`, to the delivery: what the

@@ -1,6 +1,7 @@
-/// What the scheduled operators (`delay`, `debounce`, `throttle`, `timeout`) share: one
-/// subscription class, ``TimedSubscription``, which runs an operator's state machine (a
-/// ``TimedLogic``: `DelayState`, `DebounceState`, `ThrottleState`, `TimeoutState`) under one
+/// What `debounce` and `throttle` share on Sluice's own schedulers (an ``OwnScheduler``; on
+/// any other they make Combine's calls, see `ForeignDebounceSubscription` and
+/// `ForeignThrottleSubscription`): one subscription class, ``TimedSubscription``, which runs
+/// the operator's state machine (a ``TimedLogic``: `DebounceState`, `ThrottleState`) under one
 /// lock and does what it decides after unlocking (rule 6): schedule work, cancel the upstream,
 /// deliver.
 ///
@@ -8,17 +9,18 @@
 /// once, when its upstream's subscription arrives (through ``ScheduledEntry``), the *signal*
 /// action and the *timer* action, and hands the scheduler one of them each time; when one
 /// runs, the state machine finds in its own state what is due (``TimedLogic/fire(_:now:)``).
-/// Both are dropped when the subscription terminates, so a run that comes after a cancel or
-/// the completion finds nothing to do.
+/// `debounce` keeps one timer for a whole burst (a ``Deadline``) where Combine's schedules one
+/// per value. Both actions are dropped when the subscription terminates, so a run that comes
+/// after a cancel or the completion finds nothing to do.
 ///
 /// Delivery goes through a ``SerialDelivery``, so signals never overlap (rule 3) even when the
 /// scheduler runs actions at once on several threads (a concurrent `DispatchQueue`) or the
-/// upstream sends on another thread than the scheduler's. Demand follows Combine: `delay` and
-/// `timeout` pass it to the upstream (the demand the downstream returns from `receive(_:)`
-/// goes there too); `debounce` and `throttle` ask their upstream for `.unlimited` and deliver
-/// only within the downstream's demand, dropping what it has not asked for.
+/// upstream sends on another thread than the scheduler's. As Combine's, both operators ask
+/// their upstream for `.unlimited` and deliver only within the downstream's demand, dropping
+/// what it has not asked for.
 
-/// The subscription of `delay`, `debounce`, `throttle` and `timeout` (see the top of this file).
+/// The subscription of `debounce` and `throttle` on Sluice's own schedulers (see the top of
+/// this file).
 @usableFromInline
 final class TimedSubscription<Downstream: Subscriber, Context: Scheduler, Logic: TimedLogic>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -71,16 +73,16 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
             return state.downstream
         }
         guard let downstream else { return subscription.cancel() }
-        // The downstream first: a timer that fires at once (an immediate scheduler) must not
-        // reach it before its subscription.
-        downstream.receive(subscription: self)
-        let now = scheduler.now
-        let decision = state.withLock { state in
-            state.upstream.current == nil ? nil : (state.logic.subscribed(now: now), state.actions)
+        if Logic.throttlesEdges {
+            // Combine's throttle asks before its downstream has the subscription.
+            subscription.request(.unlimited)
+            downstream.receive(subscription: self)
+            if let waiting = state.withLock({ $0.handOn() }) { fire(waiting) }
+        } else {
+            downstream.receive(subscription: self)
+            // Not if the downstream cancelled from inside `receive(subscription:)`.
+            if state.withLock({ $0.upstream.current != nil }) { subscription.request(.unlimited) }
         }
-        carryOut(decision)
-        // Not if the downstream cancelled from inside `receive(subscription:)`.
-        if Logic.dropsValues && decision != nil { subscription.request(.unlimited) }
     }
 
     @inlinable
@@ -131,98 +133,58 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     @inlinable
     func fire(_ action: TimedAction) {
         let now = scheduler.now
-        let decision = state.withLock { state -> Firing? in
+        let decision = state.withLock { state -> (Decision, Delivery.Next, Downstream)? in
             guard let downstream = state.downstream, !state.delivery.isFinishing else { return nil }
+            guard state.handedOn else {
+                state.runWaiting = action
+                return nil
+            }
             let firing = state.logic.fire(action, now: now)
-            guard firing.timedOut else {
-                return Firing(
-                    plan: firing.plan, actions: firing.plan.isEmpty ? nil : state.actions,
-                    next: state.admit(firing.value, then: firing.completion), downstream: downstream)
-            }
-            // A timeout ends the upstream here, so that nothing more is taken from it; its
-            // completion is made after unlocking (`customError` is user code).
-            return Firing(
-                plan: firing.plan, actions: state.actions, downstream: downstream,
-                timedOut: (state.upstream.end()?.upstream, firing.customError))
+            let actions = firing.plan.isEmpty ? nil : state.actions
+            return ((firing.plan, actions), state.admit(firing.value, then: firing.completion), downstream)
         }
-        guard let decision else { return }
-        carryOut((decision.plan, decision.actions))
-        if let (upstream, customError) = decision.timedOut {
-            upstream?.cancel()
-            let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
-            guard let (next, downstream) = state.withLock({ state in state.downstream.map { (state.admit(nil, then: completion), $0) } }) else {
-                return
-            }
-            deliver(next, to: downstream)
-        } else {
-            deliver(decision.next, to: decision.downstream)
-        }
-    }
-
-    /// What a run found, to act on after unlocking.
-    @usableFromInline
-    struct Firing {
-        @usableFromInline var plan: TimedPlan<Time>
-        @usableFromInline var actions: Actions?
-        @usableFromInline var next = Delivery.Next.idle
-        @usableFromInline var downstream: Downstream
-        /// Timed out: the upstream to cancel, and the closure that makes the failure.
-        @usableFromInline var timedOut: ((any Subscription)?, (() -> Failure)?)?
-
-        @inlinable
-        init(
-            plan: TimedPlan<Time>, actions: Actions?, next: Delivery.Next = .idle, downstream: Downstream,
-            timedOut: ((any Subscription)?, (() -> Failure)?)? = nil
-        ) {
-            self.plan = plan
-            self.actions = actions
-            self.next = next
-            self.downstream = downstream
-            self.timedOut = timedOut
-        }
+        guard let (scheduled, next, downstream) = decision else { return }
+        carryOut(scheduled)
+        deliver(next, to: downstream)
     }
 
     /// Delivers `next`, then whatever else was admitted meanwhile, one signal at a time (the
     /// deliverer's loop of ``SerialDelivery``).
     @inlinable
     func deliver(_ next: Delivery.Next, to downstream: Downstream) {
-        state.deliver(next, to: downstream, delivered: { state, more -> (((any Subscription), Subscribers.Demand)?, Delivery.Next) in
-            let next = state.delivery.next(adding: Logic.dropsValues ? more : .none)
+        state.deliver(next, to: downstream, delivered: { state, more -> (Void, Delivery.Next) in
+            let next = state.delivery.next(adding: more)
             if case .completion = next { state.terminate() }
-            // A pass-through operator's downstream asks its upstream for more.
-            return (Logic.dropsValues || more == .none ? nil : state.upstream.current.map { ($0, more) }, next)
-        }, carryOut: { request in
-            if let (upstream, more) = request { upstream.request(more) }
-        })
+            return ((), next)
+        }, carryOut: { (_: Void) in })
     }
 
     // MARK: Subscription
 
-    /// `debounce` and `throttle` keep the downstream's demand themselves and trap on
-    /// `request(.none)` (rule 7); `delay` and `timeout` pass every request to the upstream.
+    /// Adds to the downstream's demand (the upstream has `.unlimited`). `request(.none)`
+    /// traps in `debounce` (rule 7) and is ignored in `throttle`, as in Combine.
     @inlinable
     func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
 
     @inlinable
     func handleRequest(_ demand: Subscribers.Demand) {
-        if Logic.dropsValues && demand == .none { Violation.zeroDemandRequested() }
-        let now = scheduler.now
-        let (upstream, decision) = state.withLock { state -> ((any Subscription)?, Decision?) in
-            guard state.downstream != nil else { return (nil, nil) }
-            let decision = state.decision(state.logic.requested(now: now))
-            if Logic.dropsValues {
-                state.delivery.demand += demand
-                return (nil, decision)
-            }
-            return (state.upstream.current, decision)
+        guard demand != .none else {
+            if !Logic.throttlesEdges { Violation.zeroDemandRequested() }
+            return
         }
-        carryOut(decision)
-        upstream?.request(demand)
+        state.withLock { state in
+            guard state.downstream != nil else { return }
+            state.delivery.demand += demand
+        }
     }
 
+    /// Cancels the upstream and lets go of the downstream. Before the upstream's subscription
+    /// has come, Combine's `debounce` ignores a cancel (and later takes the subscription); its
+    /// `throttle` cancels that subscription when it comes.
     @inlinable
     func cancel() {
-        let (upstream, downstream, actions) = state.withLock { state in
+        let released = state.withLock { state -> ((any Subscription)?, Downstream?, TimedActions?)? in
+            if !Logic.throttlesEdges && state.upstream.isAwaiting { return nil }
             let upstream = state.upstream.end()?.upstream
             let released = (state.downstream, state.actions)
             state.delivery.reset()
@@ -230,6 +192,7 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
             state.terminate()
             return (upstream, released.0, released.1)
         }
+        guard let (upstream, downstream, actions) = released else { return }
         withExtendedLifetime((downstream, actions)) {}  // released here, after unlocking
         upstream?.cancel()
     }
