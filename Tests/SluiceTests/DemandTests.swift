@@ -38,7 +38,12 @@ private typealias Demand = Subscribers.Demand
         #expect(Demand.max(1) - 3 == .none)
         #expect(Demand.unlimited - 1 == .unlimited)
         #expect(Demand.max(1) - (-2) == .max(3))
-        #expect(Demand.max(.max) - Int.min == .unlimited)
+        // Combine's: a subtraction that passes Int.max gives .none, not .unlimited.
+        #expect(Demand.max(.max) - Int.min == .none)
+        #expect(Demand.max(.max) - (-1) == .none)
+        var demand = Demand.max(.max)
+        demand -= -1
+        #expect(demand == .none)
         var demand = Demand.max(5)
         demand -= .max(2)
         demand -= 1

@@ -128,12 +128,13 @@ extension Subscribers.Demand {
         lhs = lhs - rhs
     }
 
-    /// Subtracts a count; never below `.none`.
+    /// Subtracts a count; never below `.none`. A negative count whose subtraction would pass
+    /// `Int.max` gives `.none`, as Combine's does (it does not saturate to `.unlimited`).
     @inlinable
     public static func - (lhs: Self, rhs: Int) -> Self {
         if lhs.rawValue == unlimitedRaw { return .unlimited }
         let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
-        if overflow { return rhs < 0 ? .unlimited : .none }
+        if overflow { return .none }
         return difference < 0 ? .none : Self(rawValue: UInt(difference))
     }
 

@@ -48,15 +48,15 @@ public struct ImmediateScheduler: SendableActionScheduler, Sendable {
         _ action: @escaping @Sendable () -> Void
     ) { action() }
 
-    /// Runs `action` once, now, and returns a cancellable that does nothing: an immediate
-    /// scheduler cannot wait for the next interval.
+    /// Runs `action` once, now, and returns a cancellable that does nothing (as Combine's,
+    /// `Subscriptions.empty`): an immediate scheduler cannot wait for the next interval.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: Never?, _ action: @escaping @Sendable () -> Void
     ) -> any Cancellable {
         action()
-        return AnyCancellable {}
+        return Subscriptions.empty
     }
 }
 

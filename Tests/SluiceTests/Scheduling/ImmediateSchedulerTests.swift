@@ -18,12 +18,13 @@ struct ImmediateSchedulerTests {
         #expect(ran.withLock { $0 } == 1)
     }
 
-    @Test("a repeating action runs once, at once, and its cancellable does nothing more")
+    @Test("a repeating action runs once, at once, and its cancellable is Combine's empty subscription")
     func repeatingRunsOnce() {
         let scheduler = ImmediateScheduler.shared
         let ran = Locked(0)
         let cancellable = scheduler.schedule(after: scheduler.now, interval: .milliseconds(1)) { ran.withLock { $0 += 1 } }
         #expect(ran.withLock { $0 } == 1)
+        #expect(String(describing: cancellable) == "Empty")
         cancellable.cancel()
         #expect(ran.withLock { $0 } == 1)
     }
