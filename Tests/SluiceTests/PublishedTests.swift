@@ -56,6 +56,25 @@ struct PublishedTests {
         #expect(seen.withLock { $0 }.count == 3)
     }
 
+    @Test("the subscriptions describe themselves as Combine's do: PublishedSubject and ObservableObjectPublisher")
+    func subscriptionNames() {
+        let contact = Contact(name: "John", age: 24)
+        let published = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        contact.$age.subscribe(published)
+        let willChange = RecordingSubscriber<Void, Never>(initialDemand: .none)
+        contact.objectWillChange.subscribe(willChange)
+        #expect(published.subscription.map { String(describing: $0) } == "PublishedSubject")
+        #expect(willChange.subscription.map { String(describing: $0) } == "ObservableObjectPublisher")
+        // A subject made directly keeps its own name.
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let direct = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(direct)
+        #expect(direct.subscription.map { String(describing: $0) } == "CurrentValueSubject")
+        published.cancel()
+        willChange.cancel()
+        direct.cancel()
+    }
+
     @Test("objectWillChange fires before any @Published property changes, and is the same publisher at every read")
     func objectWillChangeFiresFirst() {
         let contact = Contact(name: "John", age: 24)

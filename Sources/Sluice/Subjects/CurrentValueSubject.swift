@@ -28,6 +28,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
         storage = SubjectStorage(currentValue: value)
     }
 
+    /// A subject whose subscriptions describe themselves as `subscriptionName`, as the subject
+    /// behind `@Published` does in Combine (`"PublishedSubject"`).
+    init(_ value: Output, subscriptionName: String) {
+        storage = SubjectStorage(currentValue: value, name: subscriptionName)
+    }
+
     deinit { storage.cancelUpstreams() }
 
     /// The current value; setting it sends the new value to the subscribers.

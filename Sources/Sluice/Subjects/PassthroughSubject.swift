@@ -27,10 +27,14 @@
 /// subject.send(3)                 // missed: the demand is used up
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomStringConvertible {
-    @usableFromInline let storage = SubjectStorage<Output, Failure>(currentValue: nil)
+    @usableFromInline let storage: SubjectStorage<Output, Failure>
 
     /// Creates a subject with no subscribers.
-    public init() {}
+    public init() { storage = SubjectStorage(currentValue: nil) }
+
+    /// A subject whose subscriptions describe themselves as `subscriptionName`, as the subject
+    /// behind `ObservableObject` does in Combine (`"ObservableObjectPublisher"`).
+    init(subscriptionName: String) { storage = SubjectStorage(currentValue: nil, name: subscriptionName) }
 
     deinit { storage.cancelUpstreams() }
 

@@ -224,15 +224,18 @@ final class SubjectStorage<Output, Failure: Error> {
     @usableFromInline let state: Locked<State>
     /// `CurrentValueSubject`: each subscriber gets the current value with its first demand.
     @usableFromInline let deliversCurrentValue: Bool
-    /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscriptions.
+    /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscriptions
+    /// (`"PublishedSubject"` and `"ObservableObjectPublisher"` for the subjects behind
+    /// `@Published` and `ObservableObject`).
     @usableFromInline let description: String
 
-    /// A `PassthroughSubject`'s storage (`currentValue == nil`) or a `CurrentValueSubject`'s.
+    /// A `PassthroughSubject`'s storage (`currentValue == nil`) or a `CurrentValueSubject`'s;
+    /// `name` replaces the subscriptions' description.
     @usableFromInline
-    init(currentValue: Output?) {
+    init(currentValue: Output?, name: String? = nil) {
         state = Locked(State(currentValue: currentValue))
         deliversCurrentValue = currentValue != nil
-        description = currentValue == nil ? "PassthroughSubject" : "CurrentValueSubject"
+        description = name ?? (currentValue == nil ? "PassthroughSubject" : "CurrentValueSubject")
     }
 
     @inlinable
