@@ -81,6 +81,36 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
         #expect(recorder.events == [.subscription, .completion(.failure(Oops()))])
     }
 
+    /// The subscription's mirror child `name`, described.
+    private static func child(_ name: String, of subscription: (any Subscription)?) -> String? {
+        subscription.flatMap { Mirror(reflecting: $0).children.first { $0.label == name } }.map { String(describing: $0.value) }
+    }
+
+    @Test("the subscription's mirror shows the future and the subscriber while the stream lasts, through the delivery, as Combine's")
+    func subscriptionMirror() {
+        let holder = PromiseHolder<Int, Never>()
+        let future = Future<Int, Never> { holder.promise = $0 }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        let duringDelivery = Locked<String?>(nil)
+        recorder.onValue { _ in
+            duringDelivery.withLock { $0 = Self.child("parent", of: recorder.subscription) }
+            return .none
+        }
+        future.subscribe(recorder)
+        let labels = recorder.subscription.map { Mirror(reflecting: $0).children.map(\.label) }
+        #expect(labels == ["parent", "downstream", "hasAnyDemand", "subject"])
+        #expect(Self.child("parent", of: recorder.subscription)?.contains("Future") == true)
+        #expect(Self.child("subject", of: recorder.subscription)?.contains("Future") == true)
+        #expect(Self.child("downstream", of: recorder.subscription)?.contains("RecordingSubscriber") == true)
+        #expect(Self.child("hasAnyDemand", of: recorder.subscription) == "false")
+        recorder.request(.max(1))
+        #expect(Self.child("hasAnyDemand", of: recorder.subscription) == "true")
+        holder.promise?(.success(1))
+        #expect(duringDelivery.withLock { $0 }?.contains("Future") == true, "the future is still the parent while its value is delivered")
+        #expect(Self.child("parent", of: recorder.subscription) == "nil")
+        #expect(Self.child("downstream", of: recorder.subscription) == "nil")
+    }
+
     @Test func cancelledSubscriberGetsNothingAndIsReleased() {
         let holder = PromiseHolder<Int, Never>()
         let future = Future<Int, Never> { holder.promise = $0 }

@@ -36,7 +36,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// Attaches the subscriber; it receives the result (now or once known) per its demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = FutureConduit(downstream: subscriber, parent: storage)
+        let conduit = FutureConduit(downstream: subscriber, parent: self)
         subscriber.receive(subscription: conduit)
         // Registered only after the subscription has been handed over, so no signal can
         // overtake it (rule 1).

@@ -6,12 +6,16 @@
 /// ```text
 /// active(result: nil, demanded) ──request──▶ active(demanded: true)
 /// active(result: nil) ──fulfil(success)──▶ active(result)                 (no demand yet)
-/// active(demanded: true) ──fulfil(success)──▶ done        → value, .finished
-/// active ──fulfil(failure)──▶ done                        → failure (no demand needed)
-/// active(result: success) ──request──▶ done               → value, .finished
+/// active(demanded: true) ──fulfil(success)──▶ delivering  → value, .finished ──▶ done
+/// active ──fulfil(failure)──▶ delivering                  → failure (no demand needed) ──▶ done
+/// active(result: success) ──request──▶ delivering         → value, .finished ──▶ done
 /// active ──cancel──▶ done                                 → leave the future
-/// done ──anything──▶ done
+/// delivering ──cancel──▶ done;  done ──anything──▶ done
 /// ```
+///
+/// The conduit holds its ``Future`` (not only the storage) while it is active or delivering,
+/// so that its mirror shows it as Combine's does (`parent`, `subject`); the storage holds the
+/// conduit only until then, so the cycle ends with the stream, as Combine's.
 ///
 /// `@inlinable`, with ``Future`` and its storage, so that clients specialise the conduit's
 /// creation and fulfilment: unspecialised, `Future(…).sink` took about twice as long per
@@ -30,19 +34,21 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
         enum Action {
             case none
             case deliver(Downstream, Result<Output, Failure>)
-            case leave(FutureStorage<Output, Failure>, Downstream)
+            case leave(Future<Output, Failure>, Downstream)
         }
 
         @usableFromInline
         enum State {
-            case active(Downstream, FutureStorage<Output, Failure>, result: Result<Output, Failure>?, demanded: Bool)
+            case active(Downstream, Future<Output, Failure>, result: Result<Output, Failure>?, demanded: Bool)
+            /// The result is on its way to the downstream.
+            case delivering(Downstream, Future<Output, Failure>)
             case done
         }
 
         @usableFromInline var state: State
 
         @inlinable
-        init(downstream: Downstream, parent: FutureStorage<Output, Failure>) {
+        init(downstream: Downstream, parent: Future<Output, Failure>) {
             state = .active(downstream, parent, result: nil, demanded: false)
         }
 
@@ -50,7 +56,7 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
         mutating func request() -> Action {
             guard case .active(let downstream, let parent, let result, _) = state else { return .none }
             if let result {
-                state = .done
+                state = .delivering(downstream, parent)
                 return .deliver(downstream, result)
             }
             state = .active(downstream, parent, result: nil, demanded: true)
@@ -60,12 +66,9 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
         @inlinable
         mutating func fulfil(_ result: Result<Output, Failure>) -> Action {
             guard case .active(let downstream, let parent, nil, let demanded) = state else { return .none }
-            if case .failure = result {
-                state = .done
-                return .deliver(downstream, result)
-            }
-            if demanded {
-                state = .done
+            let isFailure = if case .failure = result { true } else { false }
+            if isFailure || demanded {
+                state = .delivering(downstream, parent)
                 return .deliver(downstream, result)
             }
             state = .active(downstream, parent, result: result, demanded: false)
@@ -74,22 +77,30 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
 
         @inlinable
         mutating func cancel() -> Action {
-            guard case .active(let downstream, let parent, _, _) = state else { return .none }
-            state = .done
-            return .leave(parent, downstream)
+            switch state {
+            case .active(let downstream, let parent, _, _):
+                state = .done
+                return .leave(parent, downstream)
+            case .delivering:
+                state = .done
+                return .none
+            case .done:
+                return .none
+            }
         }
 
+        /// The result was delivered.
         @inlinable
-        var hasAnyDemand: Bool {
-            if case .active(_, _, _, let demanded) = state { return demanded }
-            return false
+        mutating func delivered() {
+            if case .delivering = state { state = .done }
         }
+
     }
 
     @usableFromInline let machine: Locked<Machine>
 
     @inlinable
-    init(downstream: Downstream, parent: FutureStorage<Output, Failure>) {
+    init(downstream: Downstream, parent: Future<Output, Failure>) {
         machine = Locked(Machine(downstream: downstream, parent: parent))
     }
 
@@ -117,18 +128,31 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
         case .deliver(let downstream, .success(let output)):
             _ = downstream.receive(output)
             downstream.receive(completion: .finished)
+            machine.withLock { $0.delivered() }
         case .deliver(let downstream, .failure(let failure)):
             downstream.receive(completion: .failure(failure))
+            machine.withLock { $0.delivered() }
         case .leave(let parent, _):
             // The subscriber is released here, after the lock.
-            parent.remove(combineIdentifier)
+            parent.storage.remove(combineIdentifier)
         }
     }
 
     @usableFromInline var description: String { "Future" }
 
+    /// Combine's children: the future (`parent`, and again as `subject`) and the downstream
+    /// while the stream lasts, `nil` after; whether the downstream has asked for the value.
     @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: ["hasAnyDemand": machine.withLock { $0.hasAnyDemand }])
+        let (downstream, parent, demanded) = machine.withLock { machine -> (Downstream?, Future<Output, Failure>?, Bool) in
+            switch machine.state {
+            case .active(let downstream, let parent, _, let demanded): (downstream, parent, demanded)
+            case .delivering(let downstream, let parent): (downstream, parent, false)
+            case .done: (nil, nil, false)
+            }
+        }
+        return Mirror(
+            self, children: ["parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": demanded, "subject": parent as Any],
+            displayStyle: nil)
     }
 
     @usableFromInline var playgroundDescription: Any { description }
