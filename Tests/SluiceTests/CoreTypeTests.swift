@@ -85,7 +85,7 @@ private final class LoggingSubject: Subject {
     func send(_ value: Int) { log.withLock { $0.append("value \(value)") } }
     func send(completion: Subscribers.Completion<Oops>) { log.withLock { $0.append("completion") } }
     func send(subscription: any Subscription) {
-        log.withLock { $0.append("subscription") }
+        log.withLock { $0.append("subscription \(subscription)") }
         subscription.request(.unlimited)
     }
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Oops {}
@@ -126,9 +126,29 @@ private final class LoggingSubject: Subject {
         let subject = LoggingSubject()
         let erased = AnySubscriber(subject)
         Record<Int, Oops>(output: [1], completion: .failure(Oops())).subscribe(erased)
-        #expect(subject.log.withLock { $0 } == ["subscription", "value 1", "completion"])
+        #expect(subject.log.withLock { $0 } == ["subscription Subject", "value 1", "completion"])
         #expect(String(describing: erased) == "Subject")   // as Combine prints it
         #expect(String(describing: AnySubscriber(PassthroughSubject<Int, Never>())) == "Subject")
+    }
+}
+
+extension AnySubscriberTests {
+    @Test("AnySubscriber(subject) passes the subject its first subscription only, and nothing after the first completion, as Combine's")
+    func subjectInitialiserTakesOneStream() {
+        let subject = LoggingSubject()
+        let erased = AnySubscriber(subject)
+        let first = ControllablePublisher<Int, Oops>()
+        defer { first.detachAll() }
+        let second = ControllablePublisher<Int, Oops>()
+        defer { second.detachAll() }
+        first.subscribe(erased)
+        second.subscribe(erased)
+        #expect(second.subscriptions[0].cancelCount == 1, "a second subscription is cancelled")
+        _ = erased.receive(1)
+        erased.receive(completion: .finished)
+        erased.receive(completion: .failure(Oops()))
+        #expect(erased.receive(2) == .none)
+        #expect(subject.log.withLock { $0 } == ["subscription Subject", "value 1", "completion"])
     }
 }
 

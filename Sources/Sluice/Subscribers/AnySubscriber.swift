@@ -34,14 +34,13 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         combineIdentifier = s.combineIdentifier
     }
 
-    /// Creates a type-erasing subscriber that forwards everything it receives to a subject.
-    /// It describes itself as `"Subject"`, as Combine's does.
+    /// Creates a type-erasing subscriber that forwards everything it receives to a subject,
+    /// as `publisher.subscribe(subject)` does: the subject gets the first subscription (a
+    /// later one is cancelled) through a subscription that describes itself as `"Subject"`,
+    /// then the values and the first completion, nothing after it. The subject is held until
+    /// the stream ends or is cancelled, as Combine's does.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        self.init(
-            receiveSubscription: { s.send(subscription: $0) },
-            receiveValue: { s.send($0); return .none },
-            receiveCompletion: { s.send(completion: $0) },
-            describing: "Subject")
+        self.init(SubjectSubscriber<StrongSubject<S>>(s))
     }
 
     /// Creates a type-erasing subscriber that runs the given closures; a missing closure
