@@ -68,4 +68,21 @@ struct SubjectUpstreamDemandTests {
         sink.cancel()
         link.cancel()
     }
+
+    @Test("a completion that comes before the upstream's subscription is ignored, as Combine's subject subscriber does; the stream then runs")
+    func completionBeforeSubscriptionIgnored() throws {
+        let upstream = LatePublisher<Int, Never>()
+        defer { upstream.inner.detachAll() }
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        let link = upstream.subscribe(subject)
+        try #require(upstream.waitingSubscribers.first).erased.receive(completion: .finished)
+        #expect(recorder.completion == nil)
+        upstream.release()
+        _ = upstream.inner.subscriptions[0].send(1)
+        upstream.inner.subscriptions[0].send(completion: .finished)
+        #expect(recorder.values == [1] && recorder.completion == .finished)
+        link.cancel()
+    }
 }

@@ -154,14 +154,16 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     }
 
     /// The completion from the upstream itself, after its last value: ends the subscription,
-    /// lets go of the subject and sends it the completion.
+    /// lets go of the subject and sends it the completion. One that comes before the
+    /// subscription is ignored, as Combine's subject subscriber does.
     @inlinable
     func receiveCompletionFromUpstream(_ completion: Subscribers.Completion<Failure>) {
-        let subject = state.withLock { state -> Downstream? in
-            guard state.upstream.end() != nil else { return nil }
+        let ended = state.withLock { state -> Downstream?? in
+            guard state.upstream.isSubscribed, state.upstream.end() != nil else { return nil }
             defer { state.hold.subject = nil }
-            return state.hold.subject
+            return .some(state.hold.subject)
         }
+        guard let subject = ended else { return }
         terminated.store(true, ordering: .releasing)
         subject?.send(completion: completion)
     }
