@@ -41,9 +41,9 @@ private typealias Demand = Subscribers.Demand
         // Combine's: a subtraction that passes Int.max gives .none, not .unlimited.
         #expect(Demand.max(.max) - Int.min == .none)
         #expect(Demand.max(.max) - (-1) == .none)
-        var demand = Demand.max(.max)
-        demand -= -1
-        #expect(demand == .none)
+        var pastMax = Demand.max(.max)
+        pastMax -= -1
+        #expect(pastMax == .none)
         var demand = Demand.max(5)
         demand -= .max(2)
         demand -= 1
