@@ -74,8 +74,11 @@ extension Int {
     /// `value` rounded to the nearest integer, clamped to `Int.min...Int.max` (0 for NaN).
     @inlinable
     init(saturating value: Double) {
-        if value.isNaN { self = 0 } else if value >= 9.2e18 { self = .max } else if value <= -9.2e18 { self = .min } else {
-            self = Int(value.rounded())
+        // -2^63 is `Int.min` exactly; the largest `Double` below 2^63 fits in an `Int`.
+        let bound = -Double(Int.min)
+        let rounded = value.rounded()
+        if rounded.isNaN { self = 0 } else if rounded >= bound { self = .max } else if rounded < -bound { self = .min } else {
+            self = Int(rounded)
         }
     }
 }
