@@ -15,9 +15,6 @@ import Dispatch
 extension DispatchQueue: SendableActionScheduler {
     /// A point in time on the `DispatchTime` clock (uptime, which stops while the machine sleeps).
     public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
-        /// The interval between two instants, in nanoseconds.
-        public typealias Stride = NanosecondStride
-
         /// The instant, as Dispatch measures it.
         public var dispatchTime: DispatchTime
 

@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 @_spi(Internals) import Sluice
 
-@Suite("NanosecondStride: the stride of every nanosecond scheduler")
+@Suite("NanosecondStride: the stride of the nanosecond schedulers but DispatchQueue")
 struct NanosecondStrideTests {
     @Test("literals are seconds, as in Combine")
     func literalsAreSeconds() {
