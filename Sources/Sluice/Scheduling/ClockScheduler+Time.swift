@@ -1,7 +1,7 @@
 extension ClockScheduler {
     /// A point in time on the scheduler's clock: an instant of `C`.
     ///
-    /// Its stride is a ``NanosecondStride``, as for every scheduler of the package, so that
+    /// Its stride is a ``NanosecondStride``, as for Sluice's other nanosecond schedulers, so that
     /// `.milliseconds(300)` and the literal `0.3` mean the same here as on a `DispatchQueue`.
     /// Moving an instant by a stride, or measuring between two, is exact to the nanosecond, and
     /// a distance beyond `Int.max` nanoseconds (about 292 years) saturates.

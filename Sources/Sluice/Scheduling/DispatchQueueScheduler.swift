@@ -15,27 +15,40 @@ import Dispatch
 extension DispatchQueue: SendableActionScheduler {
     /// A point in time on the `DispatchTime` clock (uptime, which stops while the machine sleeps).
     public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
-        /// The interval between two instants, in nanoseconds.
-        public typealias Stride = NanosecondStride
-
         /// The instant, as Dispatch measures it.
         public var dispatchTime: DispatchTime
 
         /// The instant `time`.
         public init(_ time: DispatchTime) { dispatchTime = time }
 
+        /// The interval from this instant to `other`, exact while it is within `Int.max`
+        /// nanoseconds either way. A longer one (to or from `.distantFuture`, say) is
+        /// `.nanoseconds(.max)` whichever way it points, as in Combine: Dispatch's "never".
         public func distance(to other: Self) -> Stride {
             let (start, end) = (dispatchTime.uptimeNanoseconds, other.dispatchTime.uptimeNanoseconds)
-            return end >= start
-                ? .nanoseconds(Int(clamping: end - start)) : .nanoseconds(-Int(clamping: start - end))
+            let (span, forwards) = end >= start ? (end - start, true) : (start - end, false)
+            guard let nanoseconds = Int(exactly: span) else { return .nanoseconds(.max) }
+            return .nanoseconds(forwards ? nanoseconds : -nanoseconds)
         }
 
+        /// This instant moved by `n`, as Dispatch moves one. `.distantFuture` is where a stride
+        /// of `.nanoseconds(.max)` leads (what `distance(to:)` gives for "never"), where a move
+        /// forwards past `Int64.max` nanoseconds (the last instant Dispatch counts) ends, and
+        /// what no move leaves. A move backwards stops at the first nanosecond of uptime (0
+        /// would mean "now" to Dispatch).
         public func advanced(by n: Stride) -> Self {
+            if n.magnitude == .max || dispatchTime == .distantFuture { return Self(.distantFuture) }
             let start = dispatchTime.uptimeNanoseconds
-            let moved = n.magnitude >= 0
-                ? start.addingReportingOverflow(UInt64(n.magnitude)) : start.subtractingReportingOverflow(UInt64(n.magnitude.magnitude))
-            let nanoseconds = moved.overflow ? (n.magnitude >= 0 ? UInt64.max : 1) : Swift.max(moved.partialValue, 1)
-            return Self(DispatchTime(uptimeNanoseconds: nanoseconds))
+            let nanoseconds: UInt64
+            if n.magnitude >= 0 {
+                let (moved, overflow) = start.addingReportingOverflow(UInt64(n.magnitude))
+                if overflow || moved > UInt64(Int64.max) { return Self(.distantFuture) }
+                nanoseconds = moved
+            } else {
+                let (moved, overflow) = start.subtractingReportingOverflow(UInt64(n.magnitude.magnitude))
+                nanoseconds = overflow ? 1 : moved
+            }
+            return Self(DispatchTime(uptimeNanoseconds: Swift.max(nanoseconds, 1)))
         }
 
         public init(from decoder: any Decoder) throws {

@@ -1,7 +1,8 @@
-/// A signed interval counted in whole nanoseconds: the stride of the schedulers whose clock
-/// counts nanoseconds (`DispatchQueue`, ``ImmediateScheduler``, the test schedulers' virtual
-/// time). Combine names each one `SchedulerTimeType.Stride`; here those names are aliases of
-/// this one type, so the arithmetic is written once.
+/// A signed interval counted in whole nanoseconds: the stride of Sluice's schedulers whose clock
+/// counts nanoseconds (``ImmediateScheduler``, ``ClockScheduler``, the test schedulers' virtual
+/// time), whose `SchedulerTimeType.Stride` names this one type. `DispatchQueue`'s stride has
+/// the same API and the same conversions but is a type of its own, as Combine gives it rules of
+/// its own (an integer is seconds, `*` gives zero, another encoding).
 ///
 /// A literal is a number of seconds, as in Combine: `debounce(for: 0.3, scheduler: queue)` waits
 /// 300 milliseconds. Arithmetic saturates rather than overflowing: `.seconds(.max)` is the
@@ -74,8 +75,11 @@ extension Int {
     /// `value` rounded to the nearest integer, clamped to `Int.min...Int.max` (0 for NaN).
     @inlinable
     init(saturating value: Double) {
-        if value.isNaN { self = 0 } else if value >= 9.2e18 { self = .max } else if value <= -9.2e18 { self = .min } else {
-            self = Int(value.rounded())
+        // -2^63 is `Int.min` exactly; the largest `Double` below 2^63 fits in an `Int`.
+        let bound = -Double(Int.min)
+        let rounded = value.rounded()
+        if rounded.isNaN { self = 0 } else if rounded >= bound { self = .max } else if rounded < -bound { self = .min } else {
+            self = Int(rounded)
         }
     }
 }

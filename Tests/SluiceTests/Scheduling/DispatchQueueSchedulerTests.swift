@@ -95,8 +95,8 @@ struct DispatchQueueSchedulerTests {
         #expect(Set(log.values) == ["now", "after"])
     }
 
-    @Test("distance and advanced saturate at the ends of uptime")
-    func timeTypeSaturates() {
+    @Test("distance and advanced are exact within uptime and meet Dispatch's never at its ends")
+    func timeTypeEnds() {
         typealias Time = DispatchQueue.SchedulerTimeType
         let early = Time(DispatchTime(uptimeNanoseconds: 10))
         let late = Time(DispatchTime(uptimeNanoseconds: 1_000))
@@ -107,11 +107,19 @@ struct DispatchQueueSchedulerTests {
         // Going before the start of uptime stops at its first nanosecond (0 would mean "now").
         #expect(early.advanced(by: .seconds(-1)).dispatchTime.uptimeNanoseconds == 1)
         #expect(early.advanced(by: .nanoseconds(.min)).dispatchTime.uptimeNanoseconds == 1)
-        let end = Time(DispatchTime(uptimeNanoseconds: .max - 1))
-        #expect(end.advanced(by: .nanoseconds(.max)).dispatchTime.uptimeNanoseconds == .max)
-        let start = Time(DispatchTime(uptimeNanoseconds: 1))
-        #expect(start.distance(to: end) == .nanoseconds(.max))
-        #expect(end.distance(to: start) == .nanoseconds(-.max))
+        // Past Int64.max nanoseconds is Dispatch's "never", as is a stride of .max from anywhere.
+        let last = Time(DispatchTime(uptimeNanoseconds: UInt64(Int64.max)))
+        #expect(early.advanced(by: .nanoseconds(.max)).dispatchTime == .distantFuture)
+        #expect(early.advanced(by: .nanoseconds(.max - 10)) == last)
+        #expect(last.advanced(by: .nanoseconds(1)).dispatchTime == .distantFuture)
+        let never = Time(.distantFuture)
+        #expect(never.advanced(by: .seconds(-1)) == never)
+        // A distance beyond Int.max nanoseconds, either way, is .max; one within it is exact.
+        #expect(early.distance(to: last) == .nanoseconds(.max - 10))
+        #expect(last.distance(to: early) == .nanoseconds(-(.max - 10)))
+        #expect(early.distance(to: never) == .nanoseconds(.max))
+        #expect(never.distance(to: early) == .nanoseconds(.max))
+        #expect(never.distance(to: never) == .zero)
         #expect(early < late)
     }
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 @_spi(Internals) import Sluice
 
-@Suite("NanosecondStride: the stride of every nanosecond scheduler")
+@Suite("NanosecondStride: the stride of the nanosecond schedulers but DispatchQueue")
 struct NanosecondStrideTests {
     @Test("literals are seconds, as in Combine")
     func literalsAreSeconds() {
@@ -40,6 +40,9 @@ struct NanosecondStrideTests {
         #expect(NanosecondStride.seconds(Int.max) == .nanoseconds(.max))
         #expect(NanosecondStride.seconds(Int.min) == .nanoseconds(.min))
         #expect(NanosecondStride.seconds(1e300) == .nanoseconds(.max))
+        #expect(NanosecondStride.seconds(Double(Int.max) / 1e9 - 1).magnitude == 9_223_372_035_854_776_320)
+        #expect(NanosecondStride.seconds(Double(Int.max) / 1e9) == .nanoseconds(.max))
+        #expect(NanosecondStride.seconds(-Double(Int.max) / 1e9) == .nanoseconds(.min))
         #expect(NanosecondStride.seconds(Double.nan) == .zero)
         #expect(NanosecondStride.nanoseconds(.max) + .nanoseconds(1) == .nanoseconds(.max))
         #expect(NanosecondStride.nanoseconds(.min) - .nanoseconds(1) == .nanoseconds(.min))
