@@ -24,9 +24,10 @@ extension OperationQueue: SendableActionScheduler {
     /// Zero.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Adds `action` to the queue as an operation.
+    /// Adds `action` to the queue as a `BlockOperation`, as Combine's does (one
+    /// `addOperation(_:)` call, which a queue subclass can observe).
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-        addOperation(action)
+        addOperation(BlockOperation(block: action))
     }
 
     /// Adds `action` to the queue once `date` has passed (at once if it has already).

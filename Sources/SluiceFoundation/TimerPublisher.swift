@@ -12,7 +12,9 @@ extension Timer {
     ///
     /// - Parameters:
     ///   - interval: The time between firings, in seconds.
-    ///   - tolerance: How late the timer may fire, to save power; `nil` for none.
+    ///   - tolerance: Not used, as in Combine, whose `publish` drops it: the publisher's
+    ///     ``TimerPublisher/tolerance`` is `nil`. For a tolerance, make the publisher with
+    ///     `Timer.TimerPublisher(interval:tolerance:runLoop:mode:options:)`.
     ///   - runLoop: The run loop the timer is added to; its thread delivers the dates.
     ///   - mode: The run loop mode the timer runs in (`.common` keeps it firing while a UI
     ///     tracks events, `.default` does not).
@@ -21,7 +23,7 @@ extension Timer {
         every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil
     ) -> Timer.TimerPublisher {
-        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+        TimerPublisher(interval: interval, tolerance: nil, runLoop: runLoop, mode: mode, options: options)
     }
 
     /// A connectable publisher of the dates at which a repeating `Timer` fires.

@@ -11,8 +11,32 @@ private func serialQueue() -> OperationQueue {
     return queue
 }
 
+/// A queue that notes the operations handed to it.
+///
+/// `@unchecked Sendable` restates `OperationQueue`'s own conformance; its one added property
+/// is behind a lock.
+private final class RecordingQueue: OperationQueue, @unchecked Sendable {
+    let added = Locked<[Operation]>([])
+
+    override func addOperation(_ op: Operation) {
+        added.withLock { $0.append(op) }
+        super.addOperation(op)
+    }
+}
+
 @Suite(.timeLimit(.minutes(6)))
 struct OperationQueueSchedulerTests {
+    @Test("an action scheduled now is one BlockOperation added to the queue, as Combine's")
+    func scheduleNowAddsOneBlockOperation() async {
+        let queue = RecordingQueue()
+        let (subject, recorder) = reports()
+        defer { recorder.cancel() }
+        queue.schedule { subject.send(Ran(id: 1, thread: 0)) }
+        await recorder.waitForValues(count: 1)
+        let added = queue.added.withLock { $0 }
+        #expect(added.count == 1 && added.first is BlockOperation)
+    }
+
     @Test func actionsOnASerialQueueRunInTheOrderScheduled() async {
         let queue = serialQueue()
         let (subject, recorder) = reports()

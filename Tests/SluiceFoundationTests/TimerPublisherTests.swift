@@ -150,12 +150,14 @@ struct TimerPublisherTests {
         #expect(released == nil)
     }
 
-    @Test func theFactoryKeepsItsArguments() async {
+    @Test("Timer.publish keeps its arguments but the tolerance, which Combine's drops; the initialiser keeps it")
+    func theFactoryKeepsItsArguments() async {
         let timer = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common, options: nil)
         #expect(timer.interval == 2)
-        #expect(timer.tolerance == 0.5)
+        #expect(timer.tolerance == nil)
         #expect(timer.runLoop === RunLoop.main)
         #expect(timer.mode == .common)
+        #expect(Timer.TimerPublisher(interval: 2, tolerance: 0.5, runLoop: .main, mode: .common).tolerance == 0.5)
     }
 }
 
