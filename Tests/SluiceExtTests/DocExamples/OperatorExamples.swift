@@ -3,7 +3,7 @@ import SluiceExt
 import SluiceTesting
 import Testing
 
-// The doc comments' examples in Nwise.swift and RemoveAllDuplicates.swift, compiled and run; `.ci/check-snippets.sh`
+// The doc comments' examples in Nwise.swift, RemoveAllDuplicates.swift and ManyPublishers.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
 @Suite struct OperatorExamples {
@@ -23,5 +23,19 @@ import Testing
             .subscribe(recorder)
         #expect(recorder.values == ["a", "B", "c"])
         // snippet RemoveAllDuplicatesBy end
+    }
+
+    @Test func combineLatestMany() {
+        // snippet CombineLatestMany begin
+        let sensors = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        let recorder = RecordingSubscriber<[Int], Never>()
+        sensors.combineLatest().subscribe(recorder)
+        sensors[0].send(20)
+        #expect(recorder.values.isEmpty)   // the second sensor has not sent yet
+        sensors[1].send(18)
+        sensors[0].send(21)
+        #expect(recorder.values == [[20, 18], [21, 18]])
+        // snippet CombineLatestMany end
+        recorder.cancel()
     }
 }

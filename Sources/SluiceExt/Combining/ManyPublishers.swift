@@ -1,0 +1,83 @@
+import Sluice
+
+// CombineExt's operators over a collection of publishers of one type. `combineLatest` and
+// `zip` of many are chains of Sluice's two-publisher operators (as CombineExt builds them),
+// so demand, threads and endings are theirs: each value of the chain is an array, built one
+// element longer at each link.
+
+extension Collection where Element: Publisher {
+    /// Merges the publishers' values into one stream (CombineExt's `merge()`): Sluice's
+    /// `Publishers.MergeMany`, so demand is shared among them as `merge(with:)` shares it, the
+    /// stream finishes when they all have, and the first failure ends it.
+    public func merge() -> Publishers.MergeMany<Element> {
+        Publishers.MergeMany(self)
+    }
+
+    /// The latest value of every publisher, in the collection's order, each time one of them
+    /// sends once all have sent (CombineExt's `combineLatest()`).
+    ///
+    /// An empty collection finishes at once without a value, as CombineExt's does. Demand,
+    /// threads and endings are those of `combineLatest(_:)`.
+    ///
+    /// <!-- snippet: CombineLatestMany -->
+    /// ```swift
+    /// let sensors = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+    /// let recorder = RecordingSubscriber<[Int], Never>()
+    /// sensors.combineLatest().subscribe(recorder)
+    /// sensors[0].send(20)
+    /// #expect(recorder.values.isEmpty)   // the second sensor has not sent yet
+    /// sensors[1].send(18)
+    /// sensors[0].send(21)
+    /// #expect(recorder.values == [[20, 18], [21, 18]])
+    /// ```
+    public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
+        guard let first else { return Empty().eraseToAnyPublisher() }
+        return first.combineLatest(with: dropFirst())
+    }
+
+    /// Arrays of the publishers' values, the n-th value of each in the n-th array, in the
+    /// collection's order (CombineExt's `zip()`).
+    ///
+    /// An empty collection finishes at once without a value, as CombineExt's does. Demand,
+    /// threads and endings are those of `zip(_:)`.
+    public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
+        guard let first else { return Empty().eraseToAnyPublisher() }
+        return first.zip(with: dropFirst())
+    }
+}
+
+extension Publisher {
+    /// This publisher's latest value and those of `others`, as one array in that order, each
+    /// time one of them sends once all have sent (CombineExt's `combineLatest(with:)`).
+    ///
+    /// With no others, each value of this publisher alone, in an array.
+    public func combineLatest<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
+    where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
+        others.reduce(map({ [$0] }, isolation: nil).eraseToAnyPublisher()) { chain, next in
+            chain.combineLatest(next).map({ $0.0 + [$0.1] }, isolation: nil).eraseToAnyPublisher()
+        }
+    }
+
+    /// `combineLatest(with:)` of the others listed (CombineExt's variadic form).
+    public func combineLatest<Other: Publisher>(with others: Other...) -> AnyPublisher<[Output], Failure>
+    where Other.Output == Output, Other.Failure == Failure {
+        combineLatest(with: others)
+    }
+
+    /// This publisher's values and those of `others`, the n-th of each in the n-th array, in
+    /// that order (CombineExt's `zip(with:)`).
+    ///
+    /// With no others, each value of this publisher alone, in an array.
+    public func zip<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
+    where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
+        others.reduce(map({ [$0] }, isolation: nil).eraseToAnyPublisher()) { chain, next in
+            chain.zip(next).map({ $0.0 + [$0.1] }, isolation: nil).eraseToAnyPublisher()
+        }
+    }
+
+    /// `zip(with:)` of the others listed (CombineExt's variadic form).
+    public func zip<Other: Publisher>(with others: Other...) -> AnyPublisher<[Output], Failure>
+    where Other.Output == Output, Other.Failure == Failure {
+        zip(with: others)
+    }
+}
