@@ -48,9 +48,9 @@ enum SinkRoute: String, CaseIterable, Sendable, CustomTestStringConvertible {
 @Suite("A subject's deliverer and a cancel on another thread: nothing is freed under a call in progress", .timeLimit(.minutes(10)))
 struct SubjectCancelDuringDeliveryTests {
     @Test("a sink cancelled while a subject calls it keeps its closures until the call returns, then releases them", arguments: SinkRoute.allCases)
-    func sinkCancelledDuringDelivery(route: SinkRoute) async {
-        let entered = Gate()
-        let finished = Gate()
+    func sinkCancelledDuringDelivery(route: SinkRoute) {
+        let entered = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
         weak var weakCaptured: Captured?
         let subject = PassthroughSubject<Int, Never>()
@@ -59,20 +59,20 @@ struct SubjectCancelDuringDeliveryTests {
             weakCaptured = captured
             return route.sink(subject) { _ in
                 _ = captured
-                entered.open()
+                entered.signal()
                 proceed.wait(for: "the test to let the call return")
             }
         }()
         DispatchQueue.global().async {
             subject.send(1)
-            finished.open()
+            finished.signal()
         }
-        await entered.wait()
+        entered.wait(for: "the subject to call in")
         sink.cancel()
         let releasedDuringCall = sink.gate.isReleased
         #expect(!releasedDuringCall, "the closure is running: it must not be freed under it")
         proceed.signal()
-        await finished.wait()
+        finished.wait(for: "the send to return")
         let releasedAfterCall = sink.gate.isReleased
         #expect(releasedAfterCall, "released once the call returned")
         #expect(weakCaptured == nil)
@@ -80,9 +80,9 @@ struct SubjectCancelDuringDeliveryTests {
     }
 
     @Test("a multicast's connection cancelled while the upstream subject calls through it keeps the multicast's subject until the call returns")
-    func connectionCancelledDuringDelivery() async {
-        let entered = Gate()
-        let finished = Gate()
+    func connectionCancelledDuringDelivery() {
+        let entered = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
         weak var weakShared: PassthroughSubject<Int, Never>?
         let upstream = PassthroughSubject<Int, Never>()
@@ -90,7 +90,7 @@ struct SubjectCancelDuringDeliveryTests {
             let shared = PassthroughSubject<Int, Never>()
             weakShared = shared
             let sink = shared.sink { _ in
-                entered.open()
+                entered.signal()
                 proceed.wait(for: "the test to let the call return")
             }
             // What `multicast(subject:).connect()` makes; nothing else keeps `shared`.
@@ -100,13 +100,13 @@ struct SubjectCancelDuringDeliveryTests {
         }()
         DispatchQueue.global().async {
             upstream.send(1)
-            finished.open()
+            finished.signal()
         }
-        await entered.wait()
+        entered.wait(for: "the subject to call in")
         connection.cancel()
         #expect(connection.state.withLock { $0.hold.subject } != nil, "the shared subject is sending: it must be kept")
         proceed.signal()
-        await finished.wait()
+        finished.wait(for: "the send to return")
         #expect(connection.state.withLock { $0.hold.subject } == nil, "let go once the call returned")
         #expect(weakShared == nil)
         upstream.send(2)  // goes nowhere
