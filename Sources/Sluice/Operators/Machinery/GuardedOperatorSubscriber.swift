@@ -207,3 +207,15 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     }
     @usableFromInline var playgroundDescription: Any { description }
 }
+
+extension Publisher {
+    /// Subscribes `subscriber` through `step`, run by a ``GuardedOperatorSubscriber`` that
+    /// traps on signals before the subscription, its closures on `isolation`: how SluiceExt
+    /// writes an operator of one step (`prefix(while:behavior:)`).
+    @inlinable
+    package func receive<Step: OperatorStep, S: Subscriber>(
+        subscriber: S, through step: Step, isolation: (any Actor)?
+    ) where Step.Input == Output, Step.UpstreamFailure == Failure, S.Input == Step.Output, S.Failure == Step.Failure {
+        receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+    }
+}

@@ -1,0 +1,50 @@
+import Sluice
+
+extension Publisher {
+    /// Maps a value to a publisher and delivers its values, ignoring the values that arrive
+    /// while that publisher is still running (CombineExt's `flatMapFirst`): the opposite of
+    /// `flatMapLatest`, which cancels the running publisher for the newest value.
+    ///
+    /// A value starts a new inner publisher only once the previous one has finished (or was
+    /// cancelled); each subscription keeps its own "running" mark (CombineExt's is shared by
+    /// every subscription of the returned publisher). The mark is set as the value is let
+    /// through, so an inner publisher that subscribes late (`subscribe(on:)`) still blocks the
+    /// next value.
+    ///
+    /// Demand, threads and endings are `flatMap`'s: the upstream is asked for `.unlimited`
+    /// (ignored values are dropped, not held back), an inner failure fails the stream, and the
+    /// stream finishes when the upstream and the running inner publisher have. Where
+    /// `transform` runs: as with Sluice's `flatMap`.
+    ///
+    /// <!-- snippet: FlatMapFirstIgnores -->
+    /// ```swift
+    /// let taps = PassthroughSubject<Int, Never>()
+    /// let request = PassthroughSubject<String, Never>()
+    /// let recorder = RecordingSubscriber<String, Never>()
+    /// taps.flatMapFirst { tap in request.prefix(1).map { "\(tap): \($0)" } }.subscribe(recorder)
+    /// taps.send(1)
+    /// taps.send(2)            // ignored: the request for tap 1 is still running
+    /// request.send("done")
+    /// taps.send(3)            // starts a new request
+    /// request.send("again")
+    /// #expect(recorder.values == ["1: done", "3: again"])
+    /// ```
+    public func flatMapFirst<P: Publisher>(
+        _ transform: @escaping (Output) -> P, isolation: (any Actor)? = #isolation
+    ) -> Deferred<Publishers.FlatMap<Publishers.HandleEvents<P>, Publishers.Filter<Self>>>
+    where P.Failure == Failure {
+        Deferred {
+            let running = Locked(false)
+            let idle: @Sendable () -> Void = { running.withLock { $0 = false } }
+            return self
+                .filter({ _ in running.withLock { wasRunning in
+                    defer { wasRunning = true }
+                    return !wasRunning
+                } }, isolation: nil)
+                .flatMap({ value in
+                    transform(value).handleEvents(
+                        receiveCompletion: { _ in idle() }, receiveCancel: idle, isolation: nil)
+                }, isolation: isolation)
+        }
+    }
+}
