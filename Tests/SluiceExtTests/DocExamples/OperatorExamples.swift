@@ -3,7 +3,8 @@ import SluiceExt
 import SluiceTesting
 import Testing
 
-// The doc comments' examples in Nwise.swift, RemoveAllDuplicates.swift and ManyPublishers.swift, compiled and run; `.ci/check-snippets.sh`
+// The doc comments' examples in Nwise.swift, RemoveAllDuplicates.swift, ManyPublishers.swift,
+// and Amb.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
 @Suite struct OperatorExamples {
@@ -36,6 +37,20 @@ import Testing
         sensors[0].send(21)
         #expect(recorder.values == [[20, 18], [21, 18]])
         // snippet CombineLatestMany end
+        recorder.cancel()
+    }
+
+    @Test func ambFirstToSignal() {
+        // snippet AmbFirstToSignal begin
+        let cache = PassthroughSubject<String, Never>()
+        let network = PassthroughSubject<String, Never>()
+        let recorder = RecordingSubscriber<String, Never>()
+        cache.amb(network).subscribe(recorder)
+        network.send("fresh")   // network wins: cache is cancelled
+        cache.send("stale")
+        network.send("fresher")
+        #expect(recorder.values == ["fresh", "fresher"])
+        // snippet AmbFirstToSignal end
         recorder.cancel()
     }
 }
