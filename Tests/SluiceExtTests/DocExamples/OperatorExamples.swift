@@ -4,7 +4,7 @@ import SluiceTesting
 import Testing
 
 // The doc comments' examples in Nwise.swift, RemoveAllDuplicates.swift, ManyPublishers.swift,
-// and Amb.swift, compiled and run; `.ci/check-snippets.sh`
+// Amb.swift and RetryWhen.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
 @Suite struct OperatorExamples {
@@ -52,5 +52,21 @@ import Testing
         #expect(recorder.values == ["fresh", "fresher"])
         // snippet AmbFirstToSignal end
         recorder.cancel()
+    }
+
+    @Test func retryWhenTwice() {
+        // snippet RetryWhenTwice begin
+        var attempts = 0
+        let flaky = Deferred {
+            attempts += 1
+            return attempts < 3 ? Fail<Int, Oops>(error: Oops()).eraseToAnyPublisher()
+                                : Just(42).setFailureType(to: Oops.self).eraseToAnyPublisher()
+        }
+        let recorder = RecordingSubscriber<Int, Oops>()
+        flaky.retryWhen { failures in failures.map { _ in () } }.subscribe(recorder)
+        #expect(attempts == 3)
+        #expect(recorder.values == [42])
+        // snippet RetryWhenTwice end
+        #expect(recorder.completion == .finished)
     }
 }
