@@ -4,7 +4,7 @@ import SluiceTesting
 import Testing
 
 // The doc comments' examples in Nwise.swift, RemoveAllDuplicates.swift, ManyPublishers.swift,
-// Amb.swift and RetryWhen.swift, compiled and run; `.ci/check-snippets.sh`
+// Amb.swift, RetryWhen.swift and FlatMapBatches.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
 @Suite struct OperatorExamples {
@@ -68,5 +68,14 @@ import Testing
         #expect(recorder.values == [42])
         // snippet RetryWhenTwice end
         #expect(recorder.completion == .finished)
+    }
+
+    @Test func flatMapBatchesPairs() {
+        // snippet FlatMapBatchesPairs begin
+        let recorder = RecordingSubscriber<[Int], Never>()
+        [Just(1), Just(2), Just(3)].flatMapBatches(of: 2).subscribe(recorder)
+        #expect(recorder.values == [[1, 2], [3]])
+        #expect(recorder.completion == .finished)
+        // snippet FlatMapBatchesPairs end
     }
 }
