@@ -157,4 +157,25 @@ struct AmbTests {
         #expect(weakRecorder?.object == nil)
         #expect(weakSubjects.allSatisfy { $0.object == nil })
     }
+
+    @Test("Contenders racing on many threads: one winner, its values alone and in order, never beyond demand, never overlapping")
+    func concurrentRace() {
+        let senders = 4
+        let perSender = 50
+        for _ in 0..<StressBudget.scaled(200, minimum: 20) {
+            let subjects = (0..<senders).map { _ in PassthroughSubject<Tagged, Never>() }
+            let recorder = RecordingSubscriber<Tagged, Never>(initialDemand: .max(30))
+            subjects.amb().subscribe(recorder)
+            let shared = Shared(subjects)
+            runConcurrently(threads: senders) { sender in
+                for rank in 0..<perSender { shared.value[sender].send(Tagged(sender: sender, rank: rank)) }
+            }
+            let values = recorder.values
+            #expect(Set(values.map(\.sender)).count == 1)
+            #expect(values.map(\.rank) == Array(values.indices))
+            #expect(values.count <= 30)
+            #expect(recorder.violations.isEmpty)
+            recorder.cancel()
+        }
+    }
 }
