@@ -68,7 +68,7 @@ struct FlatMapBatchesTests {
     @Test("An empty collection finishes at once; a size beyond the count makes one batch")
     func edgeSizes() {
         let empty = RecordingSubscriber<[Int], Never>()
-        [Just<Int>]().flatMapBatches(of: 3).subscribe(empty)
+        EmptyCollection<AnyPublisher<Int, Never>>().flatMapBatches(of: 3).subscribe(empty)
         #expect(empty.values.isEmpty)
         #expect(empty.completion == .finished)
         let one = RecordingSubscriber<[Int], Never>()

@@ -88,7 +88,7 @@ struct RetryWhenTests {
         let foreign = RecordingSubscriber<Int, Oops>()
         upstream.retryWhen { $0.flatMap { Fail<Void, Oops>(error: $0) } }.subscribe(typed)
         upstream.retryWhen { $0.tryMap { failure -> Void in throw failure } }.subscribe(untyped)
-        upstream.retryWhen { $0.tryMap { _ -> Void in throw Other() } }.subscribe(foreign)
+        upstream.retryWhen { $0.tryMap { _ in throw Other() } }.subscribe(foreign)
         upstream.send(completion: .failure(Oops()))
         #expect(typed.completion == .failure(Oops()))
         #expect(untyped.completion == .failure(Oops()))
