@@ -3,7 +3,8 @@ import SluiceExt
 import SluiceTesting
 import Testing
 
-// The doc comments' examples in Nwise.swift, RemoveAllDuplicates.swift and ManyPublishers.swift, compiled and run; `.ci/check-snippets.sh`
+// The doc comments' examples in Nwise.swift, RemoveAllDuplicates.swift, ManyPublishers.swift,
+// Amb.swift, RetryWhen.swift and FlatMapBatches.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
 @Suite struct OperatorExamples {
@@ -37,5 +38,44 @@ import Testing
         #expect(recorder.values == [[20, 18], [21, 18]])
         // snippet CombineLatestMany end
         recorder.cancel()
+    }
+
+    @Test func ambFirstToSignal() {
+        // snippet AmbFirstToSignal begin
+        let cache = PassthroughSubject<String, Never>()
+        let network = PassthroughSubject<String, Never>()
+        let recorder = RecordingSubscriber<String, Never>()
+        cache.amb(network).subscribe(recorder)
+        network.send("fresh")   // network wins: cache is cancelled
+        cache.send("stale")
+        network.send("fresher")
+        #expect(recorder.values == ["fresh", "fresher"])
+        // snippet AmbFirstToSignal end
+        recorder.cancel()
+    }
+
+    @Test func retryWhenTwice() {
+        // snippet RetryWhenTwice begin
+        var attempts = 0
+        let flaky = Deferred {
+            attempts += 1
+            return attempts < 3 ? Fail<Int, Oops>(error: Oops()).eraseToAnyPublisher()
+                                : Just(42).setFailureType(to: Oops.self).eraseToAnyPublisher()
+        }
+        let recorder = RecordingSubscriber<Int, Oops>()
+        flaky.retryWhen { failures in failures.map { _ in () } }.subscribe(recorder)
+        #expect(attempts == 3)
+        #expect(recorder.values == [42])
+        // snippet RetryWhenTwice end
+        #expect(recorder.completion == .finished)
+    }
+
+    @Test func flatMapBatchesPairs() {
+        // snippet FlatMapBatchesPairs begin
+        let recorder = RecordingSubscriber<[Int], Never>()
+        [Just(1), Just(2), Just(3)].flatMapBatches(of: 2).subscribe(recorder)
+        #expect(recorder.values == [[1, 2], [3]])
+        #expect(recorder.completion == .finished)
+        // snippet FlatMapBatchesPairs end
     }
 }

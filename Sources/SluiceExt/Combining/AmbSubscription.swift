@@ -1,0 +1,151 @@
+import Sluice
+
+/// The race behind `Publishers.Amb` and `amb()` of many: the downstream's subscription, and
+/// (through `Contender`) the subscriber of every competing publisher.
+///
+/// Demand: nothing is asked of a contender until the downstream asks. The first request asks
+/// each contender for one value (one is enough to decide the race) and the rest is kept. The
+/// first value or completion decides: the others are cancelled, and the winner is asked for
+/// the kept demand minus the unit its first value used. Later requests go to the winner as
+/// they are. So the winner never has more requested of it than the downstream asked for.
+///
+/// Its state is under one lock; every callout (to the downstream, to a contender's
+/// subscription) is made after unlocking (rule 6). Before the decision the contenders may
+/// send on different threads: the lock lets only the first through, and drops the others'
+/// signals, so the downstream's signals are serial (rule 3).
+///
+/// ```text
+/// racing ──first value / completion of contender i──▶ won by i (the others cancelled)
+///    │                                                   └─ i completes / cancel ──▶ ended
+///    └─ cancel ──▶ ended (every contender cancelled)
+/// ```
+final class AmbSubscription<Output, Failure: Error, Downstream: Subscriber>: Subscription, CustomStringConvertible
+where Downstream.Input == Output, Downstream.Failure == Failure {
+    struct State: EndingState {
+        /// `nil` once ended.
+        var downstream: Downstream?
+        /// Each contender's subscription, once it came; the loser's are let go.
+        var contenders: [(any Subscription)?]
+        /// Whether each contender was asked for its one value of the race.
+        var asked: [Bool]
+        /// The downstream's demand not yet passed to the winner.
+        var demand = Subscribers.Demand.none
+        var winner: Int?
+        var ended = false
+
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            contenders = Array(repeating: nil, count: count)
+            asked = Array(repeating: false, count: count)
+        }
+
+        /// The contenders not yet asked for a value whose subscription came; marks them asked.
+        mutating func askAll() -> [any Subscription] {
+            guard winner == nil, !ended, demand > .none else { return [] }
+            var ask: [any Subscription] = []
+            for index in contenders.indices where !asked[index] {
+                guard let subscription = contenders[index] else { continue }
+                asked[index] = true
+                ask.append(subscription)
+            }
+            return ask
+        }
+
+        /// Contender `index` wins: returns the losers' subscriptions, to cancel.
+        mutating func decide(_ index: Int) -> [any Subscription] {
+            winner = index
+            var losers: [any Subscription] = []
+            for other in contenders.indices where other != index {
+                if let subscription = contenders[other] { losers.append(subscription) }
+                contenders[other] = nil
+            }
+            return losers
+        }
+
+        /// Ends the stream: returns the subscriptions still held, to cancel.
+        mutating func end() -> [any Subscription] {
+            ended = true
+            defer { contenders = contenders.map { _ in nil } }
+            return contenders.compactMap { $0 }
+        }
+    }
+
+    let state: Locked<State>
+
+    init(downstream: Downstream, count: Int) {
+        state = Locked(State(downstream: downstream, count: count))
+    }
+
+    // MARK: The contenders
+
+    func receive(subscription: any Subscription, from index: Int) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.ended, state.winner == nil, state.contenders[index] == nil else { return false }
+            state.contenders[index] = subscription
+            return true
+        }
+        guard accepted else { return subscription.cancel() }
+        for contender in state.withLock({ $0.askAll() }) { contender.request(.max(1)) }
+    }
+
+    func receive(_ input: Output, from index: Int) -> Subscribers.Demand {
+        let claim = state.withLock { state -> (Downstream, losers: [any Subscription], rest: Subscribers.Demand)? in
+            guard !state.ended, let downstream = state.downstream else { return nil }
+            if state.winner == index { return (downstream, [], .none) }
+            guard state.winner == nil else { return nil }
+            let losers = state.decide(index)
+            // The race's request covered this value; the rest of the kept demand is the winner's.
+            defer { state.demand = .none }
+            return (downstream, losers, state.demand - 1)
+        }
+        guard let (downstream, losers, rest) = claim else { return .none }
+        for loser in losers { loser.cancel() }
+        let more = downstream.receive(input)
+        if rest > .none, let winner = state.withLock({ $0.ended ? nil : $0.contenders[index] }) {
+            winner.request(rest)
+        }
+        return more
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
+        state.end(with: completion) { state in
+            guard state.winner == nil || state.winner == index else { return false }
+            state.contenders[index] = nil  // it completed: nothing to cancel
+            return true
+        }
+    }
+
+    // MARK: The downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .none { Violation.zeroDemandRequested() }
+        let (winner, ask) = state.withLock { state -> ((any Subscription)?, [any Subscription]) in
+            guard !state.ended else { return (nil, []) }
+            if let winner = state.winner { return (state.contenders[winner], []) }
+            state.demand += demand
+            return (nil, state.askAll())
+        }
+        winner?.request(demand)
+        for contender in ask { contender.request(.max(1)) }
+    }
+
+    func cancel() {
+        state.end(with: nil)
+    }
+
+    /// `"Amb"`.
+    var description: String { "Amb" }
+
+    /// One contender's subscriber: it passes every signal on, with the contender's index.
+    struct Contender: Subscriber, CustomStringConvertible {
+        typealias Input = Output
+        let parent: AmbSubscription
+        let index: Int
+        let combineIdentifier = CombineIdentifier()
+
+        func receive(subscription: any Subscription) { parent.receive(subscription: subscription, from: index) }
+        func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, from: index) }
+        func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, from: index) }
+        var description: String { "Amb" }
+    }
+}
