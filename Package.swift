@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(name: "SluiceExamples", dependencies: ["Sluice", "SluiceFoundation", "SluiceTesting"]),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTesting"]),
         .testTarget(name: "SluiceTestingTests", dependencies: ["Sluice", "SluiceTesting"]),
-        .testTarget(name: "SluiceConformanceTests", dependencies: ["Sluice", "SluiceTesting"]),
+        .testTarget(name: "SluiceConformanceTests", dependencies: ["Sluice", "SluiceTesting", "SluiceExt"]),
         .testTarget(name: "SluiceFoundationTests", dependencies: ["Sluice", "SluiceTesting", "SluiceFoundation"]),
         .testTarget(name: "SluiceExamplesTests", dependencies: ["SluiceExamples", "Sluice"]),
         .testTarget(name: "SluiceExtTests", dependencies: ["SluiceExt", "Sluice", "SluiceTesting"]),

@@ -29,7 +29,7 @@ extension Registry {
 
     /// Operators whose own subscription traps on `request(.none)`, as Combine's do, whatever
     /// the upstream would have done with it.
-    static let trappingZeroDemand: Set<String> = [
+    static let trappingZeroDemand: Set<String> = Set([
         "replaceError(with:)", "replaceEmpty(with:)", "catch", "tryCatch", "collect(1)",
         // The reducing and matching operators' own subscription.
         "first()", "first(where: == 1)", "last()", "reduce(0, +)", "tryReduce(0, +)", "count()",
@@ -42,7 +42,7 @@ extension Registry {
         "zip(0..<100_000)", "combineLatest(Just)",
         "flatMap { Just($0) }", "flatMap(maxPublishers: .max(1))", "flatMap { CollectionOfOne($0).publisher }",
         "Just(upstream).switchToLatest()",
-    ]
+    ]).union(extTrappingZeroDemand)
 
     /// Whether `entry`'s values depend on which of its upstreams answers a request first, which
     /// requests racing from several threads leave open: `combineLatest(Just)` expects the

@@ -17,11 +17,11 @@ enum Registry {
 
     /// Every entry whose values and ending are declared: the rules that compare values take
     /// theirs from here.
-    static let all: [Entry] = core + subjects + bridge + operators + sharing + scheduling + timing + buffering
+    static let all: [Entry] = core + subjects + bridge + operators + sharing + scheduling + timing + buffering + ext
     /// ``all``, and the operators over upstreams for which they declare no values (see
     /// ``operatorsWithUndeclaredValues``): for the rules that do not compare values (release,
     /// cancel, the subscription first and once, no value without demand).
-    static let everyPublisher: [Entry] = all + operatorsWithUndeclaredValues
+    static let everyPublisher: [Entry] = all + operatorsWithUndeclaredValues + extWithUndeclaredValues
 
     /// Entries that complete (finish or fail): the rules that drain an entry to its
     /// completion (to be sure no value is still on its way) skip the never-ending ones.
