@@ -26,6 +26,7 @@ extension Registry {
         "materialize().dematerialize()", "prefix(while:behavior: .inclusive)", "withLatestFrom(Just) { value, _ in value }",
         "ignoreFailure()", "amb(Empty(completeImmediately: false))",
         "[upstream].flatMapBatches(of: 1)", "retryWhen { $0.first().ignoreOutput() }", "flatMapFirst { Just($0) }", "flatMapLatest { Just($0) }",
+        "retry(1, backoff: .constant(.zero))",
     ]
 
     /// SluiceExt's operators that change the values or the ending, each with what it makes of
@@ -42,12 +43,18 @@ extension Registry {
          { values, ending in (values, ending == .failure ? .finished : ending) }),
     ]
 
-    /// SluiceExt's operators whose values depend on the downstream's demand: a value that comes
-    /// while an inner publisher waits for demand is dropped (`flatMapFirst`) or cancels it
-    /// (`flatMapLatest`), as CombineExt's do. Only the rules that compare no values take them.
+    /// SluiceExt's operators whose values depend on the downstream's demand or the upstream's
+    /// kind: a value that comes while an inner publisher waits for demand is dropped
+    /// (`flatMapFirst`) or cancels it (`flatMapLatest`), as CombineExt's do. Only the rules
+    /// that compare no values take them.
     static let extOperatorsWithUndeclaredValues: [(name: String, transform: Transform)] = [
         ("flatMapFirst { Just($0) }", { $0.flatMapFirst { Just($0).setFailureType(to: TestFailure.self) } }),
         ("flatMapLatest { Just($0) }", { $0.flatMapLatest { Just($0).setFailureType(to: TestFailure.self) } }),
+        // Over a failing upstream its values depend on the upstream: a cold one replays them, a
+        // subject that failed fails the new subscription at once.
+        ("retry(1, backoff: .constant(.zero))", {
+            $0.retry(1, backoff: .constant(.zero), scheduler: ImmediateScheduler.shared)
+        }),
     ]
 
     /// SluiceExt's operators whose values are declared only over the upstreams that do not
