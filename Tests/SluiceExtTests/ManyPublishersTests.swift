@@ -67,6 +67,27 @@ struct ManyPublishersTests {
         #expect(zipped.values.isEmpty && zipped.completion == .finished)
     }
 
+    @Test("combineLatest(ifEmpty:): of no publishers, one empty array when asked (or a finish); of some, combineLatest()")
+    func combineLatestIfEmpty() {
+        let none: [PassthroughSubject<Int, Never>] = []
+        let empty = RecordingSubscriber<[Int], Never>(initialDemand: .none)
+        none.combineLatest(ifEmpty: .sendEmptyArray).subscribe(empty)
+        #expect(empty.values.isEmpty && empty.completion == nil)   // waits for demand
+        empty.request(.max(1))
+        #expect(empty.values == [[]])
+        #expect(empty.completion == .finished)
+        let finishing = RecordingSubscriber<[Int], Never>()
+        none.combineLatest(ifEmpty: .finish).subscribe(finishing)
+        #expect(finishing.values.isEmpty && finishing.completion == .finished)
+        let two = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        let latest = RecordingSubscriber<[Int], Never>()
+        two.combineLatest(ifEmpty: .sendEmptyArray).subscribe(latest)
+        two[0].send(1)
+        two[1].send(2)
+        #expect(latest.values == [[1, 2]])
+        latest.cancel()
+    }
+
     @Test("combineLatest(with:) and zip(with:), listed or as a collection; with no others, each value alone")
     func withOthers() {
         let latest = RecordingSubscriber<[Int], Never>()

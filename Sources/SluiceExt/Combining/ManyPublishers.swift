@@ -5,6 +5,14 @@ import Sluice
 // so demand, threads and endings are theirs: each value of the chain is an array, built one
 // element longer at each link.
 
+/// What `combineLatest(ifEmpty:)` of an empty collection of publishers does.
+public enum EmptyCombination: Sendable {
+    /// Finish at once, without a value (CombineExt's `combineLatest()`).
+    case finish
+    /// Send one empty array, then finish.
+    case sendEmptyArray
+}
+
 extension Collection where Element: Publisher {
     /// Merges the publishers' values into one stream (CombineExt's `merge()`): Sluice's
     /// `Publishers.MergeMany`, so demand is shared among them as `merge(with:)` shares it, the
@@ -31,7 +39,29 @@ extension Collection where Element: Publisher {
     /// #expect(recorder.values == [[20, 18], [21, 18]])
     /// ```
     public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
-        guard let first else { return Empty().eraseToAnyPublisher() }
+        combineLatest(ifEmpty: .finish)
+    }
+
+    /// `combineLatest()`, saying what an empty collection does: finish at once without a value
+    /// (`.finish`, CombineExt's behaviour), or send one empty array and then finish
+    /// (`.sendEmptyArray`, the latest values of no publishers, which CombineExt declined to
+    /// offer), once the subscriber asks for it. A collection with publishers behaves as
+    /// `combineLatest()`.
+    ///
+    /// <!-- snippet: CombineLatestIfEmpty -->
+    /// ```swift
+    /// let filters: [AnyPublisher<Bool, Never>] = []   // none chosen yet
+    /// let recorder = RecordingSubscriber<Bool, Never>()
+    /// filters.combineLatest(ifEmpty: .sendEmptyArray).map { $0.allSatisfy { $0 } }.subscribe(recorder)
+    /// #expect(recorder.values == [true])   // no filter rejects anything
+    /// ```
+    public func combineLatest(ifEmpty behavior: EmptyCombination) -> AnyPublisher<[Element.Output], Element.Failure> {
+        guard let first else {
+            switch behavior {
+            case .finish: return Empty().eraseToAnyPublisher()
+            case .sendEmptyArray: return Just([]).setFailureType(to: Element.Failure.self).eraseToAnyPublisher()
+            }
+        }
         return first.combineLatest(with: dropFirst())
     }
 

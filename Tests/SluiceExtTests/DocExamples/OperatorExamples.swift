@@ -78,4 +78,13 @@ import Testing
         #expect(recorder.completion == .finished)
         // snippet FlatMapBatchesPairs end
     }
+
+    @Test func combineLatestIfEmpty() {
+        // snippet CombineLatestIfEmpty begin
+        let filters: [AnyPublisher<Bool, Never>] = []   // none chosen yet
+        let recorder = RecordingSubscriber<Bool, Never>()
+        filters.combineLatest(ifEmpty: .sendEmptyArray).map { $0.allSatisfy { $0 } }.subscribe(recorder)
+        #expect(recorder.values == [true])   // no filter rejects anything
+        // snippet CombineLatestIfEmpty end
+    }
 }
