@@ -17,6 +17,7 @@ func suite(_ name: String) -> Target {
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "Sluice", package: "Sluice"),
             .product(name: "SluiceTesting", package: "Sluice"),
+            .product(name: "SluiceExt", package: "Sluice"),
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

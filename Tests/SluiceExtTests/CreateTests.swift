@@ -122,8 +122,9 @@ struct CreateTests {
     }
 
     @Test("sends from several threads each reach the subscriber once, in each sender's order")
-    func concurrentSends() async {
-        let senders = 4, perSender = 2_000
+    func concurrentSends() {
+        let senders = 4
+        let perSender = StressBudget.scaled(8_000) / senders
         let recorder = RecordingSubscriber<Tagged, Never>()
         let handle = Locked<Publishers.Create<Tagged, Never>.Subscriber?>(nil)
         AnyPublisher<Tagged, Never>.create { subscriber in
@@ -131,12 +132,8 @@ struct CreateTests {
             return AnyCancellable {}
         }.subscribe(recorder)
         let subscriber = handle.withLock { $0 }!
-        await withTaskGroup(of: Void.self) { group in
-            for sender in 0..<senders {
-                group.addTask {
-                    for rank in 0..<perSender { subscriber.send(Tagged(sender: sender, rank: rank)) }
-                }
-            }
+        runConcurrently(threads: senders) { sender in
+            for rank in 0..<perSender { subscriber.send(Tagged(sender: sender, rank: rank)) }
         }
         let (inOrder, counts) = perSenderOrder(recorder.values, senders: senders)
         #expect(inOrder)

@@ -86,6 +86,15 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCombining.shareFourSinks,
         OpenCombineCombining.shareFourSinks,
     ])
+    Harness.register("SluiceExt: withLatestFrom of two PassthroughSubjects → sink (time per send)", [
+        SluiceExtOperators.withLatestFromSink,
+    ])
+    Harness.register("SluiceExt: PassthroughSubject.share(replay: 1) → 4 sinks (time per send)", [
+        SluiceExtOperators.shareReplayFourSinks,
+    ])
+    Harness.register("SluiceExt: [four PassthroughSubjects].combineLatest() → sink (time per send)", [
+        SluiceExtOperators.combineLatestFourSink,
+    ])
     for (live, shown) in [(100, "100"), (1_000, "1,000"), (16_000, "16,000")] {
         Harness.register(
             "subscribe + cancel a sink on a PassthroughSubject with \(shown) live sinks (time per pair)",
