@@ -67,5 +67,6 @@ struct AssignOwnershipTests {
         #expect(probe.assignments.values == [true])
         #expect(probe.value == 1)
         cancellable.cancel()
+        probe.assignments.cancel()   // lets go of the probe's subject
     }
 }

@@ -115,24 +115,18 @@ struct RetryWhenTests {
     @Test("Thousands of retries that fail at once run in a loop, not nested, and stop when the trigger finishes")
     func synchronousRetriesStayFlat() {
         var attempts = 0
-        var stackDepths: ClosedRange<UInt>?
         let failing = Deferred { () -> Fail<Int, Oops> in
             attempts += 1
-            var marker = 0
-            let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-            stackDepths = stackDepths.map { min($0.lowerBound, address)...max($0.upperBound, address) } ?? address...address
             return Fail(error: Oops())
         }
         let recorder = RecordingSubscriber<Int, Oops>()
         failing.retryWhen { $0.prefix(10_000) }.subscribe(recorder)
         #expect(attempts == 10_000)
         #expect(recorder.completion == .finished)
-        // Every attempt was subscribed from the same stack depth, give or take a few frames.
-        // (Sluice's PassthroughSubject also queues a send made inside a send, so this holds
-        // through the failures' subject too; the attempt count above is what a nesting
-        // retry changes: its last trigger value resubscribes before the finish is seen.)
-        let spread = stackDepths.map { $0.upperBound - $0.lowerBound } ?? 0
-        #expect(spread < 16_384)
+        // The attempt count is what a nesting retry changes: its last trigger value
+        // resubscribes before the finish is seen. (No stack-depth check: Sluice's
+        // PassthroughSubject already queues a send made inside a send, so it could not fail,
+        // and under Address Sanitizer locals live on a fake stack.)
     }
 
     @Test("After a cancel, running or waiting for the trigger, nothing keeps the downstream, upstream or trigger alive")
