@@ -1,9 +1,8 @@
 import Sluice
 
 // CombineExt's operators over a collection of publishers of one type. `combineLatest` and
-// `zip` of many are chains of Sluice's two-publisher operators (as CombineExt builds them),
-// so demand, threads and endings are theirs: each value of the chain is an array, built one
-// element longer at each link.
+// `zip` of many are one join over them all (``JoinMany``), so demand, threads and endings are
+// those of Sluice's `combineLatest(_:)` and `zip(_:)`.
 
 /// What `combineLatest(ifEmpty:)` of an empty collection of publishers does.
 public enum EmptyCombination: Sendable {
@@ -56,13 +55,13 @@ extension Collection where Element: Publisher {
     /// #expect(recorder.values == [true])   // no filter rejects anything
     /// ```
     public func combineLatest(ifEmpty behavior: EmptyCombination) -> AnyPublisher<[Element.Output], Element.Failure> {
-        guard let first else {
+        guard !isEmpty else {
             switch behavior {
             case .finish: return Empty().eraseToAnyPublisher()
             case .sendEmptyArray: return Just([]).setFailureType(to: Element.Failure.self).eraseToAnyPublisher()
             }
         }
-        return first.combineLatest(with: dropFirst())
+        return JoinMany<Element, LatestColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
     }
 
     /// Arrays of the publishers' values, the n-th value of each in the n-th array, in the
@@ -71,8 +70,8 @@ extension Collection where Element: Publisher {
     /// An empty collection finishes at once without a value, as CombineExt's does. Demand,
     /// threads and endings are those of `zip(_:)`.
     public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
-        guard let first else { return Empty().eraseToAnyPublisher() }
-        return first.zip(with: dropFirst())
+        guard !isEmpty else { return Empty().eraseToAnyPublisher() }
+        return JoinMany<Element, QueueColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
     }
 }
 
@@ -83,9 +82,8 @@ extension Publisher {
     /// With no others, each value of this publisher alone, in an array.
     public func combineLatest<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-        others.reduce(map({ [$0] }, isolation: nil).eraseToAnyPublisher()) { chain, next in
-            chain.combineLatest(next).map({ $0.0 + [$0.1] }, isolation: nil).eraseToAnyPublisher()
-        }
+        JoinMany<AnyPublisher<Output, Failure>, LatestColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
+            .eraseToAnyPublisher()
     }
 
     /// `combineLatest(with:)` of the others listed (CombineExt's variadic form).
@@ -100,9 +98,8 @@ extension Publisher {
     /// With no others, each value of this publisher alone, in an array.
     public func zip<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-        others.reduce(map({ [$0] }, isolation: nil).eraseToAnyPublisher()) { chain, next in
-            chain.zip(next).map({ $0.0 + [$0.1] }, isolation: nil).eraseToAnyPublisher()
-        }
+        JoinMany<AnyPublisher<Output, Failure>, QueueColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
+            .eraseToAnyPublisher()
     }
 
     /// `zip(with:)` of the others listed (CombineExt's variadic form).

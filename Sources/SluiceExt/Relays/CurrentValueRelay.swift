@@ -19,7 +19,7 @@ import Sluice
 public final class CurrentValueRelay<Output>: Relay, CustomStringConvertible {
     public typealias Failure = Never
 
-    let subject: CurrentValueSubject<Output, Never>
+    @usableFromInline let subject: CurrentValueSubject<Output, Never>
 
     /// Creates a relay whose current value is `value`.
     public init(_ value: Output) {
@@ -29,9 +29,10 @@ public final class CurrentValueRelay<Output>: Relay, CustomStringConvertible {
     deinit { subject.send(completion: .finished) }
 
     /// The current value: the initial one, or the last one accepted.
-    public var value: Output { subject.value }
+    @inlinable public var value: Output { subject.value }
 
     /// Makes `value` the current value and sends it to every subscriber with demand for it.
+    @inlinable
     public func accept(_ value: Output) {
         subject.send(value)
     }
@@ -42,6 +43,7 @@ public final class CurrentValueRelay<Output>: Relay, CustomStringConvertible {
     }
 
     /// Adds a subscriber; it receives the current value with its first demand.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }

@@ -21,7 +21,7 @@ import Sluice
 public final class PassthroughRelay<Output>: Relay, CustomStringConvertible {
     public typealias Failure = Never
 
-    let subject = PassthroughSubject<Output, Never>()
+    @usableFromInline let subject = PassthroughSubject<Output, Never>()
 
     /// Creates a relay with no subscribers.
     public init() {}
@@ -29,6 +29,7 @@ public final class PassthroughRelay<Output>: Relay, CustomStringConvertible {
     deinit { subject.send(completion: .finished) }
 
     /// Sends `value` to every subscriber that has demand for it.
+    @inlinable
     public func accept(_ value: Output) {
         subject.send(value)
     }
@@ -39,6 +40,7 @@ public final class PassthroughRelay<Output>: Relay, CustomStringConvertible {
     }
 
     /// Adds a subscriber; it receives the values accepted from then on, within its demand.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }

@@ -8,10 +8,12 @@ import Sluice
 /// subject's lock, so its calls never overlap (rule 3), and each hand-over between deliverers
 /// goes through that lock, which orders one deliverer's calls before the next one's. Both
 /// properties are immutable.
+@usableFromInline
 final class ReplayReceiver<Output, Failure: Error>: @unchecked Sendable {
-    let receiveValue: (Output) -> Subscribers.Demand
-    let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    @usableFromInline let receiveValue: (Output) -> Subscribers.Demand
+    @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
+    @inlinable
     init<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         receiveValue = { subscriber.receive($0) }
         receiveCompletion = { subscriber.receive(completion: $0) }
@@ -20,21 +22,25 @@ final class ReplayReceiver<Output, Failure: Error>: @unchecked Sendable {
 
 /// One subscriber's subscription to a ``ReplaySubject``: it forwards `request` and `cancel` to
 /// the subject's storage, where the subscriber's state is. Cancel lets go of the storage.
+@usableFromInline
 final class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
     let storage: Locked<ReplayStorage<Output, Failure>?>
     /// The subscriber's entry in the storage.
     let id: UInt64
 
+    @usableFromInline
     init(storage: ReplayStorage<Output, Failure>, id: UInt64) {
         self.storage = Locked(storage)
         self.id = id
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         storage.withLock { $0 }?.request(demand, for: id)
     }
 
+    @usableFromInline
     func cancel() {
         let storage = storage.withLock { storage in
             defer { storage = nil }
@@ -44,7 +50,7 @@ final class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringCon
     }
 
     /// `"ReplaySubject"`, as the subject names its subscriptions.
-    var description: String { "ReplaySubject" }
+    @usableFromInline var description: String { "ReplaySubject" }
 }
 
 // Sendable by construction: the one mutable reference is behind a lock.

@@ -20,39 +20,67 @@ import Sluice
 /// ```
 /// A new entry starts `delivering`, owned by the subscribing thread until the subscriber's
 /// `receive(subscription:)` has returned, so nothing reaches it before its subscription (rule 1).
+///
+/// Inlinable, as the core subjects are, so that a `send` runs specialised in the client
+/// (benchmark row "share(replay: 1) → 4 sinks").
+@usableFromInline
 final class ReplayStorage<Output, Failure: Error> {
-    typealias Receiver = ReplayReceiver<Output, Failure>
+    @usableFromInline typealias Receiver = ReplayReceiver<Output, Failure>
 
+    @usableFromInline
     struct Entry {
-        let id: UInt64
-        let receiver: Receiver
-        var backlog: FIFO<Output>
-        var demand = Subscribers.Demand.none
-        var completion: Subscribers.Completion<Failure>?
-        var delivering = true
+        @usableFromInline let id: UInt64
+        @usableFromInline let receiver: Receiver
+        @usableFromInline var backlog: FIFO<Output>
+        @usableFromInline var demand = Subscribers.Demand.none
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var delivering = true
+
+        @inlinable
+        init(id: UInt64, receiver: Receiver, backlog: FIFO<Output>, completion: Subscribers.Completion<Failure>?) {
+            self.id = id
+            self.receiver = receiver
+            self.backlog = backlog
+            self.completion = completion
+        }
     }
 
     /// What a deliverer delivers next.
+    @usableFromInline
     enum Next {
         case value(Receiver, Output)
         case completion(Receiver, Subscribers.Completion<Failure>)
     }
 
+    @usableFromInline
     struct State {
-        let bufferSize: Int
-        var buffer = FIFO<Output>()
-        var completion: Subscribers.Completion<Failure>?
-        var entries: [Entry] = []
-        var upstreams: [UpstreamSubscription] = []
+        @usableFromInline let bufferSize: Int
+        @usableFromInline var buffer = FIFO<Output>()
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        /// In subscription order, so in increasing `id`.
+        @usableFromInline var entries: [Entry] = []
+        @usableFromInline var upstreams: [UpstreamSubscription] = []
         /// The next entry's id (ids are never reused, unlike addresses).
-        var nextID: UInt64 = 0
+        @usableFromInline var nextID: UInt64 = 0
+        /// The buffer a `send` collects the entries it claimed in, kept between sends so that
+        /// the steady state allocates nothing: a `send` takes it under the lock and gives it
+        /// back when done; a concurrent `send` meanwhile finds it empty and uses its own.
+        @usableFromInline var spare: [(id: UInt64, receiver: Receiver)] = []
 
+        @inlinable
+        init(bufferSize: Int) {
+            self.bufferSize = bufferSize
+        }
+
+        @inlinable
         func index(of id: UInt64) -> Int? {
-            entries.firstIndex { $0.id == id }
+            for index in entries.indices where entries[index].id == id { return index }
+            return nil
         }
 
         /// If entry `index` is idle and has something it can take now, elects the caller its
         /// deliverer and returns that; the entry is removed for its completion.
+        @inlinable
         mutating func start(_ index: Int) -> Next? {
             guard !entries[index].delivering else { return nil }
             if entries[index].demand > .none, let value = entries[index].backlog.popFirst() {
@@ -68,6 +96,7 @@ final class ReplayStorage<Output, Failure: Error> {
 
         /// The deliverer of entry `id` is back with `more` demand: what it delivers next, or
         /// nil (idle again, or the entry was cancelled meanwhile).
+        @inlinable
         mutating func delivered(_ id: UInt64, more: Subscribers.Demand) -> Next? {
             guard let index = index(of: id) else { return nil }
             entries[index].demand += more
@@ -76,31 +105,42 @@ final class ReplayStorage<Output, Failure: Error> {
         }
     }
 
-    let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(bufferSize: Int) {
         state = Locked(State(bufferSize: bufferSize))
     }
 
+    /// Keeps `value` and offers it to every entry. An idle entry with demand has an empty
+    /// backlog (an idle entry with both would have been started), so what an entry claimed
+    /// here delivers first is `value` itself: the claim is only the entry's id and receiver.
+    @inlinable
     func send(_ value: Output) {
-        let claimed = state.withLock { state -> [(UInt64, Next)] in
+        let claimed = state.withLock { state -> [(id: UInt64, receiver: Receiver)] in
             guard state.completion == nil else { return [] }
             if state.bufferSize > 0 {
                 state.buffer.append(value)
                 if state.buffer.count > state.bufferSize { _ = state.buffer.popFirst() }
             }
-            var claimed: [(UInt64, Next)] = []
-            var index = 0
-            while index < state.entries.count {
+            var claimed: [(id: UInt64, receiver: Receiver)] = []
+            swap(&claimed, &state.spare)
+            claimed.removeAll(keepingCapacity: true)  // unique by now: no copy
+            for index in state.entries.indices {
                 state.entries[index].backlog.append(value)
-                if let next = state.start(index) { claimed.append((state.entries[index].id, next)) }
-                index += 1
+                if case .value(let receiver, _) = state.start(index) { claimed.append((state.entries[index].id, receiver)) }
             }
             return claimed
         }
-        for (id, next) in claimed { drain(id, next) }
+        guard !claimed.isEmpty else { return }
+        for (id, receiver) in claimed { drain(id, .value(receiver, value)) }
+        var buffer = claimed  // emptied by the next `send` that takes it
+        state.withLock { state in
+            if buffer.capacity > state.spare.capacity { swap(&buffer, &state.spare) }
+        }
     }
 
+    @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         let claimed = state.withLock { state -> [(UInt64, Next)] in
             guard state.completion == nil else { return [] }
@@ -118,12 +158,14 @@ final class ReplayStorage<Output, Failure: Error> {
         for (id, next) in claimed { drain(id, next) }
     }
 
+    @inlinable
     func send(subscription: any Subscription) {
         state.withLock { $0.upstreams.append(UpstreamSubscription(subscription)) }
         subscription.request(.unlimited)
     }
 
     /// The subject's `deinit`: cancels the upstream subscriptions, after unlocking.
+    @usableFromInline
     func cancelUpstreams() {
         let upstreams = state.withLock { state in
             defer { state.upstreams = [] }
@@ -132,6 +174,7 @@ final class ReplayStorage<Output, Failure: Error> {
         for upstream in upstreams { upstream.base.cancel() }
     }
 
+    @inlinable
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let receiver = Receiver(subscriber)
         let id = state.withLock { state in
@@ -145,6 +188,7 @@ final class ReplayStorage<Output, Failure: Error> {
         drain(id, state.withLock { $0.delivered(id, more: .none) })
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand, for id: UInt64) {
         let next = state.withLock { state -> Next? in
             guard let index = state.index(of: id) else { return nil }
@@ -155,6 +199,7 @@ final class ReplayStorage<Output, Failure: Error> {
     }
 
     /// Removes the entry; its receiver (and so the subscriber) is released after unlocking.
+    @inlinable
     func cancel(_ id: UInt64) {
         let removed = state.withLock { state -> Entry? in
             state.index(of: id).map { state.entries.remove(at: $0) }
@@ -163,6 +208,7 @@ final class ReplayStorage<Output, Failure: Error> {
     }
 
     /// The deliverer's loop: delivers `next`, then whatever the entry has for it on return.
+    @inlinable
     func drain(_ id: UInt64, _ next: Next?) {
         var next = next
         while let current = next {

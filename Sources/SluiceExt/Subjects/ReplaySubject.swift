@@ -31,7 +31,7 @@ import Sluice
 /// subject.send(4)                  // values == [2, 3, 4]
 /// ```
 public final class ReplaySubject<Output, Failure: Error>: Subject, CustomStringConvertible {
-    let storage: ReplayStorage<Output, Failure>
+    @usableFromInline let storage: ReplayStorage<Output, Failure>
 
     /// Creates a subject that keeps the last `bufferSize` values (none for 0). Traps if
     /// `bufferSize` is negative.
@@ -44,24 +44,28 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, CustomStringC
 
     /// Keeps `value` (dropping the oldest kept value beyond the buffer's size) and sends it to
     /// every subscriber, each within its demand. Does nothing after completion.
+    @inlinable
     public func send(_ value: Output) {
         storage.send(value)
     }
 
     /// Completes: every subscriber receives the completion after its backlog, and later
     /// subscribers after the replayed values. Only the first completion counts.
+    @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         storage.send(completion: completion)
     }
 
     /// Requests `.unlimited` from `subscription` at once and keeps it, to cancel it when the
     /// subject is deinitialized.
+    @inlinable
     public func send(subscription: any Subscription) {
         storage.send(subscription: subscription)
     }
 
     /// Adds a subscriber: it receives its subscription, then the kept values within its
     /// demand, then the live values (and, after completion, the completion).
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         storage.subscribe(subscriber)
     }

@@ -15,6 +15,7 @@ extension Registry {
         }),
         ("removeAllDuplicates()", { $0.removeAllDuplicates() }),
         ("[upstream].combineLatest()", { [$0].combineLatest().map { $0[0] } }),
+        ("[upstream].zip()", { [$0].zip().map { $0[0] } }),
         // A contender that never signals: the upstream wins with its first signal.
         ("amb(Empty(completeImmediately: false))", { $0.amb(Empty(completeImmediately: false)) }),
         ("[upstream].flatMapBatches(of: 1)", { [$0].flatMapBatches(of: 1).map { $0[0] } }),
@@ -26,7 +27,7 @@ extension Registry {
         "materialize().dematerialize()", "prefix(while:behavior: .inclusive)", "withLatestFrom(Just) { value, _ in value }",
         "ignoreFailure()", "amb(Empty(completeImmediately: false))",
         "[upstream].flatMapBatches(of: 1)", "retryWhen { $0.first().ignoreOutput() }", "flatMapFirst { Just($0) }", "flatMapLatest { Just($0) }",
-        "retry(1, backoff: .constant(.zero))",
+        "retry(1, backoff: .constant(.zero))", "[upstream].combineLatest()", "[upstream].zip()",
     ]
 
     /// SluiceExt's operators that change the values or the ending, each with what it makes of
@@ -60,7 +61,7 @@ extension Registry {
     /// SluiceExt's operators whose values are declared only over the upstreams that do not
     /// fail: `flatMapBatches` zips each batch, and a zip's failure overtakes a value still
     /// waiting for demand, as ``nonFailingUpstreamsOnly`` says of Sluice's `zip`.
-    static let extNonFailingUpstreamsOnly: Set<String> = ["[upstream].flatMapBatches(of: 1)"]
+    static let extNonFailingUpstreamsOnly: Set<String> = ["[upstream].flatMapBatches(of: 1)", "[upstream].zip()"]
 
     /// The entries of SluiceExt whose values are declared.
     static let ext: [Entry] = extSources

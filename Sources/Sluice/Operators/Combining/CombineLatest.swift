@@ -31,7 +31,7 @@ extension Publishers {
         /// Subscribes `subscriber`, then `a`, then `b`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let join = JoinSubscription<JoinRow2<LatestColumn<A.Output>, LatestColumn<B.Output>>, S>.start(subscriber)
+            let join = JoinSubscription<JoinRow2<LatestColumn<A.Output>, LatestColumn<B.Output>>, S>.start(subscriber, row: .init())
             a.subscribe(join.side(0, for: A.Output.self))
             b.subscribe(join.side(1, for: B.Output.self))
         }
@@ -59,7 +59,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let join = JoinSubscription<JoinRow3<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>>, S>
-                .start(subscriber)
+                .start(subscriber, row: .init())
             a.subscribe(join.side(0, for: A.Output.self))
             b.subscribe(join.side(1, for: B.Output.self))
             c.subscribe(join.side(2, for: C.Output.self))
@@ -92,7 +92,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let join = JoinSubscription<
                 JoinRow4<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>, LatestColumn<D.Output>>, S
-            >.start(subscriber)
+            >.start(subscriber, row: .init())
             a.subscribe(join.side(0, for: A.Output.self))
             b.subscribe(join.side(1, for: B.Output.self))
             c.subscribe(join.side(2, for: C.Output.self))

@@ -22,7 +22,7 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
     /// Released on cancel and after the completion goes out.
     @usableFromInline var downstream: Downstream?
     @usableFromInline var delivery = SerialDelivery<Output, Failure>()
-    @usableFromInline var row = Row()
+    @usableFromInline var row: Row
     /// Each upstream's subscription, from its arrival until it completes or is cancelled.
     @usableFromInline var upstreams: [SubscriptionSlot]
     @usableFromInline var finished: [Bool]
@@ -32,10 +32,11 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
     @usableFromInline var ended = false
 
     @inlinable
-    init(downstream: Downstream) {
+    init(downstream: Downstream, row: Row) {
         self.downstream = downstream
-        upstreams = Array(repeating: .awaiting, count: Row.arity)
-        finished = Array(repeating: false, count: Row.arity)
+        self.row = row
+        upstreams = Array(repeating: .awaiting, count: row.arity)
+        finished = Array(repeating: false, count: row.arity)
     }
 
     /// What the caller does after unlocking.
@@ -154,7 +155,7 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         ended = true
         action.cancels = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
         action.request = nil
-        row = Row()
+        row.clear()
         if delivery.finish(completion), let downstream {
             self.downstream = nil
             action.complete = (downstream, completion)
@@ -166,7 +167,7 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
     mutating func cancel() -> ([any Subscription], Downstream?) {
         ended = true
         let cancels = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
-        row = Row()
+        row.clear()
         delivery.reset()
         defer { downstream = nil }
         return (cancels, downstream)

@@ -3,39 +3,39 @@
 /// every transition happens under one lock, and every call out (to the downstream, to an
 /// upstream) after unlocking.
 @usableFromInline
-final class JoinSubscription<Row: JoinRow, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+package final class JoinSubscription<Row: JoinRow, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 where Row.Output == Downstream.Input {
-    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline package typealias Failure = Downstream.Failure
 
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline package let combineIdentifier = CombineIdentifier()
     @usableFromInline let state: Locked<JoinState<Row, Downstream>>
     @usableFromInline let requestEntry: SpecializedEntry<JoinSubscription, Subscribers.Demand>
 
     @inlinable
-    init(downstream: Downstream) {
-        state = Locked(JoinState(downstream: downstream))
+    init(downstream: Downstream, row: Row) {
+        state = Locked(JoinState(downstream: downstream, row: row))
         requestEntry = SpecializedEntry { $0.handleRequest($1) }
     }
 
-    /// Gives the downstream a new subscription and returns it; the caller then subscribes each
-    /// upstream through ``side(_:for:)``, in order. So an upstream that completes at once
-    /// cannot reach the downstream before its subscription.
+    /// Gives the downstream a new subscription, whose values are kept in `row`, and returns it;
+    /// the caller then subscribes each upstream through ``side(_:for:)``, in order. So an
+    /// upstream that completes at once cannot reach the downstream before its subscription.
     @inlinable
-    static func start(_ downstream: Downstream) -> JoinSubscription {
-        let join = JoinSubscription(downstream: downstream)
+    package static func start(_ downstream: Downstream, row: Row) -> JoinSubscription {
+        let join = JoinSubscription(downstream: downstream, row: row)
         downstream.receive(subscription: join)
         return join
     }
 
     /// The subscriber of upstream `index`, whose elements are `Input`s.
     @inlinable
-    func side<Input>(_ index: Int, for _: Input.Type) -> Side<Input> { Side(join: self, index: index) }
+    package func side<Input>(_ index: Int, for _: Input.Type) -> Side<Input> { Side(join: self, index: index) }
 
     // MARK: Subscription
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+    package func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
 
     @inlinable
     func handleRequest(_ demand: Subscribers.Demand) {
@@ -48,7 +48,7 @@ where Row.Output == Downstream.Input {
     }
 
     @inlinable
-    func cancel() {
+    package func cancel() {
         let (upstreams, downstream) = state.withLock { $0.cancel() }
         withExtendedLifetime(downstream) {}  // released here, after unlocking
         for upstream in upstreams { upstream.cancel() }
@@ -104,25 +104,25 @@ where Row.Output == Downstream.Input {
         }
     }
 
-    @usableFromInline var description: String { Row.consumes ? "Zip" : "CombineLatest" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-    @usableFromInline var playgroundDescription: Any { description }
+    @usableFromInline package var description: String { Row.consumes ? "Zip" : "CombineLatest" }
+    @usableFromInline package var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline package var playgroundDescription: Any { description }
 
     /// The subscriber of one upstream: it tells the join which upstream spoke.
     @usableFromInline
-    struct Side<Input>: Subscriber, CustomStringConvertible {
+    package struct Side<Input>: Subscriber, CustomStringConvertible {
         @usableFromInline let join: JoinSubscription
         @usableFromInline let index: Int
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline package let combineIdentifier = CombineIdentifier()
 
         @inlinable init(join: JoinSubscription, index: Int) {
             self.join = join
             self.index = index
         }
 
-        @inlinable func receive(subscription: any Subscription) { join.receive(subscription: subscription, at: index) }
-        @inlinable func receive(_ input: Input) -> Subscribers.Demand { join.receive(input, at: index) }
-        @inlinable func receive(completion: Subscribers.Completion<Failure>) { join.receive(completion: completion, at: index) }
-        @usableFromInline var description: String { join.description }
+        @inlinable package func receive(subscription: any Subscription) { join.receive(subscription: subscription, at: index) }
+        @inlinable package func receive(_ input: Input) -> Subscribers.Demand { join.receive(input, at: index) }
+        @inlinable package func receive(completion: Subscribers.Completion<Failure>) { join.receive(completion: completion, at: index) }
+        @usableFromInline package var description: String { join.description }
     }
 }
