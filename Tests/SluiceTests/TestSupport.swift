@@ -12,8 +12,9 @@ final class HeldSubscriber<Output, Failure: Error>: @unchecked Sendable {
     var subscriber: AnySubscriber<Output, Failure>!
     var raw: Any?
 
-    var publisher: AnyPublisher<Output, Failure> {
-        AnyPublisher(Holding(owner: self))
+    /// Not erased: an `AnyPublisher` would hand `Holding` an `AnySubscriber` as `raw`.
+    var publisher: some Publisher<Output, Failure> {
+        Holding(owner: self)
     }
 
     private struct Holding: Publisher {

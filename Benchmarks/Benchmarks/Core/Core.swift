@@ -64,6 +64,18 @@ let benchmarks: @Sendable () -> Void = {
         SluiceCore.subjectSink,
         OpenCombineCore.subjectSink,
     ])
+    Harness.register("PassthroughSubject.map → sink", [
+        SluiceErasure.mapSink,
+        OpenCombineErasure.mapSink,
+    ])
+    Harness.register("PassthroughSubject.map.eraseToAnyPublisher() → sink", [
+        SluiceErasure.erasedMapSink,
+        OpenCombineErasure.erasedMapSink,
+    ])
+    Harness.register("PassthroughSubject, ten × (map, eraseToAnyPublisher()) → sink", [
+        SluiceErasure.tenErasedMapsSink,
+        OpenCombineErasure.tenErasedMapsSink,
+    ])
     Harness.register("merge of two (0..<N/2).publisher → sink", [
         SluiceCombining.mergeSink,
     ])

@@ -74,7 +74,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// Forwards a value to the wrapped subscriber and returns its demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-        box.receive(value)
+        box.receiveEntry(box, value)
     }
 
     /// Forwards the completion to the wrapped subscriber.
@@ -93,12 +93,32 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     public var playgroundDescription: Any { description }
 }
 
-/// The abstract class behind ``AnySubscriber``: one virtual call per signal.
+// A subject calls a wrapped sink (or any ``SubjectDeliveredSubscriber``) through its entries, as
+// it would call it unwrapped: the wrapper stands for it (its identifier is the sink's).
+extension AnySubscriber: SubjectDeliveredSubscriber {
+    @inlinable
+    func makeSubjectEntries() -> SubjectEntries<Input, Failure>? { box.subjectEntries(box) }
+}
+
+/// The box behind ``AnySubscriber``: one virtual call per subscription or completion, and for
+/// each value a closure made where the wrapped subscriber's type was known, so that its
+/// `receive(_:)` runs specialised (see ``AnyPublisherBox``; the closures capture nothing).
 @usableFromInline
 internal class AnySubscriberBox<Input, Failure: Error> {
-    @inlinable init() {}
+    @usableFromInline let receiveEntry: (AnySubscriberBox, Input) -> Subscribers.Demand
+    /// The wrapped subscriber's entries, if a subject may call it through them.
+    @usableFromInline let subjectEntries: (AnySubscriberBox) -> SubjectEntries<Input, Failure>?
+
+    @inlinable
+    init(
+        receiveEntry: @escaping (AnySubscriberBox, Input) -> Subscribers.Demand,
+        subjectEntries: @escaping (AnySubscriberBox) -> SubjectEntries<Input, Failure>?
+    ) {
+        self.receiveEntry = receiveEntry
+        self.subjectEntries = subjectEntries
+    }
+
     @usableFromInline func receive(subscription: any Subscription) { abstract() }
-    @usableFromInline func receive(_ value: Input) -> Subscribers.Demand { abstract() }
     @usableFromInline func receive(completion: Subscribers.Completion<Failure>) { abstract() }
     @usableFromInline var description: String { abstract() }
     @usableFromInline var customMirror: Mirror { abstract() }
@@ -108,9 +128,28 @@ internal class AnySubscriberBox<Input, Failure: Error> {
 @usableFromInline
 internal final class SubscriberBox<Base: Subscriber>: AnySubscriberBox<Base.Input, Base.Failure> {
     @usableFromInline let base: Base
-    @inlinable init(_ base: Base) { self.base = base }
+
+    @inlinable
+    init(_ base: Base) {
+        self.base = base
+        super.init(
+            receiveEntry: { box, value in unsafeDowncast(box, to: SubscriberBox.self).base.receive(value) },
+            subjectEntries: { box in unsafeDowncast(box, to: SubscriberBox.self).baseSubjectEntries() })
+    }
+
+    /// The cast folds away in the specialised code, as in ``SubjectReceiver``.
+    @inlinable
+    func baseSubjectEntries() -> SubjectEntries<Base.Input, Base.Failure>? {
+        guard let delivered = base as? any SubjectDeliveredSubscriber else { return nil }
+        return Self.entries(of: delivered)
+    }
+
+    @inlinable
+    static func entries<D: SubjectDeliveredSubscriber>(of subscriber: D) -> SubjectEntries<Base.Input, Base.Failure>? {
+        subscriber.makeSubjectEntries() as? SubjectEntries<Base.Input, Base.Failure>
+    }
+
     @inlinable override func receive(subscription: any Subscription) { base.receive(subscription: subscription) }
-    @inlinable override func receive(_ value: Base.Input) -> Subscribers.Demand { base.receive(value) }
     @inlinable override func receive(completion: Subscribers.Completion<Base.Failure>) {
         base.receive(completion: completion)
     }
@@ -130,10 +169,12 @@ private final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBo
         receiveValueBody = receiveValue
         receiveCompletionBody = receiveCompletion
         text = description
+        super.init(
+            receiveEntry: { box, value in unsafeDowncast(box, to: ClosureSubscriberBox.self).receiveValueBody?(value) ?? .none },
+            subjectEntries: { _ in nil })
     }
 
     override func receive(subscription: any Subscription) { receiveSubscriptionBody?(subscription) }
-    override func receive(_ value: Input) -> Subscribers.Demand { receiveValueBody?(value) ?? .none }
     override func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody?(completion) }
     override var description: String { text }
     override var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -37,6 +37,7 @@ extension Collection where Element: Publisher {
     /// sensors[0].send(21)
     /// #expect(recorder.values == [[20, 18], [21, 18]])
     /// ```
+    @inlinable
     public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
         combineLatest(ifEmpty: .finish)
     }
@@ -54,6 +55,7 @@ extension Collection where Element: Publisher {
     /// filters.combineLatest(ifEmpty: .sendEmptyArray).map { $0.allSatisfy { $0 } }.subscribe(recorder)
     /// #expect(recorder.values == [true])   // no filter rejects anything
     /// ```
+    @inlinable
     public func combineLatest(ifEmpty behavior: EmptyCombination) -> AnyPublisher<[Element.Output], Element.Failure> {
         guard !isEmpty else {
             switch behavior {
@@ -69,6 +71,7 @@ extension Collection where Element: Publisher {
     ///
     /// An empty collection finishes at once without a value, as CombineExt's does. Demand,
     /// threads and endings are those of `zip(_:)`.
+    @inlinable
     public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
         guard !isEmpty else { return Empty().eraseToAnyPublisher() }
         return JoinMany<Element, QueueColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
@@ -80,6 +83,7 @@ extension Publisher {
     /// time one of them sends once all have sent (CombineExt's `combineLatest(with:)`).
     ///
     /// With no others, each value of this publisher alone, in an array.
+    @inlinable
     public func combineLatest<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
         JoinMany<AnyPublisher<Output, Failure>, LatestColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
@@ -87,6 +91,7 @@ extension Publisher {
     }
 
     /// `combineLatest(with:)` of the others listed (CombineExt's variadic form).
+    @inlinable
     public func combineLatest<Other: Publisher>(with others: Other...) -> AnyPublisher<[Output], Failure>
     where Other.Output == Output, Other.Failure == Failure {
         combineLatest(with: others)
@@ -96,6 +101,7 @@ extension Publisher {
     /// that order (CombineExt's `zip(with:)`).
     ///
     /// With no others, each value of this publisher alone, in an array.
+    @inlinable
     public func zip<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
         JoinMany<AnyPublisher<Output, Failure>, QueueColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
@@ -103,6 +109,7 @@ extension Publisher {
     }
 
     /// `zip(with:)` of the others listed (CombineExt's variadic form).
+    @inlinable
     public func zip<Other: Publisher>(with others: Other...) -> AnyPublisher<[Output], Failure>
     where Other.Output == Output, Other.Failure == Failure {
         zip(with: others)
