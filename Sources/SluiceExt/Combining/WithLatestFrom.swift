@@ -44,6 +44,7 @@ extension Publishers {
 
         /// Subscribes the other publisher, then the upstream; the downstream gets its
         /// subscription before either.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let select = resultSelector
             LatestPairs(upstream: upstream, other: other)
@@ -54,13 +55,21 @@ extension Publishers {
 }
 
 /// The pairs behind `Publishers.WithLatestFrom`: each upstream value with the other's latest.
+@usableFromInline
 struct LatestPairs<Upstream: Publisher, Other: Publisher>: Publisher where Upstream.Failure == Other.Failure {
-    typealias Output = (Upstream.Output, Other.Output)
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Output = (Upstream.Output, Other.Output)
+    @usableFromInline typealias Failure = Upstream.Failure
 
-    let upstream: Upstream
-    let other: Other
+    @usableFromInline let upstream: Upstream
+    @usableFromInline let other: Other
 
+    @inlinable
+    init(upstream: Upstream, other: Other) {
+        self.upstream = upstream
+        self.other = other
+    }
+
+    @inlinable
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = WithLatestFromSubscription<Upstream.Output, Other.Output, Failure, S>(downstream: subscriber)
         subscriber.receive(subscription: subscription)
@@ -100,6 +109,7 @@ extension Publisher {
     /// Each value of this publisher with the latest values of `other` and `other1`, once both
     /// have one: `other.combineLatest(other1)` is the publisher whose latest value is taken.
     /// See `Publishers.WithLatestFrom` for demand, ending and threads.
+    @inlinable
     public func withLatestFrom<Other: Publisher, Other1: Publisher>(
         _ other: Other, _ other1: Other1
     ) -> AnyPublisher<(Output, Other.Output, Other1.Output), Failure>
@@ -121,6 +131,7 @@ extension Publisher {
 
     /// Each value of this publisher with the latest values of `other`, `other1` and `other2`,
     /// once all three have one. See `Publishers.WithLatestFrom`.
+    @inlinable
     public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher>(
         _ other: Other, _ other1: Other1, _ other2: Other2
     ) -> AnyPublisher<(Output, Other.Output, Other1.Output, Other2.Output), Failure>

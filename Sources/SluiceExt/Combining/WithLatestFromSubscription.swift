@@ -14,26 +14,37 @@ import Sluice
 ///    │                                                          and latest value let go)
 ///    └─ other fails while a value is out: pendingCompletion, delivered by that value's thread
 /// ```
+///
+/// Inlinable, so that it runs specialised in the client (benchmark row "SluiceExt:
+/// withLatestFrom of two PassthroughSubjects → sink").
+@usableFromInline
 final class WithLatestFromSubscription<UpstreamOutput, OtherOutput, Failure: Error, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
 where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == Failure {
-    typealias Input = UpstreamOutput
+    @usableFromInline typealias Input = UpstreamOutput
 
+    @usableFromInline
     struct State {
         /// `nil` once ended.
-        var downstream: Downstream?
-        var upstream: (any Subscription)?
-        var other: (any Subscription)?
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var upstream: (any Subscription)?
+        @usableFromInline var other: (any Subscription)?
         /// Demand requested before the upstream's subscription arrived.
-        var pendingDemand = Subscribers.Demand.none
-        var latest: OtherOutput?
+        @usableFromInline var pendingDemand = Subscribers.Demand.none
+        @usableFromInline var latest: OtherOutput?
         /// An upstream value is out to the downstream.
-        var delivering = false
+        @usableFromInline var delivering = false
         /// The other failed while a value was out: its thread delivers this on return.
-        var pendingCompletion: Subscribers.Completion<Failure>?
-        var ended = false
+        @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+        @usableFromInline var ended = false
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
 
         /// Ends the stream: lets go of everything; returns the subscriptions to cancel.
+        @inlinable
         mutating func end() -> [any Subscription] {
             ended = true
             latest = nil
@@ -42,14 +53,16 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
         }
     }
 
-    let state: Locked<State>
+    @usableFromInline let state: Locked<State>
 
+    @inlinable
     init(downstream: Downstream) {
         state = Locked(State(downstream: downstream))
     }
 
     // MARK: The upstream
 
+    @inlinable
     func receive(subscription: any Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
             guard !state.ended, state.upstream == nil else { return nil }
@@ -61,6 +74,7 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
         if demand > .none { subscription.request(demand) }
     }
 
+    @inlinable
     func receive(_ input: UpstreamOutput) -> Subscribers.Demand {
         let claim = state.withLock { state -> (Downstream, OtherOutput)?? in
             guard !state.ended, let downstream = state.downstream else { return nil }
@@ -83,12 +97,14 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
         return more
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         end(with: completion)
     }
 
     // MARK: The other publisher
 
+    @inlinable
     func receiveOther(subscription: any Subscription) {
         let accepted = state.withLock { state in
             guard !state.ended, state.other == nil else { return false }
@@ -98,12 +114,14 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
         if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
+    @inlinable
     func receiveOther(_ input: OtherOutput) {
         state.withLock { state in
             if !state.ended { state.latest = input }
         }
     }
 
+    @inlinable
     func receiveOther(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
@@ -115,6 +133,7 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
 
     /// The upstream completed or the other failed: the completion goes out now, or after the
     /// value being delivered; every subscription still held is cancelled.
+    @inlinable
     func end(with completion: Subscribers.Completion<Failure>) {
         let (cancels, downstream) = state.withLock { state -> ([any Subscription], Downstream?) in
             guard !state.ended else { return ([], nil) }
@@ -133,6 +152,7 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
 
     // MARK: The downstream
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         let upstream = state.withLock { state -> (any Subscription)? in
@@ -143,6 +163,7 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
         upstream?.request(demand)
     }
 
+    @inlinable
     func cancel() {
         let (cancels, downstream) = state.withLock { state -> ([any Subscription], Downstream?) in
             guard !state.ended else { return ([], nil) }
@@ -154,20 +175,23 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
     }
 
     /// `"WithLatestFrom"`.
-    var description: String { "WithLatestFrom" }
+    @usableFromInline var description: String { "WithLatestFrom" }
 
     /// The other publisher's subscriber: it passes every signal on to the subscription.
+    @usableFromInline
     struct OtherSide: Subscriber, CustomStringConvertible {
-        typealias Input = OtherOutput
-        let parent: WithLatestFromSubscription
-        let combineIdentifier = CombineIdentifier()
+        @usableFromInline typealias Input = OtherOutput
+        @usableFromInline let parent: WithLatestFromSubscription
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        func receive(subscription: any Subscription) { parent.receiveOther(subscription: subscription) }
-        func receive(_ input: OtherOutput) -> Subscribers.Demand {
+        @inlinable init(parent: WithLatestFromSubscription) { self.parent = parent }
+
+        @inlinable func receive(subscription: any Subscription) { parent.receiveOther(subscription: subscription) }
+        @inlinable func receive(_ input: OtherOutput) -> Subscribers.Demand {
             parent.receiveOther(input)
             return .none
         }
-        func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOther(completion: completion) }
-        var description: String { "WithLatestFrom" }
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOther(completion: completion) }
+        @usableFromInline var description: String { "WithLatestFrom" }
     }
 }

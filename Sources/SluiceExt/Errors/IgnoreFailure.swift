@@ -4,6 +4,7 @@ extension Publisher {
     /// Replaces a failure with a finish, or with nothing (CombineExt's `ignoreFailure`): with
     /// `completeImmediately` (the default) the stream finishes when the upstream fails,
     /// otherwise it then never completes. Values and demand pass through.
+    @inlinable
     public func ignoreFailure(completeImmediately: Bool = true) -> AnyPublisher<Output, Never> {
         `catch`({ _ in Empty<Output, Never>(completeImmediately: completeImmediately) }, isolation: nil)
             .eraseToAnyPublisher()

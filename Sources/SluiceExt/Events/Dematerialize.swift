@@ -22,6 +22,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through the conversion.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(OperatorSubscriber(step: DematerializeStep<Upstream.Output>(), downstream: subscriber))
         }
@@ -29,11 +30,15 @@ extension Publishers {
 }
 
 /// `Publishers.Dematerialize`'s step: an event in, a value or the end out.
+@usableFromInline
 struct DematerializeStep<Element: EventConvertible>: OperatorStep {
-    typealias UpstreamFailure = Never
-    static var canEnd: Bool { true }
-    var name: String { "Dematerialize" }
+    @usableFromInline typealias UpstreamFailure = Never
+    @inlinable static var canEnd: Bool { true }
+    @usableFromInline var name: String { "Dematerialize" }
 
+    @inlinable init() {}
+
+    @inlinable
     func receive(_ input: Element) -> StepResult<Element.Output, Element.Failure> {
         switch input.event {
         case .value(let value): .emit(value)
@@ -42,7 +47,7 @@ struct DematerializeStep<Element: EventConvertible>: OperatorStep {
         }
     }
 
-    func mapFailure(_ failure: Never) -> Element.Failure {}
+    @inlinable func mapFailure(_ failure: Never) -> Element.Failure {}
 }
 
 extension Publisher where Output: EventConvertible, Failure == Never {

@@ -47,6 +47,7 @@ extension Publisher where Output: EventConvertible, Failure == Never {
     /// The values of a materialized publisher's events, dropping its failure and finish events
     /// (this publisher still finishes when its upstream does). Demand: a dropped event is
     /// replaced by one more requested upstream.
+    @inlinable
     public func values() -> AnyPublisher<Output.Output, Never> {
         compactMap({ element -> Output.Output? in
             if case .value(let value) = element.event { return value }
@@ -57,6 +58,7 @@ extension Publisher where Output: EventConvertible, Failure == Never {
 
     /// The failure of a materialized publisher, as a value (at most one, in a well-formed
     /// stream of events), dropping its value and finish events. Demand as `values()`.
+    @inlinable
     public func failures() -> AnyPublisher<Output.Failure, Never> {
         compactMap({ element -> Output.Failure? in
             if case .failure(let failure) = element.event { return failure }

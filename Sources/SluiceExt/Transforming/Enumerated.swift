@@ -20,6 +20,7 @@ extension Publishers {
         }
 
         /// Subscribes `subscriber` to the upstream through a counter of its own.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(OperatorSubscriber(step: EnumeratedStep<Upstream.Output, Failure>(next: initial), downstream: subscriber))
         }
@@ -33,12 +34,17 @@ extension Publisher {
     }
 }
 
-/// `Publishers.Enumerated`'s step: the next index.
+/// `Publishers.Enumerated`'s step: the next index. Inlinable, as every step of SluiceExt, so
+/// that the operator runs specialised in the client.
+@usableFromInline
 struct EnumeratedStep<Input, Failure: Error>: OperatorStep {
-    typealias UpstreamFailure = Failure
-    var next: Int
-    var name: String { "Enumerated" }
+    @usableFromInline typealias UpstreamFailure = Failure
+    @usableFromInline var next: Int
+    @usableFromInline var name: String { "Enumerated" }
 
+    @inlinable init(next: Int) { self.next = next }
+
+    @inlinable
     mutating func receive(_ input: Input) -> StepResult<(index: Int, element: Input), Failure> {
         defer { next += 1 }
         return .emit((index: next, element: input))
