@@ -1,4 +1,5 @@
 import Sluice
+import Synchronization
 
 extension Publisher {
     /// Maps a value to a publisher and delivers its values, ignoring the values that arrive
@@ -34,17 +35,28 @@ extension Publisher {
     ) -> Deferred<Publishers.FlatMap<Publishers.HandleEvents<P>, Publishers.Filter<Self>>>
     where P.Failure == Failure {
         Deferred {
-            let running = Locked(false)
-            let idle: @Sendable () -> Void = { running.withLock { $0 = false } }
+            let mark = RunningMark()
             return self
-                .filter({ _ in running.withLock { wasRunning in
-                    defer { wasRunning = true }
-                    return !wasRunning
-                } }, isolation: nil)
+                .filter({ _ in mark.claim() }, isolation: nil)
                 .flatMap({ value in
                     transform(value).handleEvents(
-                        receiveCompletion: { _ in idle() }, receiveCancel: idle, isolation: nil)
+                        receiveCompletion: { _ in mark.clear() }, receiveCancel: mark.clear, isolation: nil)
                 }, isolation: isolation)
         }
+    }
+}
+
+/// `flatMapFirst`'s "running" mark for one subscription: set by the value let through, cleared
+/// when that value's inner publisher ends. One atomic operation per upstream value.
+final class RunningMark: Sendable {
+    let running = Atomic<Bool>(false)
+
+    /// Sets the mark; `true` if it was clear, so that the value may start an inner publisher.
+    func claim() -> Bool {
+        running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    func clear() {
+        running.store(false, ordering: .releasing)
     }
 }
