@@ -28,7 +28,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     /// Attaches the subscriber to the wrapped publisher.
     ///
     /// The wrapped publisher receives it as an ``AnySubscriber`` (with its identifier,
-    /// description and mirror), made here, where its type is known: see ``PublisherBox``.
+    /// description and mirror), made here, where its type is known: see `PublisherBox`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.subscribeEntry(box, AnySubscriber(subscriber))

@@ -102,7 +102,7 @@ extension AnySubscriber: SubjectDeliveredSubscriber {
 
 /// The box behind ``AnySubscriber``: one virtual call per subscription or completion, and for
 /// each value a closure made where the wrapped subscriber's type was known, so that its
-/// `receive(_:)` runs specialised (see ``AnyPublisherBox``; the closures capture nothing).
+/// `receive(_:)` runs specialised (see `AnyPublisherBox`; the closures capture nothing).
 @usableFromInline
 internal class AnySubscriberBox<Input, Failure: Error> {
     @usableFromInline let receiveEntry: (AnySubscriberBox, Input) -> Subscribers.Demand
