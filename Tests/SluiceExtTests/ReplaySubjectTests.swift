@@ -134,6 +134,25 @@ struct ReplaySubjectTests {
         #expect(weakSubject?.object == nil)
     }
 
+    @Test("ReplaySubject: after a send and the completion, a subscriber and the subject are released (nothing of the send is kept)")
+    func completionReleases() {
+        var weakRecorder: Weak<RecordingSubscriber<Int, Never>>?
+        var weakSubject: Weak<ReplaySubject<Int, Never>>?
+        do {
+            let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+            weakSubject = Weak(subject)
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = Weak(recorder)
+            subject.subscribe(recorder)
+            subject.send(1)
+            subject.send(completion: .finished)
+            #expect(recorder.values == [1])
+            #expect(recorder.completion == .finished)
+        }
+        #expect(weakRecorder?.object == nil, "the recorder keeps its subscription, which must not keep it in turn")
+        #expect(weakSubject?.object == nil)
+    }
+
     @Test("ReplaySubject under concurrent sends: every subscriber gets every value once, in each sender's order, never overlapping, then the completion")
     func concurrentSends() {
         let senders = 4

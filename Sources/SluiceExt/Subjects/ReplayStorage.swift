@@ -64,7 +64,7 @@ final class ReplayStorage<Output, Failure: Error> {
         @usableFromInline var nextID: UInt64 = 0
         /// The buffer a `send` collects the entries it claimed in, kept between sends so that
         /// the steady state allocates nothing: a `send` takes it under the lock and gives it
-        /// back when done; a concurrent `send` meanwhile finds it empty and uses its own.
+        /// back emptied when done; a concurrent `send` meanwhile finds none and uses its own.
         @usableFromInline var spare: [(id: UInt64, receiver: Receiver)] = []
 
         @inlinable
@@ -117,7 +117,7 @@ final class ReplayStorage<Output, Failure: Error> {
     /// here delivers first is `value` itself: the claim is only the entry's id and receiver.
     @inlinable
     func send(_ value: Output) {
-        let claimed = state.withLock { state -> [(id: UInt64, receiver: Receiver)] in
+        var claimed = state.withLock { state -> [(id: UInt64, receiver: Receiver)] in
             guard state.completion == nil else { return [] }
             if state.bufferSize > 0 {
                 state.buffer.append(value)
@@ -125,7 +125,6 @@ final class ReplayStorage<Output, Failure: Error> {
             }
             var claimed: [(id: UInt64, receiver: Receiver)] = []
             swap(&claimed, &state.spare)
-            claimed.removeAll(keepingCapacity: true)  // unique by now: no copy
             for index in state.entries.indices {
                 state.entries[index].backlog.append(value)
                 if case .value(let receiver, _) = state.start(index) { claimed.append((state.entries[index].id, receiver)) }
@@ -134,9 +133,11 @@ final class ReplayStorage<Output, Failure: Error> {
         }
         guard !claimed.isEmpty else { return }
         for (id, receiver) in claimed { drain(id, .value(receiver, value)) }
-        var buffer = claimed  // emptied by the next `send` that takes it
+        // Emptied before it is kept, here, after unlocking: a kept receiver would keep its
+        // subscriber, and so the subscription and this storage (a cycle).
+        claimed.removeAll(keepingCapacity: true)
         state.withLock { state in
-            if buffer.capacity > state.spare.capacity { swap(&buffer, &state.spare) }
+            if claimed.capacity > state.spare.capacity { swap(&claimed, &state.spare) }
         }
     }
 
