@@ -64,6 +64,23 @@ struct SubjectSlotsTests {
         #expect(recorders.allSatisfy { $0.violations.isEmpty })
     }
 
+    @Test("a request made after cancelling, once others moved into the cancelled slots, reaches nobody")
+    func requestsAfterCancelReachNobody() {
+        let subject = PassthroughSubject<Int, Never>()
+        defer { subject.send(completion: .finished) }
+        let order = Locked<[Int]>([])
+        let recorders = Self.subscribe(4, to: subject, order: order, demand: .none)
+        recorders[0].cancel()
+        recorders[1].cancel()  // compacts: 2 and 3 move into slots 0 and 1
+        recorders[0].request(.max(1))  // the recorder still holds its subscription and forwards
+        recorders[1].request(.max(1))
+        subject.send(1)
+        #expect(order.withLock { $0 }.isEmpty, "no request of a cancelled subscription gives anyone demand")
+        recorders[3].request(.max(1))
+        subject.send(2)
+        #expect(order.withLock { $0 } == [3])
+    }
+
     @Test("a cancel after the slots moved ends its own subscriber, and a second cancel is harmless")
     func cancelsAfterCompaction() {
         let subject = PassthroughSubject<Int, Never>()

@@ -76,10 +76,9 @@ enum SluiceCore {
         for i in 0..<n { _ = Just(i).sink { Benchmark.blackHole($0) } }
     }
 
-    /// The same with four subscribers: each `send` reaches all of them.
     /// `live` sinks on one subject, made once outside the measured iterations; then, per
     /// element, one more sink subscribed and cancelled (the newest, so a search from the oldest
-    /// crosses them all).
+    /// would cross them all).
     static func subscribeAndCancel(live: Int) -> Harness.Contender {
         let subject = PassthroughSubject<Int, Never>()
         let sinks = (0..<live).map { _ in subject.sink { Benchmark.blackHole($0) } }
@@ -89,6 +88,7 @@ enum SluiceCore {
         }
     }
 
+    /// A subject with four subscribers: each `send` reaches all of them.
     static let subjectFourSinks = Harness.Contender.sync(Harness.sluice) { n in
         let subject = PassthroughSubject<Int, Never>()
         let cancellables = (0..<4).map { _ in subject.sink { Benchmark.blackHole($0) } }

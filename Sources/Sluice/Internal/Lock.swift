@@ -47,8 +47,9 @@ package struct Locked<State> {
     @usableFromInline
     let buffer: ManagedBuffer<State, PlatformLock>
 
-    /// Creates the lock around an initial state.
-    @usableFromInline
+    /// Creates the lock around an initial state. Inlinable, so that the buffer's generic
+    /// metadata is looked up once per concrete type where it is made, not at every creation.
+    @inlinable
     package init(_ initial: State) {
         buffer = LockedBuffer<State>.create(minimumCapacity: 1) { _ in initial }
         buffer.withUnsafeMutablePointerToElements { lock in

@@ -58,7 +58,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// subscriber: the deliverer delivers it when it comes back and finds nothing queued.
     @usableFromInline var currentValueRequested = false
 
-    @usableFromInline
+    @inlinable
     init(receiver: Receiver, deliversCurrentValue: Bool) {
         self.receiver = receiver
         tracksCurrentValue = deliversCurrentValue
@@ -136,6 +136,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// The subscriber requests more. For a pending current value, `currentValue` supplies it
     /// and the caller becomes the deliverer; if a deliverer is out calling the subscriber, it
     /// is told to deliver it when it comes back.
+    @inlinable
     mutating func request(_ more: Subscribers.Demand, currentValue: () -> Output?) -> DeliveryAction {
         guard !isTerminated, !cancelledWhileDelivering else { return .stop }
         delivery.demand += more
@@ -167,6 +168,7 @@ struct ConduitStateMachine<Output, Failure: Error> {
     /// comes back, so the receiver it borrowed stays alive until then. If `owner` is the
     /// receiver's owner, it also calls the receiver's `deliveryEnded` then (once, whichever
     /// cancel asked).
+    @inlinable
     mutating func cancelIfDelivering(reportingFor owner: ObjectIdentifier?) -> Bool {
         guard deliveringAndNotified() else { return false }
         cancelledWhileDelivering = true
@@ -193,9 +195,10 @@ struct ConduitStateMachine<Output, Failure: Error> {
         return .complete(receiver, completion)
     }
 
-    @usableFromInline
+    @inlinable
     mutating func terminate() {
         isTerminated = true
+        receiver?.slot.value = SlotHint.absent  // its entry is about to go; its hint goes now
         receiver = nil
         delivery.reset()
     }

@@ -6,27 +6,55 @@
 /// `receive(subscriber:)`, i.e. specialised for the concrete subscriber in the client, so the
 /// per-value call to the subscriber is direct. Cancelling and completing release them and
 /// drop the reference to the subject's storage.
+///
+/// Its `request` and `cancel` are protocol witnesses of a generic class, so they run
+/// unspecialised, and every generic step there (the lock, the storage, the tuples it returns)
+/// would look up generic metadata. They only call ``entryPoints``: two closures that capture
+/// nothing, made in that same inlinable `receive(subscriber:)`, whose bodies are the
+/// specialised `requestNow` and `cancelNow`.
 @usableFromInline
 final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
+    /// The conduit's work, specialised where the subject's types are known.
+    @usableFromInline
+    struct EntryPoints: Sendable {
+        @usableFromInline let request: @Sendable (SubjectConduit, Subscribers.Demand) -> Void
+        @usableFromInline let cancel: @Sendable (SubjectConduit, ObjectIdentifier?) -> Bool
+
+        /// Call only where `Output` and `Failure` are concrete (the closures are specialised
+        /// where this runs).
+        @inlinable
+        init() {
+            request = { conduit, demand in conduit.requestNow(demand) }
+            cancel = { conduit, owner in conduit.cancelNow(reportingFor: owner) }
+        }
+    }
+
     /// The subject's shared state; dropped on cancel and completion.
-    private let parent: Locked<SubjectStorage<Output, Failure>?>
+    @usableFromInline let parent: Locked<SubjectStorage<Output, Failure>?>
     /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscription.
     @usableFromInline let description: String
     /// Where its entry is in the subject's slots.
     @usableFromInline let slot = SlotHint()
+    @usableFromInline let entryPoints: EntryPoints
 
-    @usableFromInline
-    init(parent: SubjectStorage<Output, Failure>, description: String) {
+    @inlinable
+    init(parent: SubjectStorage<Output, Failure>, description: String, entryPoints: EntryPoints) {
         self.parent = Locked(parent)
         self.description = description
+        self.entryPoints = entryPoints
     }
 
     /// Adds demand; delivers a `CurrentValueSubject`'s current value on the first request.
     /// Traps on `.none`.
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
+        entryPoints.request(self, demand)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         parent.withLock { $0 }?.request(self, demand)
     }
@@ -34,12 +62,13 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// Stops delivery, releases the subscriber and detaches from the subject. Idempotent.
     @usableFromInline
     func cancel() {
-        _ = cancel(reportingFor: nil)
+        _ = entryPoints.cancel(self, nil)
     }
 
     /// Cancels; returns whether the subject will tell `owner` when the delivery in progress
     /// has returned (see ``DeferredCancelSubscription``).
-    func cancel(reportingFor owner: ObjectIdentifier?) -> Bool {
+    @inlinable
+    func cancelNow(reportingFor owner: ObjectIdentifier?) -> Bool {
         // The subject learns of the cancel before the reference to it is dropped: a cancel
         // that found it already dropped would otherwise return while a concurrent first
         // cancel had not yet reached the subject, and a value could follow it (rule 4).
@@ -54,7 +83,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     }
 
     /// Drops the reference to the subject's storage; returns it if it was still held.
-    @usableFromInline
+    @inlinable
     @discardableResult
     func detach() -> SubjectStorage<Output, Failure>? {
         parent.withLock { parent in
@@ -78,7 +107,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 
 extension SubjectConduit: DeferredCancelSubscription {
     @usableFromInline
-    func cancelReportingDelivery(owner: AnyObject) -> Bool { cancel(reportingFor: ObjectIdentifier(owner)) }
+    func cancelReportingDelivery(owner: AnyObject) -> Bool { entryPoints.cancel(self, ObjectIdentifier(owner)) }
 }
 
 // Sendable by construction: the one mutable reference is behind a lock; the subscriber's state

@@ -3,7 +3,7 @@
 /// under the subject's lock and calls out after unlocking (rule 6).
 extension SubjectStorage {
     /// Adds a conduit, or returns the completion if the subject already completed.
-    @usableFromInline
+    @inlinable
     func add(_ conduit: SubjectConduit<Output, Failure>, _ machine: Machine) -> Subscribers.Completion<Failure>? {
         state.withLock { state in
             if let completion = state.completion { return completion }
@@ -13,6 +13,7 @@ extension SubjectStorage {
     }
 
     /// The conduit's subscriber requests more; delivers a pending current value.
+    @inlinable
     func request(_ conduit: SubjectConduit<Output, Failure>, _ demand: Subscribers.Demand) {
         let (action, upstreams) = state.withLock { state -> (Machine.DeliveryAction, [UpstreamSubscription]) in
             guard let index = state.index(of: conduit) else { return (.stop, []) }
@@ -33,6 +34,7 @@ extension SubjectStorage {
     /// deliverer is out calling the subscriber (`delivering`: it removes the entry, and detaches
     /// the conduit, when it comes back). `reportsDeliveryEnd`: that deliverer will call the
     /// receiver's `deliveryEnded`, as its owner asked (see ``DeferredCancelSubscription``).
+    @inlinable
     func cancel(
         _ conduit: SubjectConduit<Output, Failure>, reportingFor owner: ObjectIdentifier?
     ) -> (released: Entry?, delivering: Bool, reportsDeliveryEnd: Bool) {
@@ -108,7 +110,7 @@ extension SubjectStorage {
     /// subscriber here, in the client; after completion, sends the completion at once.
     @inlinable
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit<Output, Failure>(parent: self, description: description)
+        let conduit = SubjectConduit<Output, Failure>(parent: self, description: description, entryPoints: .init())
         let receiver = Receiver(subscriber)
         let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
         if let completion = add(conduit, machine) {

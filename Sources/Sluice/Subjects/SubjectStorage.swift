@@ -29,7 +29,14 @@ final class SubjectStorage<Output, Failure: Error> {
         @usableFromInline let conduit: SubjectConduit<Output, Failure>
         @usableFromInline var machine: Machine
 
-        /// Tells the conduit and the receiver that their entry is in `slot` now.
+        @inlinable
+        init(conduit: SubjectConduit<Output, Failure>, machine: Machine) {
+            self.conduit = conduit
+            self.machine = machine
+        }
+
+        /// Tells the conduit and the receiver that their entry is in `slot` now
+        /// (``SlotHint/absent``: no longer in the storage).
         @inlinable
         func hint(_ slot: Int) {
             conduit.slot.value = slot
@@ -80,7 +87,7 @@ final class SubjectStorage<Output, Failure: Error> {
 
         /// Adds a subscriber's entry after the others.
         @inlinable
-        mutating func append(_ entry: Entry) {
+        mutating func append(_ entry: consuming Entry) {
             entry.hint(entries.count)
             entries.append(entry)
         }
@@ -88,23 +95,24 @@ final class SubjectStorage<Output, Failure: Error> {
         /// Removes the entry in `slot` and returns it; O(1) amortised.
         @inlinable
         mutating func remove(at slot: Int) -> Entry {
-            let entry = entries[slot]!
-            entries[slot] = nil
+            let entry = entries[slot].take()!
+            entry.hint(SlotHint.absent)
             holes += 1
             if holes * 2 >= entries.count { compact() }
             return entry
         }
 
         /// Keeps only `kept`, in that order.
-        @usableFromInline
+        @inlinable
         mutating func replace(with kept: [Entry]) {
+            for slot in entries.indices { entries[slot]?.hint(SlotHint.absent) }
             entries = []
             holes = 0
             for entry in kept { append(entry) }
         }
 
         /// Closes the holes, keeping the order, and tells the moved entries their new slots.
-        @usableFromInline
+        @inlinable
         mutating func compact() {
             var next = 0
             for slot in entries.indices {
@@ -119,12 +127,12 @@ final class SubjectStorage<Output, Failure: Error> {
             holes = 0
         }
 
-        /// The slot of the entry whose deliverer holds `receiver` (unique while it is held).
+        /// The slot of the entry whose deliverer holds `receiver` (unique while it is held), or
+        /// `nil` if that entry is gone. Reads only the receiver's exact hint.
         @inlinable
         func index(of receiver: Borrowed) -> Int? {
             let slot = receiver.slot
-            guard slot < entries.count, let entry = entries[slot], receiver.isSame(as: entry.machine.receiver) else { return nil }
-            return slot
+            return slot == SlotHint.absent ? nil : slot
         }
 
         /// Offers `value` to every subscriber; returns the receivers claimed, in the
@@ -159,11 +167,12 @@ final class SubjectStorage<Output, Failure: Error> {
             }
         }
 
-        @usableFromInline
+        /// The slot of `conduit`'s entry, or `nil` if it is gone. Reads only the conduit's exact
+        /// hint.
+        @inlinable
         func index(of conduit: SubjectConduit<Output, Failure>) -> Int? {
             let slot = conduit.slot.value
-            guard slot < entries.count, entries[slot]?.conduit === conduit else { return nil }
-            return slot
+            return slot == SlotHint.absent ? nil : slot
         }
     }
 
