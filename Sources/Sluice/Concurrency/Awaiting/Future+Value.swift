@@ -8,6 +8,7 @@ extension Future where Failure == Never, Output: Sendable {
     /// a promise never fulfilled keeps it waiting. To stop waiting on cancellation, use
     /// ``Publisher/firstValue(isolation:)``, which returns `nil` then.
     /// A future already fulfilled returns its value at once, without subscribing.
+    @inlinable
     public var value: Output {
         get async {
             if case .success(let value)? = storage.result { return value }
@@ -29,6 +30,7 @@ extension Future where Output: Sendable {
     /// `CancellationError` does not fit a typed `Failure`. For typed throws, await
     /// ``Publisher/firstValue(isolation:)`` instead: it throws `Failure` only, and returns
     /// `nil` when the awaiting task is cancelled.
+    @inlinable
     public var value: Output {
         get async throws {
             // As through a subscription: a cancel that came first wins over a kept result.
