@@ -12,18 +12,24 @@ extension AsyncStressSuites {
         @Test("endless async sequence publisher and Producer: random request / cancel deliver exactly the demanded prefix",
             arguments: ["asyncSequence", "producer"])
         func endlessSources(source: String) async {
+            await Self.checkEndlessSources(source: source)
+        }
+
+        /// The check of ``endlessSources(source:)``, with `fault` (if any) between the source
+        /// and its recorder.
+        static func checkEndlessSources(source: String, fault: InjectedFault? = nil) async {
             for seed in ScheduleSeeds.seeds(count: asyncScheduleSeeds) {
                 var random = SplitMix64(seed: seed)
                 var model = DemandModel<Int>(demandPerValue: .none)
                 let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
                 let produced = ProducedCounter()
                 if source == "asyncSequence" {
-                    CountingAsyncSequence(limit: nil, produced: produced).publisher.subscribe(recorder)
+                    CountingAsyncSequence(limit: nil, produced: produced).publisher.subscribe(recorder, injecting: fault)
                 } else {
                     Producer<Int, Never> { sender in
                         var value = 0
                         while await sender.send(value) { value += 1 }
-                    }.subscribe(recorder)
+                    }.subscribe(recorder, injecting: fault)
                 }
                 var next = 0
                 for step in 0..<20 {

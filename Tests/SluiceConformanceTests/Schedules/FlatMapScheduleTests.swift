@@ -13,6 +13,11 @@ struct FlatMapScheduleTests {
     /// after a cancel. Unlimited demand then brings the rest.
     @Test("delivers exactly as many values as demand allows, each inner's in order, none lost or twice")
     func schedule() {
+        Self.check()
+    }
+
+    /// The check of ``schedule()``, with `fault` (if any) between flatMap and its recorder.
+    static func check(fault: InjectedFault? = nil) {
         for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
             var random = SplitMix64(seed: seed)
             let sizes = (0..<Int.random(in: 0...4, using: &random)).map { _ in Int.random(in: 0...4, using: &random) }
@@ -24,7 +29,7 @@ struct FlatMapScheduleTests {
             defer { recorder.cancel() }
             sizes.enumerated().publisher
                 .flatMap(maxPublishers: maxPublishers) { inner, size in (0..<size).publisher.map { inner * 100 + $0 } }
-                .subscribe(recorder)
+                .subscribe(recorder, injecting: fault)
             var trace: [String] = []
             var endedBeforeCancel = false
 
@@ -73,11 +78,11 @@ struct FlatMapScheduleTests {
     /// The first breach of per-inner order (values are `inner * 100 + rank`), or a value twice.
     /// Each inner's values, in the order they came: flatMap keeps each inner's order (which
     /// this compares), not an order across inners.
-    private func byInner(_ values: [Int]) -> [Int: [Int]] {
+    private static func byInner(_ values: [Int]) -> [Int: [Int]] {
         Dictionary(grouping: values, by: { $0 / 100 })
     }
 
-    private func orderBreaches(_ values: [Int]) -> [String] {
+    private static func orderBreaches(_ values: [Int]) -> [String] {
         var last: [Int: Int] = [:]
         for value in values {
             if let previous = last[value / 100], previous >= value { return ["\(value) after \(previous)"] }

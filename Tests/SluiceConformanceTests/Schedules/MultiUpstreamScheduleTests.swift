@@ -93,14 +93,19 @@ struct MultiUpstreamScheduleTests {
     @Test("each step delivers what the model does, each upstream is asked for what the operator promises, and nothing follows the end",
         arguments: operators)
     func schedule(_ op: Operator) {
+        Self.check(op)
+    }
+
+    /// The check of ``schedule(_:)``, with `fault` (if any) between the operator and its recorder.
+    static func check(_ op: Operator, fault: InjectedFault? = nil) {
         switch op.name {
-        case "zip": run(op, model: ZipModel.self)
-        case "combineLatest": run(op, model: CombineLatestModel.self)
-        default: run(op, model: MergeModel.self)
+        case "zip": run(op, model: ZipModel.self, fault: fault)
+        case "combineLatest": run(op, model: CombineLatestModel.self, fault: fault)
+        default: run(op, model: MergeModel.self, fault: fault)
         }
     }
 
-    private func run<Model: TwoUpstreamModel>(_ op: Operator, model _: Model.Type) {
+    private static func run<Model: TwoUpstreamModel>(_ op: Operator, model _: Model.Type, fault: InjectedFault?) {
         for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds) {
             var random = SplitMix64(seed: seed)
             let upstreams = [ControllablePublisher<Int, TestFailure>(), ControllablePublisher<Int, TestFailure>()]
@@ -108,7 +113,7 @@ struct MultiUpstreamScheduleTests {
             var shape = Model()
             let recorder = RecordingSubscriber<[Int], TestFailure>(initialDemand: .none, demandPerValue: model.demandPerValue)
             defer { recorder.cancel() }
-            op.make(upstreams[0], upstreams[1]).subscribe(recorder)
+            op.make(upstreams[0], upstreams[1]).subscribe(recorder, injecting: fault)
             let subscriptions = upstreams.map { $0.subscriptions[0] }
             var returned = [Subscribers.Demand.none, .none]
             var sent = [0, 0]

@@ -32,6 +32,11 @@ struct OperatorScheduleTests {
     @Test("delivers the expected values exactly as demand allows, in order, then the expected ending",
         arguments: operations)
     func schedule(_ operation: Operation) {
+        Self.check(operation)
+    }
+
+    /// The check of ``schedule(_:)``, with `fault` (if any) between the operator and its recorder.
+    static func check(_ operation: Operation, fault: InjectedFault? = nil) {
         for seed in ScheduleSeeds.seeds(count: syncScheduleSeeds / 3) {
             var random = SplitMix64(seed: seed)
             let count = Int.random(in: operation.leastCount...8, using: &random)
@@ -46,7 +51,7 @@ struct OperatorScheduleTests {
             var model = DemandModel<Int>(demandPerValue: random.demandPerValue())
             let recorder = RecordingSubscriber<Int, TestFailure>(initialDemand: .none, demandPerValue: model.demandPerValue)
             defer { recorder.cancel() }
-            operation.transform(upstream).subscribe(recorder)
+            operation.transform(upstream).subscribe(recorder, injecting: fault)
             var cancelled = false
             var endedBeforeCancel = false
             var trace: [String] = []

@@ -16,6 +16,12 @@ struct EmittingStressTests {
     /// threads request 50,000 × `.max(1)` each (at least 200,000 operations).
     @Test("a sender racing with requests from two threads delivers every value exactly once, in order")
     func senderRacingWithRequestsDeliversInOrder() {
+        Self.checkSenderRacingWithRequests()
+    }
+
+    /// The check of ``senderRacingWithRequestsDeliversInOrder()``, with `fault` (if any)
+    /// between the publisher and its recorder.
+    static func checkSenderRacingWithRequests(fault: InjectedFault? = nil) {
         let count = StressBudget.scaled(100_000)
         let demandArrived = DispatchSemaphore(value: 0)
         let handle = Locked<StressProducer<Int>?>(nil)
@@ -24,7 +30,7 @@ struct EmittingStressTests {
             handle.withLock { $0 = producer }
         }
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        publisher.subscribe(recorder)
+        publisher.subscribe(recorder, injecting: fault)
         let producer = handle.withLock { $0 }!
         // The sender waits for demand, so it runs on a queue of its own: it must not
         // occupy a thread of the pool the test's tasks need.
@@ -80,6 +86,12 @@ struct EmittingStressTests {
     /// thread asks for one more and a third cancels (100,000 operations).
     @Test("requests racing with cancel: no value twice, at most one after cancel, onCancel exactly once, subscriber released")
     func requestsRacingWithCancel() {
+        Self.checkRequestsRacingWithCancel()
+    }
+
+    /// The check of ``requestsRacingWithCancel()``, with `fault` (if any) between each
+    /// subscription and its recorder.
+    static func checkRequestsRacingWithCancel(fault: InjectedFault? = nil) {
         let subscriptions = StressBudget.scaled(100_000) / 4
         let cancels = Atomic<Int>(0)
         let publisher = AnyPublisher<Int, Never>.emitting { producer in
@@ -89,7 +101,7 @@ struct EmittingStressTests {
             producer.onCancel { cancels.wrappingAdd(1, ordering: .relaxed) }
         }
         let recorders = (0..<subscriptions).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
-        for recorder in recorders { publisher.subscribe(recorder) }
+        for recorder in recorders { publisher.subscribe(recorder, injecting: fault) }
         let seenAtCancel = Locked([Int](repeating: 0, count: subscriptions))
         runConcurrently(threads: 3) { thread in
             switch thread {

@@ -13,6 +13,12 @@ struct FlatMapStressTests {
     @Test("flatMap: inners sending from four threads: every value once, each inner's in order, never beyond demand; the subscriber let go at the end",
         arguments: [Subscribers.Demand.unlimited, .max(1)])
     func flatMapRacingInners(demandPerValue: Subscribers.Demand) {
+        Self.checkFlatMapRacingInners(demandPerValue: demandPerValue)
+    }
+
+    /// The check of ``flatMapRacingInners(demandPerValue:)``, with `fault` (if any) between
+    /// flatMap and its subscriber.
+    static func checkFlatMapRacingInners(demandPerValue: Subscribers.Demand, fault: InjectedFault? = nil) {
         let senders = 4
         let perSender = StressBudget.scaled(100_000) / senders
         let producers = Locked<[Int: StressProducer<Tagged>]>([:])
@@ -22,7 +28,7 @@ struct FlatMapStressTests {
         let initial: Subscribers.Demand = demandPerValue == .unlimited ? .unlimited : .max(1)
         let recorder = RecordingSubscriber<Tagged, Never>(initialDemand: initial, demandPerValue: demandPerValue)
         let live = LiveCounter()
-        inners.publisher.flatMap(maxPublishers: .max(2)) { $0 }.subscribe(TrackedSubscriber(recorder, live: live))
+        inners.publisher.flatMap(maxPublishers: .max(2)) { $0 }.subscribe(TrackedSubscriber(recorder, live: live), injecting: fault)
         runConcurrently(threads: senders + 1) { thread in
             guard thread < senders else {
                 for _ in 0..<perSender { recorder.request(.max(1)) }
@@ -53,6 +59,12 @@ struct FlatMapStressTests {
     @Test("switchToLatest: switching while inners send from four threads: each inner's values in order, none twice, never beyond demand; the subscriber let go after cancel",
         arguments: [Subscribers.Demand.unlimited, .max(1)])
     func switchRacingInners(demandPerValue: Subscribers.Demand) {
+        Self.checkSwitchRacingInners(demandPerValue: demandPerValue)
+    }
+
+    /// The check of ``switchRacingInners(demandPerValue:)``, with `fault` (if any) between
+    /// switchToLatest and its subscriber.
+    static func checkSwitchRacingInners(demandPerValue: Subscribers.Demand, fault: InjectedFault? = nil) {
         let senders = 4
         let perThread = StressBudget.scaled(100_000) / (senders + 1)
         let inners = (0..<senders).map { _ in PassthroughSubject<Tagged, Never>() }
@@ -60,7 +72,7 @@ struct FlatMapStressTests {
         let initial: Subscribers.Demand = demandPerValue == .unlimited ? .unlimited : .max(1)
         let recorder = RecordingSubscriber<Tagged, Never>(initialDemand: initial, demandPerValue: demandPerValue)
         let live = LiveCounter()
-        upstream.map { inners[$0] }.switchToLatest().subscribe(TrackedSubscriber(recorder, live: live))
+        upstream.map { inners[$0] }.switchToLatest().subscribe(TrackedSubscriber(recorder, live: live), injecting: fault)
         upstream.send(0)
         runConcurrently(threads: senders + 1) { thread in
             guard thread < senders else {

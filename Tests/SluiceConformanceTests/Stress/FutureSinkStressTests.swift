@@ -13,6 +13,12 @@ struct FutureSinkStressTests {
     /// at once (about 112,500 operations).
     @Test("promises racing with subscribe, request and cancel: one value then finished, nothing after cancel, all released")
     func promisesRacingWithSubscribers() {
+        Self.checkPromisesRacingWithSubscribers()
+    }
+
+    /// The check of ``promisesRacingWithSubscribers()``, with `fault` (if any) between each
+    /// future and its subscribers.
+    static func checkPromisesRacingWithSubscribers(fault: InjectedFault? = nil) {
         let count = StressBudget.scaled(100_000) / 4
         var madePromises: [StressShared<Future<Int, Never>.Promise>] = []
         var madeFutures: [StressShared<Future<Int, Never>>] = []
@@ -31,12 +37,12 @@ struct FutureSinkStressTests {
                 for (index, promise) in promises.enumerated() { promise.value(.success(index)) }
             case 1:
                 for index in 0..<count {
-                    futures[index].value.subscribe(requesting[index])
+                    futures[index].value.subscribe(requesting[index], injecting: fault)
                     requesting[index].request(.max(1))
                 }
             default:
                 for index in 0..<count {
-                    futures[index].value.subscribe(unlimited[index])
+                    futures[index].value.subscribe(unlimited[index], injecting: fault)
                     guard index % 2 == 0 else { continue }
                     unlimited[index].cancel()
                     let seen = unlimited[index].values.count
@@ -73,6 +79,12 @@ struct FutureSinkStressTests {
     /// of which cancels itself from inside `receiveValue` half-way (100,000 sends).
     @Test("sinks under concurrent sends get every value in per-sender order; a sink cancelled half-way gets nothing after and is released")
     func sinksUnderConcurrentSends() {
+        Self.checkSinksUnderConcurrentSends()
+    }
+
+    /// The check of ``sinksUnderConcurrentSends()``, with `fault` (if any) between the subject
+    /// and the sink that is kept.
+    static func checkSinksUnderConcurrentSends(fault: InjectedFault? = nil) {
         let perSender = StressBudget.scaled(100_000) / 2
         let subject = PassthroughSubject<Tagged, Never>()
         let kept = Locked<[Tagged]>([])
@@ -87,7 +99,7 @@ struct FutureSinkStressTests {
             if count == perSender { holder.sink?.cancel() }
         }
         holder.sink = cutSink
-        subject.subscribe(keptSink)
+        subject.subscribe(keptSink, injecting: fault)
         subject.subscribe(cutSink!)
         cutSink = nil  // the subject alone keeps it alive now
         #expect(holder.sink != nil, "the subject does not keep its subscriber")

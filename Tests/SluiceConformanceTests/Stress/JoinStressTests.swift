@@ -9,8 +9,8 @@ struct JoinStressTests {
     /// Two `create` upstreams, each sending `count` ranks from its own thread (retrying a value
     /// refused for want of demand), subscribed through `join`, and a third thread requesting
     /// one more at a time; returns the recorder once both upstreams are done.
-    private func race(
-        count: Int, demandPerValue: Subscribers.Demand,
+    private static func race(
+        count: Int, demandPerValue: Subscribers.Demand, fault: InjectedFault?,
         _ join: (AnyPublisher<Int, Never>, AnyPublisher<Int, Never>) -> AnyPublisher<[Int], Never>
     ) -> RecordingSubscriber<[Int], Never> {
         let producers = Locked<[Int: StressProducer<Int>]>([:])
@@ -19,7 +19,7 @@ struct JoinStressTests {
         }
         let initial: Subscribers.Demand = demandPerValue == .unlimited ? .unlimited : .max(1)
         let recorder = RecordingSubscriber<[Int], Never>(initialDemand: initial, demandPerValue: demandPerValue)
-        join(upstreams[0], upstreams[1]).subscribe(recorder)
+        join(upstreams[0], upstreams[1]).subscribe(recorder, injecting: fault)
         let both = producers.withLock { $0 }
         runConcurrently(threads: 3) { thread in
             guard let producer = both[thread] else {
@@ -38,8 +38,13 @@ struct JoinStressTests {
     @Test("zip: every pair once, in order, matched rank with rank, never beyond demand",
         arguments: [Subscribers.Demand.unlimited, .max(1)])
     func zipRace(demandPerValue: Subscribers.Demand) {
+        Self.checkZipRace(demandPerValue: demandPerValue)
+    }
+
+    /// The check of ``zipRace(demandPerValue:)``, with `fault` (if any) between zip and its recorder.
+    static func checkZipRace(demandPerValue: Subscribers.Demand, fault: InjectedFault? = nil) {
         let count = StressBudget.scaled(100_000) / 2
-        let recorder = race(count: count, demandPerValue: demandPerValue) { $0.zip($1) { [$0, $1] }.eraseToAnyPublisher() }
+        let recorder = race(count: count, demandPerValue: demandPerValue, fault: fault) { $0.zip($1) { [$0, $1] }.eraseToAnyPublisher() }
         let values = recorder.values
         #expect(values.count == count, "pairs lost")
         let firstBreach = values.indices.first { values[$0] != [$0, $0] }
@@ -53,8 +58,14 @@ struct JoinStressTests {
     @Test("combineLatest: each side's element never goes back, never beyond demand; with unlimited demand the last tuple is both last elements",
         arguments: [Subscribers.Demand.unlimited, .max(1)])
     func combineLatestRace(demandPerValue: Subscribers.Demand) {
+        Self.checkCombineLatestRace(demandPerValue: demandPerValue)
+    }
+
+    /// The check of ``combineLatestRace(demandPerValue:)``, with `fault` (if any) between
+    /// combineLatest and its recorder.
+    static func checkCombineLatestRace(demandPerValue: Subscribers.Demand, fault: InjectedFault? = nil) {
         let count = StressBudget.scaled(100_000) / 2
-        let recorder = race(count: count, demandPerValue: demandPerValue) {
+        let recorder = race(count: count, demandPerValue: demandPerValue, fault: fault) {
             $0.combineLatest($1) { [$0, $1] }.eraseToAnyPublisher()
         }
         let values = recorder.values
@@ -72,6 +83,11 @@ struct JoinStressTests {
     @Test("cancel racing two sending upstreams: nothing after the cancel, and the subscriber is released",
         arguments: ["zip", "combineLatest"])
     func cancelRace(kind: String) {
+        Self.checkCancelRace(kind: kind)
+    }
+
+    /// The check of ``cancelRace(kind:)``, with `fault` (if any) between the join and its recorder.
+    static func checkCancelRace(kind: String, fault: InjectedFault? = nil) {
         let rounds = StressBudget.scaled(200)
         let perRound = 250
         for _ in 0..<rounds {
@@ -84,7 +100,7 @@ struct JoinStressTests {
                 let joined = kind == "zip"
                     ? left.zip(right) { [$0, $1] }.eraseToAnyPublisher()
                     : left.combineLatest(right) { [$0, $1] }.eraseToAnyPublisher()
-                joined.subscribe(recorder)
+                joined.subscribe(recorder, injecting: fault)
                 runConcurrently(threads: 3) { thread in
                     switch thread {
                     case 0: for value in 0..<perRound { left.send(value) }

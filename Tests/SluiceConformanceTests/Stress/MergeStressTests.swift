@@ -12,6 +12,12 @@ struct MergeStressTests {
     @Test("upstreams sending from four threads: every value once, each upstream's in order, never beyond demand",
         arguments: [Subscribers.Demand.unlimited, .max(1)])
     func racingUpstreams(demandPerValue: Subscribers.Demand) {
+        Self.checkRacingUpstreams(demandPerValue: demandPerValue)
+    }
+
+    /// The check of ``racingUpstreams(demandPerValue:)``, with `fault` (if any) between the
+    /// merge and its recorder.
+    static func checkRacingUpstreams(demandPerValue: Subscribers.Demand, fault: InjectedFault? = nil) {
         let senders = 4
         let perSender = StressBudget.scaled(100_000) / senders
         let producers = Locked<[Int: StressProducer<Tagged>]>([:])
@@ -22,7 +28,7 @@ struct MergeStressTests {
         // requests more meanwhile.
         let initial: Subscribers.Demand = demandPerValue == .unlimited ? .unlimited : .max(1)
         let recorder = RecordingSubscriber<Tagged, Never>(initialDemand: initial, demandPerValue: demandPerValue)
-        Publishers.MergeMany(upstreams).subscribe(recorder)
+        Publishers.MergeMany(upstreams).subscribe(recorder, injecting: fault)
         let all = producers.withLock { $0 }
         runConcurrently(threads: senders + 1) { thread in
             guard let producer = all[thread] else {

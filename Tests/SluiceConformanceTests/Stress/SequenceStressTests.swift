@@ -10,9 +10,15 @@ struct SequenceStressTests {
     /// delivering one element synchronously on whichever thread asked).
     @Test("requests of one from two threads deliver every element exactly once, in order, then finish")
     func concurrentRequestsDeliverInOrder() {
+        Self.checkConcurrentRequests()
+    }
+
+    /// The check of ``concurrentRequestsDeliverInOrder()``, with `fault` (if any) between the
+    /// sequence and its recorder.
+    static func checkConcurrentRequests(fault: InjectedFault? = nil) {
         let count = StressBudget.scaled(100_000)
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-        (0..<count).publisher.subscribe(recorder)
+        (0..<count).publisher.subscribe(recorder, injecting: fault)
         runConcurrently(threads: 2) { _ in
             for _ in 0..<count / 2 { recorder.request(.max(1)) }
         }
@@ -27,9 +33,15 @@ struct SequenceStressTests {
     /// third (100,000 operations).
     @Test("requests racing with cancel deliver an in-order prefix, nothing after the cancel, and release the subscriber")
     func requestsRacingWithCancel() {
+        Self.checkRequestsRacingWithCancel()
+    }
+
+    /// The check of ``requestsRacingWithCancel()``, with `fault` (if any) between each
+    /// sequence and its recorder.
+    static func checkRequestsRacingWithCancel(fault: InjectedFault? = nil) {
         let subscriptions = StressBudget.scaled(100_000) / 4
         let recorders = (0..<subscriptions).map { _ in RecordingSubscriber<Int, Never>(initialDemand: .none) }
-        for recorder in recorders { (0..<10).publisher.subscribe(recorder) }
+        for recorder in recorders { (0..<10).publisher.subscribe(recorder, injecting: fault) }
         let seenAtCancel = Locked([Int](repeating: 0, count: subscriptions))
         runConcurrently(threads: 3) { thread in
             switch thread {

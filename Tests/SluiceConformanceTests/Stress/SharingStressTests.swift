@@ -14,6 +14,12 @@ struct SharingStressTests {
     /// all of its own, so the count reaches zero now and then.
     @Test("subscribers joining and leaving while two threads send: per subscriber no value twice or out of order, none after its cancel, none beyond demand; every subscriber released, every connection cancelled")
     func joinAndLeaveWhileSending() {
+        Self.checkJoinAndLeaveWhileSending()
+    }
+
+    /// The check of ``joinAndLeaveWhileSending()``, with `fault` (if any) between the shared
+    /// publisher and each subscriber.
+    static func checkJoinAndLeaveWhileSending(fault: InjectedFault? = nil) {
         let senders = 2, joiners = 3
         let perSender = StressBudget.scaled(96_000) / senders
         let cycles = StressBudget.scaled(6_000) / (2 * joiners)
@@ -64,7 +70,7 @@ struct SharingStressTests {
                     ? RecordingSubscriber<Tagged, Never>()
                     : RecordingSubscriber<Tagged, Never>(initialDemand: .max(1), demandPerValue: .max(1))
                 released.append(recorder)
-                shared.value.subscribe(recorder)
+                shared.value.subscribe(recorder, injecting: fault)
                 live.append(recorder)
                 if live.count > 2 {
                     // The oldest leaves once it has had a value (or after a while without one,

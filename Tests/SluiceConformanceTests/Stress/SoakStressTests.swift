@@ -15,7 +15,13 @@ struct SoakStressTests {
     /// (divided by `SLUICE_STRESS_DIVISOR`, at least half a second).
     @Test("senders faster than delivery: every subscriber sees each sender's values in order, and no hand-over queue grows past its bound")
     func sendersChurnAndValuesLoops() async {
-        let duration = max(4.0 / Double(StressBudget.divisor), 0.5)
+        await Self.checkSendersChurnAndValuesLoops()
+    }
+
+    /// The check of ``sendersChurnAndValuesLoops()``, with `fault` (if any) between the
+    /// publishers and the churners' sinks.
+    static func checkSendersChurnAndValuesLoops(fault: InjectedFault? = nil) async {
+        let duration = max(4.0 / Double(StressBudget.divisor * StressBudget.reduction), 0.5)
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(Int(duration * 1_000))
         let subject = PassthroughSubject<Tagged, Never>()
@@ -63,8 +69,8 @@ struct SoakStressTests {
                 // Churners: a sink behind map/filter and one through share(), a few values, cancel.
                 while ContinuousClock.now < deadline {
                     let mapped = Locked<[Tagged]>([]), sharing = Locked<[Tagged]>([])
-                    let first = subject.map { $0 }.filter { $0.rank % 3 != 0 }.sink { value in mapped.withLock { $0.append(value) } }
-                    let second = shared.value.sink { value in sharing.withLock { $0.append(value) } }
+                    let first = Self.sink(subject.map { $0 }.filter { $0.rank % 3 != 0 }, into: mapped, fault: fault)
+                    let second = Self.sink(shared.value, into: sharing, fault: fault)
                     for _ in 0..<200 where mapped.withLock({ $0.count }) < 20 { yieldThread() }
                     first.cancel()
                     second.cancel()
@@ -91,5 +97,15 @@ struct SoakStressTests {
         // Two senders can each add one value past the bound before they wait.
         #expect(result.longest <= handOverBound + 2, "a hand-over queue held \(result.longest) values")
         #expect(result.rounds > 0 && result.loops > 0, "\(result.rounds) rounds, \(result.loops) loops")
+    }
+
+    /// A sink appending to `values`, subscribed directly, or through `fault` when there is one.
+    private static func sink(
+        _ publisher: some Publisher<Tagged, Never>, into values: Locked<[Tagged]>, fault: InjectedFault?
+    ) -> AnyCancellable {
+        guard let fault else { return publisher.sink { value in values.withLock { $0.append(value) } } }
+        let sink = Subscribers.Sink<Tagged, Never>(receiveCompletion: { _ in }) { value in values.withLock { $0.append(value) } }
+        publisher.subscribe(sink, injecting: fault)
+        return AnyCancellable(sink)
     }
 }
