@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// A defect put between the publisher a stress or schedule family checks and the subscriber
@@ -13,26 +13,31 @@ enum InjectedFault: Sendable {
     case duplicatesValue(at: Int)
     /// The values at this position and the next arrive in reverse order.
     case swapsValues(at: Int)
-    /// A cancel goes nowhere: values go on arriving, and the upstream keeps the subscriber.
+    /// A cancel goes nowhere: values go on arriving, and the upstream keeps the subscriber
+    /// (until ``releaseKept()`` cancels for real).
     case ignoresCancel
     /// A cancel reaches the upstream and the completion the subscriber as usual, but the subscriber is kept
     /// (until ``releaseKept()``).
     case keepsSubscriber
 
-    /// The subscribers kept by ``keepsSubscriber``.
+    /// What the faults keep: the subscribers of ``keepsSubscriber``, the cancels that
+    /// ``ignoresCancel`` ignored (each a closure that cancels for real).
     private static let kept = Locked<[Unchecked<Any>]>([])
 
-    fileprivate static func keep(_ subscriber: Any) {
-        kept.withLock { $0.append(Unchecked(subscriber)) }
+    fileprivate static func keep(_ thing: Any) {
+        kept.withLock { $0.append(Unchecked(thing)) }
     }
 
-    /// Lets go of the subscribers that ``keepsSubscriber`` kept; a mutant test calls it when done.
+    /// Lets go of what the faults kept, so that a mutant test leaks nothing (leak detection runs
+    /// the suite too); a mutant test calls it when done.
     static func releaseKept() {
         let released = kept.withLock { kept in
             defer { kept.removeAll() }
             return kept
         }
-        _ = released  // dropped here, outside the lock
+        for thing in released {
+            (thing.value as? () -> Void)?()
+        }
     }
 }
 
@@ -117,7 +122,13 @@ private final class FaultInjector<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     func cancel() {
-        if case .ignoresCancel = fault { return }
+        if case .ignoresCancel = fault {
+            return InjectedFault.keep({ self.cancelForReal() } as () -> Void)
+        }
+        cancelForReal()
+    }
+
+    private func cancelForReal() {
         let (upstream, downstream) = state.withLock { state in
             defer { state = State() }
             return (state.upstream, state.downstream)
