@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internals) import Sluice
+import Sluice
 
 /// `Timer`s whose block captures nothing, for the run-loop scheduler and `Timer.publish`.
 ///

@@ -6,7 +6,7 @@ import Glibc
 import Musl
 #endif
 import Dispatch
-@_spi(Internals) import Sluice
+import Sluice
 import Synchronization
 
 /// The number of threads ``runConcurrently(threads:_:)`` uses by default: twice the

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 
 /// A publisher for tests whose subscriptions the test drives by hand.
 ///

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 
 /// A thread-safe, append-only list of events that tests can await without sleeping.
 ///

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Internals) import Sluice
+import Sluice
 
 /// A scheduler on virtual time that runs every action as soon as it is scheduled, moving its
 /// clock to the action's due time first: a delay of a second passes at once, and ``now`` says

@@ -5,7 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-@_spi(Internals) import Sluice
+import Sluice
 
 #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
 /// A small HTTP/1.1 server on the loopback interface, for tests and examples of network

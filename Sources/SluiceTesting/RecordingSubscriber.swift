@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import Synchronization
 
 /// A subscriber for tests: it records every signal in order, lets the test control the demand

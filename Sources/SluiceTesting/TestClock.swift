@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 
 /// A `Clock` whose time moves only when the test moves it: for testing code that sleeps on a
 /// clock, such as Sluice's `ClockScheduler`, without waiting.

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Internals) import Sluice
+import Sluice
 
 /// A scheduler on virtual time: nothing runs until the test moves the clock.
 ///

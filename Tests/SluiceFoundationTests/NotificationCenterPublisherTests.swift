@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceFoundation
 import SluiceTesting
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internals) import Sluice
+import Sluice
 
 /// A thread of its own that runs its run loop for a test, until ``stop()``: on Linux nothing
 /// runs a run loop unless a thread does (`RunLoop.main` included).

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import Testing
 
 @Suite("FIFO: the ring-buffer queue behind subjects, Create and values")

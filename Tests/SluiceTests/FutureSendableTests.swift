@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 @Suite("Future in Swift 6: a Sendable promise, a Sendable future", .timeLimit(.minutes(6)))
 struct FutureSendableTests {

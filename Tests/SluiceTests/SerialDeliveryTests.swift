@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import Testing
 
 /// `SerialDelivery`'s protocol played by one thread that stands for many: random sends,

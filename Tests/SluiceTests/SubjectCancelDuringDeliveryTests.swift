@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) @testable import Sluice
+@testable import Sluice
 import SluiceTesting
 
 /// Something a closure captures, to see when the closure is released.

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("A subject used as a subscriber: a PassthroughSubject asks its upstreams for nothing until one of its subscribers asks, a CurrentValueSubject for everything at once")

@@ -39,9 +39,8 @@ final class LockedBuffer<State>: ManagedBuffer<State, PlatformLock> {
 /// Rule 6 of the design: never call out (to a subscriber, an upstream subscription, a
 /// continuation or user code) from inside `withLock`. Decide under the lock, act after it.
 ///
-/// It is `package` (SluiceTesting and the tests share the one lock; `@_spi(Internals) import
-/// Sluice` still compiles) and `@usableFromInline`, so that `@inlinable` hot paths can use it
-/// and clients specialise them.
+/// It is `package` (SluiceTesting and the tests share the one lock) and `@usableFromInline`, so
+/// that `@inlinable` hot paths can use it and clients specialise them.
 @usableFromInline
 package struct Locked<State> {
     @usableFromInline

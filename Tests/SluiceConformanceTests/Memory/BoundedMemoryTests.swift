@@ -10,7 +10,7 @@ import Darwin
 import Dispatch
 import Synchronization
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// A `values` variant with the most elements it may hold for a slow loop.

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// A deliberately broken publisher, to prove that the rules can fail: it publishes

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// A broken subject: `send` calls every subscriber at once, on the sending thread, whatever

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 // How a rule knows that a registry entry has gone quiet (Reactive Streams 3.12): each entry's

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import Synchronization
 
 /// A lean subscriber for the million-element rule: it requests `.max(1)` from inside each

@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 // The pieces registry entries are made of: an adapter that lets a `Never`-failing publisher

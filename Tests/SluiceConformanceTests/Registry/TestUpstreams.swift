@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// A publisher that hands whoever subscribes two subscriptions, one from each of two

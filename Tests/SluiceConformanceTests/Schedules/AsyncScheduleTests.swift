@@ -1,7 +1,7 @@
 // Seeded random schedules of request / cancel over the asynchronous bridge publishers: after
 // each request the test awaits the deliveries the model expects, then compares.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 extension AsyncStressSuites {

@@ -8,7 +8,7 @@ import Darwin
 #elseif canImport(ucrt)
 import ucrt
 #endif
-@_spi(Internals) import Sluice
+import Sluice
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fast, seedable generator; the same seed gives
 /// the same schedule on every platform.

@@ -2,7 +2,7 @@
 // random sizes, with a random maxPublishers. Replay a seed with
 // `SLUICE_SEED=<seed> swift test --filter FlatMapSchedule`.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("FlatMapSchedule: flatMap over synchronous inners, random request / cancel, against the demand model")

@@ -3,7 +3,7 @@
 // downstream requests and cancels, in random order; each step is checked against a model of
 // the operator. Replay a seed with `SLUICE_SEED=<seed> swift test --filter MultiUpstreamSchedule`.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// What the downstream of a two-upstream operator must have seen, step by step.

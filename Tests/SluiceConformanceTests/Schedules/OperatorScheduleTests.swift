@@ -2,7 +2,7 @@
 // synchronous upstream of random length that finishes or fails. Replay a seed with
 // `SLUICE_SEED=<seed> swift test --filter OperatorSchedule`.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("OperatorSchedule: every operator, random request / cancel, against the demand model")

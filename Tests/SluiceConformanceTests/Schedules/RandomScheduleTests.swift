@@ -2,7 +2,7 @@
 // compared with the demand model after every step. A failure names its seed; replay it with
 // `SLUICE_SEED=<seed> swift test --filter RandomSchedule`.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// How many seeds each synchronous family runs (40 steps each), and each asynchronous one.

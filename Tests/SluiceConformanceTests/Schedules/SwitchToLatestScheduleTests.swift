@@ -2,7 +2,7 @@
 // current and to replaced inners, completions of either, requests and cancels, against the
 // demand model. Replay a seed with `SLUICE_SEED=<seed> swift test --filter SwitchToLatestSchedule`.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("SwitchToLatestSchedule: switchToLatest over subjects, random steps, against the demand model")

@@ -1,7 +1,7 @@
 // Tools of the bridge stress and memory tests: a fast async sequence that counts what it
 // produced and tells when its iterators are gone.
 import Synchronization
-@_spi(Internals) import Sluice
+import Sluice
 
 /// Waits until `condition` holds, re-checking it after each `Task.yield()`, and returns
 /// whether it did within `attempts` checks. Not a sleep: nothing is ordered by time; it is for

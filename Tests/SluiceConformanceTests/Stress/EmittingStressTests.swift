@@ -3,7 +3,7 @@
 import Dispatch
 import Synchronization
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// Holds the producer a `create` body was given, so that other threads can send through it.

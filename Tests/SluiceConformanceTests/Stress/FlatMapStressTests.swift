@@ -2,7 +2,7 @@
 // into limited and unlimited demand, while the downstream requests (flatMap) or the upstream
 // switches (switchToLatest) from another thread.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("Stress: flatMap, switchToLatest", .timeLimit(.minutes(10)))

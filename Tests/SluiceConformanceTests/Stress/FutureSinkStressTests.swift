@@ -2,7 +2,7 @@
 import Dispatch
 import Synchronization
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("Stress: Future, Sink, AnySubscriber", .timeLimit(.minutes(10)))

@@ -1,7 +1,7 @@
 // Stress of zip and combineLatest: two upstreams sending on their own threads at once, into
 // limited and unlimited demand, while the downstream requests, or cancels, from another thread.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("Stress: zip and combineLatest", .timeLimit(.minutes(10)))

@@ -1,7 +1,7 @@
 // Stress of Publishers.MergeMany: upstreams sending on their own threads at once, into limited
 // and unlimited demand, while the downstream requests from another thread.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("Stress: merge", .timeLimit(.minutes(10)))

@@ -9,7 +9,7 @@ import Darwin
 #endif
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 extension AsyncStressSuites {

@@ -1,7 +1,7 @@
 // Stress of Publishers.Sequence: requests and cancels from several threads at once.
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("Stress: Publishers.Sequence", .timeLimit(.minutes(10)))

@@ -2,7 +2,7 @@
 // send into the shared upstream, so that the subscriber count often drops to zero
 // (disconnecting) and rises again (reconnecting) in the middle of deliveries.
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("Stress: share", .timeLimit(.minutes(10)))

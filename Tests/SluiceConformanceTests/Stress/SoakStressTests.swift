@@ -4,7 +4,7 @@
 // whole test process's, and other suites' growth swamped it, 35 to 87 MiB in full runs).
 import Synchronization
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("Stress: soak", .timeLimit(.minutes(10)))

@@ -12,7 +12,7 @@ import ucrt
 import Dispatch
 import Synchronization
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// A value tagged with the thread that sent it and its rank among that thread's values, so

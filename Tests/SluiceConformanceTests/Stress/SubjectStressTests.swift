@@ -1,7 +1,7 @@
 // Stress of the subjects: many threads sending, requesting, subscribing and cancelling at once.
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// The two subjects, run through the same stress tests.

@@ -8,7 +8,7 @@ import Darwin
 #endif
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// The ways to turn a publisher into an async sequence, run through the same tests.

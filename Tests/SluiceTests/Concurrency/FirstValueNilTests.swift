@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 @Suite("firstValue's two nils: an empty publisher or a cancelled task, told apart by Task.isCancelled", .timeLimit(.minutes(6)))
 struct FirstValueNilTests {

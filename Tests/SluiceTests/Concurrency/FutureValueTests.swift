@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import Testing
 
 @Suite(.timeLimit(.minutes(6))) struct FutureValueTests {

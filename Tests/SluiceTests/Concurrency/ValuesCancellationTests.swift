@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 /// An actor that runs on a serial queue of its own, so a closure can check, without trapping,
 /// whether it runs isolated to it.

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// The program of issue 28: a `map` written in a main-actor view model touches its state, and

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 /// The program of issue 14: a sink made in a main-actor view model, fed from a detached task.
 @MainActor

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 // Each recorder is cancelled on leaving its test (`defer`): an operator's subscription keeps

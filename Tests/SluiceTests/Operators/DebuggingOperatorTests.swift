@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 private struct TestFailure: Error {}

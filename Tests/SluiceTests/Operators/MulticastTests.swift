@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("multicast and makeConnectable: one upstream subscription per connect, shared through one subject", .timeLimit(.minutes(6)))

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// Counts the subscriptions an upstream gives and the cancels they receive.

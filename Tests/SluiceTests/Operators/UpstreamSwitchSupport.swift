@@ -1,4 +1,4 @@
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// A publisher that keeps each subscriber waiting, without a subscription, until the test

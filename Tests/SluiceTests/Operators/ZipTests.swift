@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 private struct Boom: Error, Equatable {}

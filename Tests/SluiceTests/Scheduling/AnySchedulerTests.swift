@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("AnyScheduler forwards every call to the scheduler it wraps", .timeLimit(.minutes(6)))

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("ClockScheduler on a TestClock: timing, order, repeating, cancel", .timeLimit(.minutes(6)))

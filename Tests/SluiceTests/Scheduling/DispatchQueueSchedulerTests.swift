@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 @Suite("DispatchQueue as a scheduler", .timeLimit(.minutes(6)))
 struct DispatchQueueSchedulerTests {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 @Suite("DispatchQueue's stride: nanoseconds with Combine's own rules")
 struct DispatchQueueStrideTests {

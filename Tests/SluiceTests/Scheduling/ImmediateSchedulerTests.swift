@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 @Suite("ImmediateScheduler runs every action at once, on the calling thread")
 struct ImmediateSchedulerTests {

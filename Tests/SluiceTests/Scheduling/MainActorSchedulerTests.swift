@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 extension ClockScheduler<ContinuousClock> {
     /// A main-actor scheduler with a queue of its own, which no other test can keep busy: the

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 
 @Suite("NanosecondStride: the stride of the nanosecond schedulers but DispatchQueue")
 struct NanosecondStrideTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 @testable import SluiceTesting
 
 @Suite("TestClock: time moves only when the test advances it", .timeLimit(.minutes(6)))

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("debounce(for:scheduler:options:)", .timeLimit(.minutes(6)))

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 @Suite("delay(for:tolerance:scheduler:options:)", .timeLimit(.minutes(6)))

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// The scheduled operators make the calls to their scheduler that Combine's make, in the same

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 /// The document scenario: a subscriber that requests `.max(3)` from a timer-like
