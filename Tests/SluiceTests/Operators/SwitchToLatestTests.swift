@@ -1,5 +1,5 @@
 import Testing
-@_spi(Internals) import Sluice
+import Sluice
 import SluiceTesting
 
 private struct Boom: Error, Equatable {}
@@ -126,6 +126,18 @@ struct SwitchToLatestTests {
         fixture.inner(0).send(completion: .finished)
         fixture.outer.send(completion: .finished)
         #expect(fixture.recorder.values.isEmpty && fixture.recorder.completion == nil)
+    }
+
+    @Test("cancel cancels the current inner before the upstream, in Combine's order")
+    func cancelOrder() {
+        let log = Locked<[String]>([])
+        let inner = PassthroughSubject<Int, Never>().handleEvents(receiveCancel: { log.withLock { $0.append("inner") } })
+        let upstream = PassthroughSubject<Publishers.HandleEvents<PassthroughSubject<Int, Never>>, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.handleEvents(receiveCancel: { log.withLock { $0.append("upstream") } }).switchToLatest().subscribe(recorder)
+        upstream.send(inner)
+        recorder.cancel()
+        #expect(log.withLock { $0 } == ["inner", "upstream"])
     }
 
     @Test("synchronous inners: 100,000 Justs, and a sequence of 100,000 values one at a time, without deep recursion")

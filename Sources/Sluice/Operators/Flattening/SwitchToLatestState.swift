@@ -141,9 +141,11 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
         return (action.requests, next)
     }
 
+    /// The subscriptions to cancel at the end: the current inner first, then the upstream, in
+    /// Combine's order.
     @inlinable
     mutating func takeSubscriptions() -> [any Subscription] {
-        let subscriptions = [upstream.end()?.upstream, current?.slot.end()?.upstream].compactMap { $0 }
+        let subscriptions = [current?.slot.end()?.upstream, upstream.end()?.upstream].compactMap { $0 }
         current = nil
         return subscriptions
     }
