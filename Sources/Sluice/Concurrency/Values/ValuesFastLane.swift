@@ -10,7 +10,7 @@ import Synchronization
 ///   idle ──iterator arms it, then requests .max(1)──▶ armed
 ///   armed ──receive(_:): writes the slot, then armed → filled──▶ filled
 ///   filled ──iterator (or cancel) takes the element──▶ idle
-///   armed ──iterator settles it under the storage's lock──▶ idle (the demand is then
+///   armed ──iterator settles it under the subscriber's lock──▶ idle (the demand is then
 ///           counted by the state machine, and the element takes the locked path)
 ///   any ──receive(completion:)──▶ the same, marked closed: it cannot be armed again, so no
 ///           `next()` requests after the completion
@@ -71,7 +71,7 @@ struct ValuesFastLane<Element>: ~Copyable, Sendable {
     @inlinable
     func close() { state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing) }
 
-    /// Under the storage's lock (or on cancel): brings the lane back to idle, keeping the
+    /// Under the subscriber's lock (or on cancel): brings the lane back to idle, keeping the
     /// closed mark. Returns whether it was still armed (its demand is outstanding) and the
     /// element, if one was waiting.
     @inlinable

@@ -1,6 +1,6 @@
-/// The decisions behind ``AsyncPublisher``: one instance per iterator, run under the
-/// storage's lock. Every event is a `mutating func` that returns what to do; the storage
-/// does it after unlocking (design rule 6).
+/// The decisions behind ``AsyncPublisher``: one instance per iterator, run under the lock of
+/// its subscriber (`ValuesSubscriber`). Every event is a `mutating func` that returns what to
+/// do; the subscriber does it after unlocking (design rule 6).
 ///
 /// Phases and transitions (`waiter` is the suspended `next()`, `buffer` the elements
 /// delivered and not yet taken, `outstanding` the demand requested and not yet used):
@@ -30,8 +30,8 @@
 /// thrown to the first only).
 ///
 /// Modes: `.onDemand` requests `.max(1)` only when a `next()` finds nothing buffered, and
-/// hands that request to the storage's synchronous fast lane (`requestViaFastLane`), which
-/// keeps its one element of demand outside this machine until the storage settles the lane
+/// hands that request to the subscriber's synchronous fast lane (`requestViaFastLane`), which
+/// keeps its one element of demand outside this machine until the subscriber settles the lane
 /// under the lock (`fastLaneMissed()`);
 /// `.prefetch(n)` requests `n` at first and tops up to `n` in batches when at most `n / 2`
 /// remain buffered or requested; `.buffering(policy)` requests `.unlimited` once and keeps
@@ -74,7 +74,7 @@ struct ValuesStateMachine<Element, Failure: Error>: Sendable {
         case end(Failure?)
         /// Request, then ask again: a synchronous upstream will have delivered.
         case request(UpstreamSubscription, Subscribers.Demand)
-        /// `.onDemand` only: request `.max(1)` through the storage's fast lane, which counts
+        /// `.onDemand` only: request `.max(1)` through the subscriber's fast lane, which counts
         /// that demand itself (it is not in `outstanding`).
         case requestViaFastLane(UpstreamSubscription)
         /// Nothing ready: suspend.

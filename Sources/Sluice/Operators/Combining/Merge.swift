@@ -25,7 +25,9 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: [{ a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }])
+            MergeSubscription.start(subscriber, subscribing: [
+                { a.receive(subscriber: $0) }, { b.receive(subscriber: $0) },
+            ])
         }
 
         /// Merges this merge's publishers and another into one ``Publishers/Merge3``, as Combine does.
@@ -38,35 +40,50 @@ extension Publishers {
         /// Merges this merge's publishers and 2 more into one ``Publishers/Merge4``, as Combine does.
         @inlinable
         public func merge<P, Z>(with p: P, _ z: Z) -> Publishers.Merge4<A, B, P, Z>
-        where P: Publisher, Z: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure {
             Publishers.Merge4(a, b, p, z)
         }
 
         /// Merges this merge's publishers and 3 more into one ``Publishers/Merge5``, as Combine does.
         @inlinable
         public func merge<P, Z, Y>(with p: P, _ z: Z, _ y: Y) -> Publishers.Merge5<A, B, P, Z, Y>
-        where P: Publisher, Z: Publisher, Y: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure {
             Publishers.Merge5(a, b, p, z, y)
         }
 
         /// Merges this merge's publishers and 4 more into one ``Publishers/Merge6``, as Combine does.
         @inlinable
         public func merge<P, Z, Y, X>(with p: P, _ z: Z, _ y: Y, _ x: X) -> Publishers.Merge6<A, B, P, Z, Y, X>
-        where P: Publisher, Z: Publisher, Y: Publisher, X: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure, X.Output == Output, X.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure,
+              X: Publisher, X.Output == Output, X.Failure == Failure {
             Publishers.Merge6(a, b, p, z, y, x)
         }
 
         /// Merges this merge's publishers and 5 more into one ``Publishers/Merge7``, as Combine does.
         @inlinable
         public func merge<P, Z, Y, X, W>(with p: P, _ z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge7<A, B, P, Z, Y, X, W>
-        where P: Publisher, Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure, X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure,
+              X: Publisher, X.Output == Output, X.Failure == Failure,
+              W: Publisher, W.Output == Output, W.Failure == Failure {
             Publishers.Merge7(a, b, p, z, y, x, w)
         }
 
         /// Merges this merge's publishers and 6 more into one ``Publishers/Merge8``, as Combine does.
         @inlinable
         public func merge<P, Z, Y, X, W, V>(with p: P, _ z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge8<A, B, P, Z, Y, X, W, V>
-        where P: Publisher, Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure, X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure, V.Output == Output, V.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure,
+              X: Publisher, X.Output == Output, X.Failure == Failure,
+              W: Publisher, W.Output == Output, W.Failure == Failure,
+              V: Publisher, V.Output == Output, V.Failure == Failure {
             Publishers.Merge8(a, b, p, z, y, x, w, v)
         }
 
@@ -74,7 +91,9 @@ extension Publishers {
 
     /// A publisher that merges three upstream publishers; see ``Publishers/Merge``.
     public struct Merge3<A, B, C>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, A.Output == B.Output, A.Failure == B.Failure, A.Output == C.Output, A.Failure == C.Failure {
+    where A: Publisher,
+          B: Publisher, A.Output == B.Output, A.Failure == B.Failure,
+          C: Publisher, A.Output == C.Output, A.Failure == C.Failure {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -93,7 +112,9 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: [{ a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) }])
+            MergeSubscription.start(subscriber, subscribing: [
+                { a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) },
+            ])
         }
 
         /// Merges this merge's publishers and another into one ``Publishers/Merge4``, as Combine does.
@@ -106,28 +127,38 @@ extension Publishers {
         /// Merges this merge's publishers and 2 more into one ``Publishers/Merge5``, as Combine does.
         @inlinable
         public func merge<P, Z>(with p: P, _ z: Z) -> Publishers.Merge5<A, B, C, P, Z>
-        where P: Publisher, Z: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure {
             Publishers.Merge5(a, b, c, p, z)
         }
 
         /// Merges this merge's publishers and 3 more into one ``Publishers/Merge6``, as Combine does.
         @inlinable
         public func merge<P, Z, Y>(with p: P, _ z: Z, _ y: Y) -> Publishers.Merge6<A, B, C, P, Z, Y>
-        where P: Publisher, Z: Publisher, Y: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure {
             Publishers.Merge6(a, b, c, p, z, y)
         }
 
         /// Merges this merge's publishers and 4 more into one ``Publishers/Merge7``, as Combine does.
         @inlinable
         public func merge<P, Z, Y, X>(with p: P, _ z: Z, _ y: Y, _ x: X) -> Publishers.Merge7<A, B, C, P, Z, Y, X>
-        where P: Publisher, Z: Publisher, Y: Publisher, X: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure, X.Output == Output, X.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure,
+              X: Publisher, X.Output == Output, X.Failure == Failure {
             Publishers.Merge7(a, b, c, p, z, y, x)
         }
 
         /// Merges this merge's publishers and 5 more into one ``Publishers/Merge8``, as Combine does.
         @inlinable
         public func merge<P, Z, Y, X, W>(with p: P, _ z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge8<A, B, C, P, Z, Y, X, W>
-        where P: Publisher, Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure, X.Output == Output, X.Failure == Failure, W.Output == Output, W.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure,
+              X: Publisher, X.Output == Output, X.Failure == Failure,
+              W: Publisher, W.Output == Output, W.Failure == Failure {
             Publishers.Merge8(a, b, c, p, z, y, x, w)
         }
 
@@ -135,7 +166,10 @@ extension Publishers {
 
     /// A publisher that merges four upstream publishers; see ``Publishers/Merge``.
     public struct Merge4<A, B, C, D>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, A.Output == B.Output, A.Failure == B.Failure, A.Output == C.Output, A.Failure == C.Failure, A.Output == D.Output, A.Failure == D.Failure {
+    where A: Publisher,
+          B: Publisher, A.Output == B.Output, A.Failure == B.Failure,
+          C: Publisher, A.Output == C.Output, A.Failure == C.Failure,
+          D: Publisher, A.Output == D.Output, A.Failure == D.Failure {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -156,7 +190,10 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: [{ a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) }, { d.receive(subscriber: $0) }])
+            MergeSubscription.start(subscriber, subscribing: [
+                { a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) },
+                { d.receive(subscriber: $0) },
+            ])
         }
 
         /// Merges this merge's publishers and another into one ``Publishers/Merge5``, as Combine does.
@@ -169,21 +206,27 @@ extension Publishers {
         /// Merges this merge's publishers and 2 more into one ``Publishers/Merge6``, as Combine does.
         @inlinable
         public func merge<P, Z>(with p: P, _ z: Z) -> Publishers.Merge6<A, B, C, D, P, Z>
-        where P: Publisher, Z: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure {
             Publishers.Merge6(a, b, c, d, p, z)
         }
 
         /// Merges this merge's publishers and 3 more into one ``Publishers/Merge7``, as Combine does.
         @inlinable
         public func merge<P, Z, Y>(with p: P, _ z: Z, _ y: Y) -> Publishers.Merge7<A, B, C, D, P, Z, Y>
-        where P: Publisher, Z: Publisher, Y: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure {
             Publishers.Merge7(a, b, c, d, p, z, y)
         }
 
         /// Merges this merge's publishers and 4 more into one ``Publishers/Merge8``, as Combine does.
         @inlinable
         public func merge<P, Z, Y, X>(with p: P, _ z: Z, _ y: Y, _ x: X) -> Publishers.Merge8<A, B, C, D, P, Z, Y, X>
-        where P: Publisher, Z: Publisher, Y: Publisher, X: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure, X.Output == Output, X.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure,
+              X: Publisher, X.Output == Output, X.Failure == Failure {
             Publishers.Merge8(a, b, c, d, p, z, y, x)
         }
 
@@ -191,7 +234,11 @@ extension Publishers {
 
     /// A publisher that merges five upstream publishers; see ``Publishers/Merge``.
     public struct Merge5<A, B, C, D, E>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, A.Output == B.Output, A.Failure == B.Failure, A.Output == C.Output, A.Failure == C.Failure, A.Output == D.Output, A.Failure == D.Failure, A.Output == E.Output, A.Failure == E.Failure {
+    where A: Publisher,
+          B: Publisher, A.Output == B.Output, A.Failure == B.Failure,
+          C: Publisher, A.Output == C.Output, A.Failure == C.Failure,
+          D: Publisher, A.Output == D.Output, A.Failure == D.Failure,
+          E: Publisher, A.Output == E.Output, A.Failure == E.Failure {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -214,7 +261,10 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: [{ a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) }, { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) }])
+            MergeSubscription.start(subscriber, subscribing: [
+                { a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) },
+                { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) },
+            ])
         }
 
         /// Merges this merge's publishers and another into one ``Publishers/Merge6``, as Combine does.
@@ -227,14 +277,17 @@ extension Publishers {
         /// Merges this merge's publishers and 2 more into one ``Publishers/Merge7``, as Combine does.
         @inlinable
         public func merge<P, Z>(with p: P, _ z: Z) -> Publishers.Merge7<A, B, C, D, E, P, Z>
-        where P: Publisher, Z: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure {
             Publishers.Merge7(a, b, c, d, e, p, z)
         }
 
         /// Merges this merge's publishers and 3 more into one ``Publishers/Merge8``, as Combine does.
         @inlinable
         public func merge<P, Z, Y>(with p: P, _ z: Z, _ y: Y) -> Publishers.Merge8<A, B, C, D, E, P, Z, Y>
-        where P: Publisher, Z: Publisher, Y: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure, Y.Output == Output, Y.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure,
+              Y: Publisher, Y.Output == Output, Y.Failure == Failure {
             Publishers.Merge8(a, b, c, d, e, p, z, y)
         }
 
@@ -242,7 +295,12 @@ extension Publishers {
 
     /// A publisher that merges six upstream publishers; see ``Publishers/Merge``.
     public struct Merge6<A, B, C, D, E, F>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, A.Output == B.Output, A.Failure == B.Failure, A.Output == C.Output, A.Failure == C.Failure, A.Output == D.Output, A.Failure == D.Failure, A.Output == E.Output, A.Failure == E.Failure, A.Output == F.Output, A.Failure == F.Failure {
+    where A: Publisher,
+          B: Publisher, A.Output == B.Output, A.Failure == B.Failure,
+          C: Publisher, A.Output == C.Output, A.Failure == C.Failure,
+          D: Publisher, A.Output == D.Output, A.Failure == D.Failure,
+          E: Publisher, A.Output == E.Output, A.Failure == E.Failure,
+          F: Publisher, A.Output == F.Output, A.Failure == F.Failure {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -267,7 +325,10 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: [{ a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) }, { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) }, { f.receive(subscriber: $0) }])
+            MergeSubscription.start(subscriber, subscribing: [
+                { a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) },
+                { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) }, { f.receive(subscriber: $0) },
+            ])
         }
 
         /// Merges this merge's publishers and another into one ``Publishers/Merge7``, as Combine does.
@@ -280,7 +341,8 @@ extension Publishers {
         /// Merges this merge's publishers and 2 more into one ``Publishers/Merge8``, as Combine does.
         @inlinable
         public func merge<P, Z>(with p: P, _ z: Z) -> Publishers.Merge8<A, B, C, D, E, F, P, Z>
-        where P: Publisher, Z: Publisher, P.Output == Output, P.Failure == Failure, Z.Output == Output, Z.Failure == Failure {
+        where P: Publisher, P.Output == Output, P.Failure == Failure,
+              Z: Publisher, Z.Output == Output, Z.Failure == Failure {
             Publishers.Merge8(a, b, c, d, e, f, p, z)
         }
 
@@ -288,7 +350,13 @@ extension Publishers {
 
     /// A publisher that merges seven upstream publishers; see ``Publishers/Merge``.
     public struct Merge7<A, B, C, D, E, F, G>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, A.Output == B.Output, A.Failure == B.Failure, A.Output == C.Output, A.Failure == C.Failure, A.Output == D.Output, A.Failure == D.Failure, A.Output == E.Output, A.Failure == E.Failure, A.Output == F.Output, A.Failure == F.Failure, A.Output == G.Output, A.Failure == G.Failure {
+    where A: Publisher,
+          B: Publisher, A.Output == B.Output, A.Failure == B.Failure,
+          C: Publisher, A.Output == C.Output, A.Failure == C.Failure,
+          D: Publisher, A.Output == D.Output, A.Failure == D.Failure,
+          E: Publisher, A.Output == E.Output, A.Failure == E.Failure,
+          F: Publisher, A.Output == F.Output, A.Failure == F.Failure,
+          G: Publisher, A.Output == G.Output, A.Failure == G.Failure {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -315,7 +383,11 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: [{ a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) }, { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) }, { f.receive(subscriber: $0) }, { g.receive(subscriber: $0) }])
+            MergeSubscription.start(subscriber, subscribing: [
+                { a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) },
+                { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) }, { f.receive(subscriber: $0) },
+                { g.receive(subscriber: $0) },
+            ])
         }
 
         /// Merges this merge's publishers and another into one ``Publishers/Merge8``, as Combine does.
@@ -329,7 +401,14 @@ extension Publishers {
 
     /// A publisher that merges eight upstream publishers; see ``Publishers/Merge``.
     public struct Merge8<A, B, C, D, E, F, G, H>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher, A.Output == B.Output, A.Failure == B.Failure, A.Output == C.Output, A.Failure == C.Failure, A.Output == D.Output, A.Failure == D.Failure, A.Output == E.Output, A.Failure == E.Failure, A.Output == F.Output, A.Failure == F.Failure, A.Output == G.Output, A.Failure == G.Failure, A.Output == H.Output, A.Failure == H.Failure {
+    where A: Publisher,
+          B: Publisher, A.Output == B.Output, A.Failure == B.Failure,
+          C: Publisher, A.Output == C.Output, A.Failure == C.Failure,
+          D: Publisher, A.Output == D.Output, A.Failure == D.Failure,
+          E: Publisher, A.Output == E.Output, A.Failure == E.Failure,
+          F: Publisher, A.Output == F.Output, A.Failure == F.Failure,
+          G: Publisher, A.Output == G.Output, A.Failure == G.Failure,
+          H: Publisher, A.Output == H.Output, A.Failure == H.Failure {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -358,7 +437,11 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: [{ a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) }, { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) }, { f.receive(subscriber: $0) }, { g.receive(subscriber: $0) }, { h.receive(subscriber: $0) }])
+            MergeSubscription.start(subscriber, subscribing: [
+                { a.receive(subscriber: $0) }, { b.receive(subscriber: $0) }, { c.receive(subscriber: $0) },
+                { d.receive(subscriber: $0) }, { e.receive(subscriber: $0) }, { f.receive(subscriber: $0) },
+                { g.receive(subscriber: $0) }, { h.receive(subscriber: $0) },
+            ])
         }
 
     }
@@ -385,42 +468,63 @@ extension Publisher {
     /// Merges this publisher with 2 others; see ``Publishers/Merge``.
     @inlinable
     public func merge<B, C>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
-    where B: Publisher, C: Publisher, B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure {
+    where B: Publisher, B.Output == Output, B.Failure == Failure,
+          C: Publisher, C.Output == Output, C.Failure == Failure {
         Publishers.Merge3(self, b, c)
     }
 
     /// Merges this publisher with 3 others; see ``Publishers/Merge``.
     @inlinable
     public func merge<B, C, D>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
-    where B: Publisher, C: Publisher, D: Publisher, B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure {
+    where B: Publisher, B.Output == Output, B.Failure == Failure,
+          C: Publisher, C.Output == Output, C.Failure == Failure,
+          D: Publisher, D.Output == Output, D.Failure == Failure {
         Publishers.Merge4(self, b, c, d)
     }
 
     /// Merges this publisher with 4 others; see ``Publishers/Merge``.
     @inlinable
     public func merge<B, C, D, E>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure {
+    where B: Publisher, B.Output == Output, B.Failure == Failure,
+          C: Publisher, C.Output == Output, C.Failure == Failure,
+          D: Publisher, D.Output == Output, D.Failure == Failure,
+          E: Publisher, E.Output == Output, E.Failure == Failure {
         Publishers.Merge5(self, b, c, d, e)
     }
 
     /// Merges this publisher with 5 others; see ``Publishers/Merge``.
     @inlinable
     public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure {
+    where B: Publisher, B.Output == Output, B.Failure == Failure,
+          C: Publisher, C.Output == Output, C.Failure == Failure,
+          D: Publisher, D.Output == Output, D.Failure == Failure,
+          E: Publisher, E.Output == Output, E.Failure == Failure,
+          F: Publisher, F.Output == Output, F.Failure == Failure {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 
     /// Merges this publisher with 6 others; see ``Publishers/Merge``.
     @inlinable
     public func merge<B, C, D, E, F, G>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure {
+    where B: Publisher, B.Output == Output, B.Failure == Failure,
+          C: Publisher, C.Output == Output, C.Failure == Failure,
+          D: Publisher, D.Output == Output, D.Failure == Failure,
+          E: Publisher, E.Output == Output, E.Failure == Failure,
+          F: Publisher, F.Output == Output, F.Failure == Failure,
+          G: Publisher, G.Output == Output, G.Failure == Failure {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 
     /// Merges this publisher with 7 others; see ``Publishers/Merge``.
     @inlinable
     public func merge<B, C, D, E, F, G, H>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher, B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure, H.Output == Output, H.Failure == Failure {
+    where B: Publisher, B.Output == Output, B.Failure == Failure,
+          C: Publisher, C.Output == Output, C.Failure == Failure,
+          D: Publisher, D.Output == Output, D.Failure == Failure,
+          E: Publisher, E.Output == Output, E.Failure == Failure,
+          F: Publisher, F.Output == Output, F.Failure == Failure,
+          G: Publisher, G.Output == Output, G.Failure == Failure,
+          H: Publisher, H.Output == Output, H.Failure == Failure {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 

@@ -26,22 +26,6 @@ enum ValuesMode: Sendable {
     case buffering(ValuesBufferingPolicy)
 }
 
-/// The elements a `values` iterator holds, in order (a ``FIFO``).
-@usableFromInline
-struct ValuesBuffer<Element>: Sendable {
-    @usableFromInline var queue = FIFO<HandOff<Element>>()
-
-    @inlinable init() {}
-
-    @inlinable var count: Int { queue.count }
-
-    @inlinable
-    mutating func append(_ element: HandOff<Element>) { queue.append(element) }
-
-    @inlinable
-    mutating func popFirst() -> HandOff<Element>? { queue.popFirst() }
-}
-
 /// The subscriber behind an ``AsyncPublisher`` iterator: it receives from the upstream on
 /// any thread and hands elements to the iterating task. All state is in one ``Locked``
 /// state machine; continuations are resumed and the upstream is called only after unlocking.
@@ -239,53 +223,4 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
         state.withLock { _ in }
         return result
     }
-}
-
-/// What the iterator keeps for itself, outside the storage's lock.
-///
-/// - `subscription`: in `.onDemand` mode, the iterator's own copy of the upstream
-///   subscription, through which the fast lane requests without the lock (`isOpen` once in
-///   use). Not optional, so that the call goes straight to the stored existential instead of
-///   through a copy.
-/// - `batch`: in `.prefetch` mode, the elements the iterator took from the buffer in one
-///   locked step and serves one per `next()` without the lock. The state machine counts
-///   them as still buffered when it decides to top up, so the limit holds, and tells the
-///   iterator after how many elements to come back for the top-up (`takesBeforeTopUp`), so
-///   the demand is topped up exactly when it would be if each element took the lock.
-@usableFromInline
-struct ValuesIteratorCache<Input> {
-    @usableFromInline var subscription: any Subscription = Subscriptions.empty
-    @usableFromInline var isOpen = false
-    @usableFromInline var batch = ValuesBuffer<Input>()
-    /// Elements to take from `batch` before the prefetch level falls to the top-up point.
-    @usableFromInline var takesBeforeTopUp = Int.max
-
-    @inlinable init() {}
-
-    @inlinable
-    mutating func open(_ upstream: UpstreamSubscription) {
-        subscription = upstream.base
-        isOpen = true
-    }
-
-    /// The iteration ended: drops the subscription and any batch left (after a cancel).
-    @inlinable
-    mutating func close() {
-        subscription = Subscriptions.empty
-        isOpen = false
-        batch = ValuesBuffer()
-    }
-}
-
-/// Owned by the iterator alone: when the iterator goes away (the loop was left by `break`,
-/// `return` or a throw), the subscription is cancelled. The upstream holds the
-/// ``ValuesSubscriber``, not this, so the subscriber cannot keep it alive.
-@usableFromInline
-final class ValuesIteratorLifetime<Input, Failure: Error>: Sendable {
-    @usableFromInline let subscriber: ValuesSubscriber<Input, Failure>
-
-    @inlinable
-    init(_ subscriber: ValuesSubscriber<Input, Failure>) { self.subscriber = subscriber }
-
-    deinit { subscriber.cancel() }
 }

@@ -1,3 +1,19 @@
+/// The elements a `values` iterator holds, in order (a ``FIFO``).
+@usableFromInline
+struct ValuesBuffer<Element>: Sendable {
+    @usableFromInline var queue = FIFO<HandOff<Element>>()
+
+    @inlinable init() {}
+
+    @inlinable var count: Int { queue.count }
+
+    @inlinable
+    mutating func append(_ element: HandOff<Element>) { queue.append(element) }
+
+    @inlinable
+    mutating func popFirst() -> HandOff<Element>? { queue.popFirst() }
+}
+
 /// A ``ValuesBufferingPolicy`` applied: the one place that checks its limit and decides which
 /// elements a buffer keeps, for ``Publisher/values(bufferingPolicy:)`` and
 /// ``Publisher/sink(isolation:bufferingPolicy:receiveCompletion:receiveValue:)``.
