@@ -1,4 +1,4 @@
-/// One subscriber's subscription to a subject. Its state (``ConduitStateMachine``) lives in
+/// One subscriber's subscription to a subject. Its state (``ConduitState``) lives in
 /// the subject's ``SubjectStorage``, under the subject's one lock; this object is what the
 /// subscriber holds, forwarding `request` and `cancel` there.
 ///

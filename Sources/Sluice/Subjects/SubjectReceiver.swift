@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The subjects' one unsafe escape, and why it is safe: the subscriber it holds is not
 /// `Sendable`, yet it is called from whichever thread sends (that is Combine's contract).
-/// It is only ever called by the one deliverer that ``ConduitStateMachine`` elects under the
+/// It is only ever called by the one deliverer that ``ConduitState`` elects under the
 /// subject's lock, so its signals never overlap (rule 3), and each hand-over between
 /// deliverers goes through that lock (or the `delivery` flag's acquire/release), which
 /// orders one deliverer's accesses before the next one's. `deliveryEnded` reaches the

@@ -112,7 +112,7 @@ extension SubjectStorage {
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit<Output, Failure>(parent: self, description: description, entryPoints: .init())
         let receiver = Receiver(subscriber)
-        let machine = ConduitStateMachine(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
+        let machine = ConduitState(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
         if let completion = add(conduit, machine) {
             conduit.detach()
             subscriber.receive(subscription: Subscriptions.empty)

@@ -20,7 +20,7 @@
 @usableFromInline
 final class SubjectStorage<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
-    @usableFromInline typealias Machine = ConduitStateMachine<Output, Failure>
+    @usableFromInline typealias Machine = ConduitState<Output, Failure>
     @usableFromInline typealias Borrowed = BorrowedReceiver<Output, Failure>
 
     /// One subscriber: its subscription object (to detach it on completion) and its state.

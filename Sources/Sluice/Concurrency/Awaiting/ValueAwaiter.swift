@@ -1,12 +1,12 @@
 /// The subscriber behind ``Publisher/firstValue()``, ``Publisher/onlyValue()`` and
-/// ``Publisher/lastValue()``: it runs a ``ValueAwaiterStateMachine`` under its lock and
+/// ``Publisher/lastValue()``: it runs a ``ValueAwaiterState`` under its lock and
 /// resumes the awaiting task, requests and cancels only after unlocking.
 ///
 /// `@inlinable` throughout, so that clients specialise it for their element type (the row
 /// "await (0..<N).publisher.lastValue()" measures it).
 @usableFromInline
 final class ValueAwaiter<Input: Sendable, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
-    @usableFromInline typealias Machine = ValueAwaiterStateMachine<Input, Failure>
+    @usableFromInline typealias Machine = ValueAwaiterState<Input, Failure>
 
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let machine: Locked<Machine>

@@ -2,7 +2,7 @@
 /// ``Publisher/sink(isolation:bufferingPolicy:receiveCompletion:receiveValue:)``: it receives
 /// on any thread with `.unlimited` demand and keeps values for the consumer loop on the actor,
 /// which drains them with ``take()`` and parks with ``wait(isolation:)`` only when nothing is
-/// kept. All state is one ``IsolatedBufferStateMachine`` under ``Locked``; continuations are
+/// kept. All state is one ``IsolatedBufferState`` under ``Locked``; continuations are
 /// resumed and the upstream is called only after unlocking.
 ///
 /// `@inlinable` throughout, so that clients specialise it for their element type, as
@@ -11,7 +11,7 @@
 final class IsolatedBuffer<Input: Sendable, Failure: Error>: Subscriber, Cancellable, Sendable,
     CustomStringConvertible
 {
-    @usableFromInline typealias Machine = IsolatedBufferStateMachine<Input, Failure>
+    @usableFromInline typealias Machine = IsolatedBufferState<Input, Failure>
 
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let machine: Locked<Machine>

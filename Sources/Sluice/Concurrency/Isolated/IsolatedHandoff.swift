@@ -7,7 +7,7 @@
 final class IsolatedHandoff<Input: Sendable, Failure: Error>: Subscriber, Cancellable, Sendable,
     CustomStringConvertible
 {
-    @usableFromInline typealias Machine = IsolatedHandoffStateMachine<Input, Failure>
+    @usableFromInline typealias Machine = IsolatedHandoffState<Input, Failure>
 
     @usableFromInline let combineIdentifier = CombineIdentifier()
     @usableFromInline let machine = Locked(Machine())

@@ -3,7 +3,7 @@ import Synchronization
 /// The subscription of every publisher whose values come from one task: the task starts at
 /// the first demand (after `receive(subscription:)` has returned), takes demand in batches
 /// through ``nextDemand(isolation:)``, suspends while there is none, and is cancelled by
-/// ``cancel()``. See ``TaskSubscriptionStateMachine`` for the states.
+/// ``cancel()``. See ``TaskSubscriptionState`` for the states.
 ///
 /// A task that suspends with a value ready can offer it (``offer(_:isolation:)``): the
 /// request that brings demand then delivers it on the requesting thread, before resuming the
@@ -20,7 +20,7 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     typealias Starter = @Sendable (TaskSubscription) -> Task<Void, Never>
 
     private struct Inner: Sendable {
-        var machine = TaskSubscriptionStateMachine()
+        var machine = TaskSubscriptionState()
         var starter: Starter?
     }
 
@@ -77,7 +77,7 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        let (action, starter) = inner.withLock { inner -> (TaskSubscriptionStateMachine.RequestAction, Starter?) in
+        let (action, starter) = inner.withLock { inner -> (TaskSubscriptionState.RequestAction, Starter?) in
             let action = inner.machine.request(demand)
             guard case .startTask = action else { return (action, nil) }
             defer { inner.starter = nil }
@@ -115,7 +115,7 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
     @usableFromInline
     func cancel() {
         cancelledFlag.store(true, ordering: .releasing)
-        let (action, starter) = inner.withLock { inner -> (TaskSubscriptionStateMachine.CancelAction?, Starter?) in
+        let (action, starter) = inner.withLock { inner -> (TaskSubscriptionState.CancelAction?, Starter?) in
             defer { inner.starter = nil }
             return (inner.machine.cancel(), inner.starter)
         }

@@ -34,13 +34,13 @@ enum ValuesMode: Sendable {
 /// generic code costs far more than the lock (metadata look-ups on every element).
 @usableFromInline
 final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Sendable, CustomStringConvertible {
-    @usableFromInline let state: Locked<ValuesStateMachine<Input, Failure>>
+    @usableFromInline let state: Locked<ValuesState<Input, Failure>>
 
     /// Where a synchronous upstream hands elements over without the lock (`.onDemand` only).
     @usableFromInline let lane = ValuesFastLane<HandOff<Input>>()
 
     @inlinable
-    init(mode: ValuesMode) { state = Locked(ValuesStateMachine(mode: mode)) }
+    init(mode: ValuesMode) { state = Locked(ValuesState(mode: mode)) }
 
     @usableFromInline var description: String { "AsyncPublisher" }
 
@@ -68,7 +68,7 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
     }
 
     @inlinable
-    func perform(_ action: ValuesStateMachine<Input, Failure>.DeliveryAction) {
+    func perform(_ action: ValuesState<Input, Failure>.DeliveryAction) {
         switch action {
         case .none, .drop: break  // a dropped element is released here, outside the lock
         case .resume(let continuation, let result): continuation.resume(returning: result)
@@ -188,7 +188,7 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
     /// Under the lock: settles the fast lane. An element found there is the answer; a lane
     /// still armed hands its outstanding demand to the state machine.
     @inlinable
-    func settleLane(_ machine: inout ValuesStateMachine<Input, Failure>) -> ValuesStateMachine<Input, Failure>.NextAction? {
+    func settleLane(_ machine: inout ValuesState<Input, Failure>) -> ValuesState<Input, Failure>.NextAction? {
         let (wasArmed, element) = lane.settle()
         if let element { return .element(element, replenish: nil) }
         if wasArmed { machine.fastLaneMissed() }

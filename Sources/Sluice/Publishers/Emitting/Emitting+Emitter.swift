@@ -16,11 +16,11 @@ extension Publishers.Emitting {
     /// }
     /// ```
     public final class Emitter {
-        @usableFromInline let machine: Locked<EmittingStateMachine<Output, Failure>>
+        @usableFromInline let machine: Locked<EmittingState<Output, Failure>>
 
         @inlinable
         init(downstream: AnySubscriber<Output, Failure>) {
-            machine = Locked(EmittingStateMachine(downstream: EmittingDownstream(downstream)))
+            machine = Locked(EmittingState(downstream: EmittingDownstream(downstream)))
         }
 
         /// The demand requested and not yet used by accepted values; `.none` once finished
@@ -106,7 +106,7 @@ extension Publishers.Emitting {
         }
 
         @inlinable
-        func finish(_ action: EmittingStateMachine<Output, Failure>.DrainAction) {
+        func finish(_ action: EmittingState<Output, Failure>.DrainAction) {
             if case .complete(let completion, let retired) = action {
                 retired.downstream.base.receive(completion: completion)
             }

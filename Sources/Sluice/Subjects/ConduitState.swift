@@ -33,7 +33,7 @@
 /// subscriber's next `request` delivers the subject's value at that moment (at once, or when
 /// a deliverer out calling it returns), and a value delivered meanwhile settles the debt.
 @usableFromInline
-struct ConduitStateMachine<Output, Failure: Error> {
+struct ConduitState<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
 
     /// The demand, the deliverer, the queue and a completion kept for the deliverer. Its
@@ -204,4 +204,4 @@ struct ConduitStateMachine<Output, Failure: Error> {
     }
 }
 
-extension ConduitStateMachine: Sendable where Output: Sendable {}
+extension ConduitState: Sendable where Output: Sendable {}

@@ -38,7 +38,7 @@
 /// elements as the policy says. The types are `@usableFromInline` rather than private so that
 /// clients specialise the hot path.
 @usableFromInline
-struct ValuesStateMachine<Element, Failure: Error>: Sendable {
+struct ValuesState<Element, Failure: Error>: Sendable {
     @usableFromInline typealias Continuation = UnsafeContinuation<ValuesResult<Element, Failure>, Never>
 
     @usableFromInline

@@ -18,7 +18,7 @@
 /// `@inlinable` throughout, as ``IsolatedHandoff`` is: clients specialise it for their types
 /// (unspecialised, metadata look-ups took most of each value's time).
 @usableFromInline
-struct IsolatedHandoffStateMachine<Input: Sendable, Failure: Error>: Sendable {
+struct IsolatedHandoffState<Input: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     enum Event: Sendable {
         case value(Input)

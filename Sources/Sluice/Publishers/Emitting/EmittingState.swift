@@ -25,7 +25,7 @@
 /// `request` and `cancel`, reached through `any Subscription`, still run generic code: a cost
 /// per request, not per value.
 @usableFromInline
-struct EmittingStateMachine<Output, Failure: Error> {
+struct EmittingState<Output, Failure: Error> {
     @usableFromInline typealias RequestHandler = @Sendable (Subscribers.Demand) -> Void
     @usableFromInline typealias CancelHandler = @Sendable () -> Void
 
@@ -156,5 +156,5 @@ struct EmittingStateMachine<Output, Failure: Error> {
     }
 }
 
-extension EmittingStateMachine: Sendable where Output: Sendable {}
-extension EmittingStateMachine.Active: Sendable where Output: Sendable {}
+extension EmittingState: Sendable where Output: Sendable {}
+extension EmittingState.Active: Sendable where Output: Sendable {}

@@ -17,7 +17,7 @@
 ///
 /// `@inlinable` throughout, as ``ValueAwaiter`` is.
 @usableFromInline
-struct ValueAwaiterStateMachine<Output: Sendable, Failure: Error>: Sendable {
+struct ValueAwaiterState<Output: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     enum Mode: Sendable { case first, only, last }
 

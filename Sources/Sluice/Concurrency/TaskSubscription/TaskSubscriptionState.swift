@@ -26,7 +26,7 @@
 /// that takes the waiter delivers it before resuming the task, so the value reaches the
 /// subscriber without waiting for the task to be scheduled again. The task stays suspended
 /// until then, so the subscriber is still signalled by one party at a time.
-struct TaskSubscriptionStateMachine: Sendable {
+struct TaskSubscriptionState: Sendable {
     private enum State: Sendable {
         case subscribing(pending: Subscribers.Demand)
         case idle

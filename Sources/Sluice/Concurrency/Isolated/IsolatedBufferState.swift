@@ -30,7 +30,7 @@
 ///
 /// `@inlinable` throughout, as ``IsolatedBuffer`` is, so that clients specialise it.
 @usableFromInline
-struct IsolatedBufferStateMachine<Input: Sendable, Failure: Error>: Sendable {
+struct IsolatedBufferState<Input: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>
 
     /// The consumer loop's next step.
