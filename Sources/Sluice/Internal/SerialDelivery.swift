@@ -93,9 +93,23 @@ package struct SerialDelivery<Output, Failure: Error> {
             queue.append(value)
             return .queued
         }
+        enter()
+        return .deliver
+    }
+
+    /// The caller becomes the deliverer without a value to deliver (it hands the subscriber
+    /// its subscription first): what arrives meanwhile queues behind it.
+    @inlinable
+    package mutating func enter() {
         delivering = true
         deliverer = currentThreadIdentity()
-        return .deliver
+    }
+
+    /// The deliverer left without coming back under the lock (a subject's fast path, seen
+    /// through its receiver's flag): nobody delivers now.
+    @inlinable
+    package mutating func delivererLeft() {
+        delivering = false
     }
 
     /// The deliverer is back, and the subscriber asked for `more`.
@@ -143,6 +157,14 @@ package struct SerialDelivery<Output, Failure: Error> {
     package mutating func dropQueued() {
         if !queue.isEmpty { queue = FIFO() }
         senders?.broadcast()
+    }
+
+    /// Drops what is queued and gives its demand back: those values must never go out (the
+    /// inner that sent them was switched away from), and the demand is for what comes next.
+    @inlinable
+    package mutating func withdrawQueued() {
+        demand += .max(queue.count)
+        dropQueued()
     }
 
     /// Whether a sender on thread `sender` waits now: its value (or another's) is queued

@@ -101,7 +101,7 @@ struct ConduitState<Output, Failure: Error> {
     mutating func deliveringAndNotified() -> Bool {
         guard delivery.delivering else { return false }
         if receiver?.notifyDeliverer() == true { return true }
-        delivery.delivering = false
+        delivery.delivererLeft()
         return false
     }
 
@@ -141,7 +141,7 @@ struct ConduitState<Output, Failure: Error> {
         guard !isTerminated, !cancelledWhileDelivering else { return .stop }
         delivery.demand += more
         guard currentValuePending else {
-            if delivery.delivering, receiver?.isDelivering == false { delivery.delivering = false }  // left by the fast path
+            if delivery.delivering, receiver?.isDelivering == false { delivery.delivererLeft() }  // left by the fast path
             return .stop
         }
         if deliveringAndNotified() {

@@ -77,8 +77,7 @@ struct BufferState<Downstream: Subscriber> {
     @inlinable
     mutating func attach(_ subscription: any Subscription) -> (Downstream, Subscribers.Demand)? {
         guard let downstream, upstream.attach(subscription) else { return nil }
-        delivery.delivering = true
-        delivery.deliverer = currentThreadIdentity()
+        delivery.enter()
         return (downstream, topUp())
     }
 

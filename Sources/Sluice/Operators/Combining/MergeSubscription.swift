@@ -41,7 +41,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func cancel() {
-        state.cancel()
+        state.cancelFanIn()
     }
 
     // MARK: The upstreams' signals, through their sides

@@ -121,7 +121,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func cancel() {
-        state.cancel()
+        state.cancelFanIn()
     }
 
     @usableFromInline var description: String { "FlatMap" }

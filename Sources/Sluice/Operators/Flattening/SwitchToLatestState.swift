@@ -52,7 +52,7 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
         let previous = current?.slot.end()?.upstream
         // Values of the previous inner still queued would go out after its cancel: drop them,
         // and give their demand back for the new inner.
-        while delivery.queue.popFirst() != nil { delivery.demand += 1 }
+        delivery.withdrawQueued()
         current = (nextIndex, .awaiting)
         defer { nextIndex += 1 }
         return (nextIndex, previous)

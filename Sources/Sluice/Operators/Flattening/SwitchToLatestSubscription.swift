@@ -54,7 +54,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
     @inlinable
     func cancel() {
-        state.cancel()
+        state.cancelFanIn()
     }
 
     @usableFromInline var description: String { "SwitchToLatest" }

@@ -190,9 +190,9 @@ extension Locked where State: SerialFanIn {
     }
 
     /// The downstream cancelled: cancels every upstream still subscribed, and releases the
-    /// downstream, after unlocking.
+    /// downstream, after unlocking. (Named for the fan-in, not the lock, which it only takes.)
     @inlinable
-    func cancel() {
+    func cancelFanIn() {
         let (subscriptions, downstream) = withLock { $0.cancel() }
         withExtendedLifetime(downstream) {}  // released here, after unlocking
         for subscription in subscriptions { subscription.cancel() }
