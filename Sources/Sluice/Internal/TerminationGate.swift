@@ -1,7 +1,8 @@
 import Synchronization
 
 /// Lets a subscriber release its user closures (and what they capture) the moment it
-/// terminates, while values are delivered without a lock.
+/// terminates, while values are delivered without a lock: a sink's closures, the subscriber of
+/// a subscription fed by a task (`TaskSubscriber`).
 ///
 /// A subscriber calls its closures between ``enter()`` and ``exit()``; ``terminate()`` and
 /// ``enterFinal()`` end it. The state counts the deliveries in progress (nested ones too: a
