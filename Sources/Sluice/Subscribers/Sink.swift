@@ -58,7 +58,7 @@ extension Subscribers {
         /// Where the closures must run: the actor of the code that made the sink, or `nil`.
         @usableFromInline let delivery: ActorDelivery<Sink>?
 
-        @usableFromInline let subscription = InlineSubscriptionSlot()
+        @usableFromInline let subscription = Locked(SubscriptionSlot.awaiting)
 
         /// Creates a sink with the closures to run on completion and on each value.
         ///
