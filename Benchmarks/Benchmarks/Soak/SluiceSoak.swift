@@ -6,8 +6,9 @@ import Darwin
 import Sluice
 import Synchronization
 
-/// The soak against Sluice.
-func sluiceSoak(seconds: Double) -> SoakReport {
+/// The soak against Sluice; without `valuesLoops`, the load the OpenCombine soak gets (it has
+/// no `values`), to compare the churners' rounds like for like.
+func sluiceSoak(seconds: Double, valuesLoops: Bool = true) -> SoakReport {
     let counters = SoakCounters()
     let subject = Shared(value: PassthroughSubject<Tagged, Never>())
     let shared = Shared(value: subject.value.share())
@@ -38,7 +39,7 @@ func sluiceSoak(seconds: Double) -> SoakReport {
     }
     let loops = Task.detached {
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<2 {
+            for _ in 0..<(valuesLoops ? 2 : 0) {
                 group.addTask {
                     var cancelled = false
                     while !counters.stop.load(ordering: .relaxed) {

@@ -5,7 +5,8 @@
 // subscribe/cancel rounds completed and the values seen out of order per sender.
 //
 //     swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build-soak \
-//         Soak sluice 15        # or: Soak opencombine 15 (no `values` loops: it has none)
+//         Soak sluice 15        # or: Soak opencombine 15 (no `values` loops: it has none),
+//                               # or: Soak sluice-without-loops 15 (OpenCombine's load)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,6 +20,7 @@ let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 15 : 15
 let report: SoakReport
 switch contender {
 case "opencombine": report = openCombineSoak(seconds: seconds)
+case "sluice-without-loops": report = sluiceSoak(seconds: seconds, valuesLoops: false)
 default: report = sluiceSoak(seconds: seconds)
 }
 print(
