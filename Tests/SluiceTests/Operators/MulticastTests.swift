@@ -102,6 +102,42 @@ struct MulticastTests {
         #expect(calls.withLock { $0 } == 1)
     }
 
+    @Test("a second subscription from the subject is cancelled and never reaches the downstream (rule 1), as Combine's multicast does")
+    func secondSubscriptionFromTheSubjectIsCancelled() {
+        let subject = SubscribingTwiceSubject()
+        let recorder = RecordingSubscriber<Int, Never>()
+        Empty<Int, Never>(completeImmediately: false).multicast(subject: subject).subscribe(recorder)
+        #expect(recorder.violations.isEmpty, "\(recorder.violations)")
+        #expect(subject.extra.cancels.withLock { $0 } == 1)
+        subject.send(1)
+        recorder.cancel()
+        subject.send(2)
+        #expect(recorder.values == [1], "requests and the cancel reach the subject's first subscription")
+    }
+
+    /// A subject that gives each subscriber a second subscription after its own.
+    private final class SubscribingTwiceSubject: Subject, Sendable {
+        typealias Output = Int
+        typealias Failure = Never
+        let inner = PassthroughSubject<Int, Never>()
+        let extra = CountingSubscription()
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+            inner.receive(subscriber: subscriber)
+            subscriber.receive(subscription: extra)
+        }
+        func send(_ value: Int) { inner.send(value) }
+        func send(completion: Subscribers.Completion<Never>) { inner.send(completion: completion) }
+        func send(subscription: any Subscription) { inner.send(subscription: subscription) }
+    }
+
+    /// Counts its cancels.
+    private final class CountingSubscription: Subscription, Sendable {
+        let cancels = Locked(0)
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() { cancels.withLock { $0 += 1 } }
+    }
+
     @Test("multicast(subject:) shares the given subject: what other code sends to it reaches the subscribers")
     func givenSubjectIsShared() {
         let upstream = PassthroughSubject<Int, Never>()

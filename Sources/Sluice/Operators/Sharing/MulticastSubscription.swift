@@ -1,6 +1,10 @@
+import Synchronization
+
 /// What a ``Publishers/Multicast`` subscribes to its subject for each downstream: it passes the
 /// subject's values and completion straight to the downstream, and hands the downstream a
-/// ``MulticastSubscription`` in place of the subject's own, as Combine's "Multicast" does.
+/// ``MulticastSubscription`` in place of the subject's own, as Combine's "Multicast" does. A
+/// second subscription from the subject is cancelled, as Combine's is, and never reaches the
+/// downstream (rule 1).
 ///
 /// Nothing stands between the subject and the downstream on the way down: the subject already
 /// delivers one signal at a time (rule 3), counts the demand the downstream returns, and lets
@@ -12,6 +16,9 @@ struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream
+    /// The subscription the downstream gets, made here so that it can tell the subject's first
+    /// subscription from a second.
+    @usableFromInline let multicast = MulticastSubscription()
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
@@ -21,7 +28,8 @@ struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: MulticastSubscription(subject: subscription))
+        guard multicast.attach(subscription) else { return subscription.cancel() }
+        downstream.receive(subscription: multicast)
     }
 
     @inlinable
@@ -46,11 +54,21 @@ extension MulticastSubscriber: SubjectDeliveredSubscriber where Downstream: Subj
 final class MulticastSubscription: Subscription, DeferredCancelSubscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
-    @usableFromInline let subject: any Subscription
+    /// Whether the subject's subscription has come (set once, by the first).
+    @usableFromInline let attached = Atomic<Bool>(false)
+    /// The subject's subscription: written once, by ``attach(_:)`` before the downstream gets
+    /// this subscription, so every request and cancel (which need it in hand) reads it after.
+    @usableFromInline var subject: any Subscription = Subscriptions.empty
 
     @inlinable
-    init(subject: any Subscription) {
-        self.subject = subject
+    init() {}
+
+    /// Takes the subject's first subscription; `false` for any later one (the caller cancels it).
+    @inlinable
+    func attach(_ subscription: any Subscription) -> Bool {
+        guard !attached.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+        subject = subscription
+        return true
     }
 
     @inlinable
