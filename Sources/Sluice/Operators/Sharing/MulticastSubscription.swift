@@ -57,8 +57,9 @@ final class MulticastSubscription: Subscription, DeferredCancelSubscription, Cus
     /// Whether the subject's subscription has come (set once, by the first).
     @usableFromInline let attached = Atomic<Bool>(false)
     /// The subject's subscription: written once, by ``attach(_:)`` before the downstream gets
-    /// this subscription, so every request and cancel (which need it in hand) reads it after.
-    @usableFromInline var subject: any Subscription = Subscriptions.empty
+    /// this subscription, so every request and cancel (which need it in hand) reads it after;
+    /// no access overlaps another, so the run-time exclusivity check on each request is skipped.
+    @usableFromInline @exclusivity(unchecked) var subject: any Subscription = Subscriptions.empty
 
     @inlinable
     init() {}
