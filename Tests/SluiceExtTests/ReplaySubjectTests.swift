@@ -1,6 +1,7 @@
 import Sluice
 import SluiceExt
 import SluiceTesting
+import Synchronization
 import Testing
 
 @Suite("ReplaySubject and share(replay:) (CombineExt)")
@@ -217,6 +218,32 @@ struct ReplaySubjectTests {
         }
         #expect(violations.withLock { $0 }.isEmpty)
         #expect(released.withLock { $0 }.allSatisfy { $0.object == nil })
+    }
+
+    @Test("ReplaySubject: two cancels racing while a sender delivers both return only once delivery has stopped (rule 4)")
+    func racingCancelsBothStopDelivery() {
+        let rounds = StressBudget.scaled(3_000)
+        let violations = Locked<[String]>([])
+        for _ in 0..<rounds {
+            let subject = ReplaySubject<Int, Never>(bufferSize: 0)
+            let recorder = RecordingSubscriber<Int, Never>()
+            subject.subscribe(recorder)
+            let cancelled = Atomic(0)
+            runConcurrently(threads: 3) { thread in
+                if thread == 0 {
+                    var value = 0
+                    while cancelled.load(ordering: .acquiring) < 2 {
+                        subject.send(value)
+                        value += 1
+                    }
+                } else {
+                    recorder.cancel()
+                    cancelled.add(1, ordering: .releasing)
+                }
+            }
+            violations.withLock { $0 += recorder.violations }
+        }
+        #expect(violations.withLock { $0 }.isEmpty)
     }
 
     @Test("CombineExt share(replay:) over a synchronous publisher: a late subscriber gets the last values and the finish")

@@ -40,13 +40,14 @@ final class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringCon
         storage.withLock { $0 }?.request(demand, for: id)
     }
 
+    /// Every cancel removes the entry before it returns, a second one too: a cancel that
+    /// returned at once because another was under way could return while the entry still
+    /// received values (rule 4). Removing is idempotent (the entry is found by its id).
     @usableFromInline
     func cancel() {
-        let storage = storage.withLock { storage in
-            defer { storage = nil }
-            return storage
-        }
-        storage?.cancel(id)
+        guard let storage = storage.withLock({ $0 }) else { return }
+        storage.cancel(id)
+        self.storage.withLock { $0 = nil }
     }
 
     /// `"ReplaySubject"`, as the subject names its subscriptions.

@@ -63,8 +63,26 @@ extension Registry {
     /// waiting for demand, as ``nonFailingUpstreamsOnly`` says of Sluice's `zip`.
     static let extNonFailingUpstreamsOnly: Set<String> = ["[upstream].flatMapBatches(of: 1)", "[upstream].zip()"]
 
+    /// `ReplaySubject` with and without kept values, and `share(replay:)` over a subject: what a
+    /// subscriber has no demand for waits in its backlog (see `Bodies.backlogged`).
+    static let extSubjects: [Entry] = [(Entry.Ending.finished, n, ""), (.failure, k, "(failure)"), (.never, k, "(never-ending)")]
+        .flatMap { ending, count, suffix in
+            [
+                Entry("ReplaySubject(bufferSize: 0)\(suffix)", elements: count, ending: ending, delivery: .hot, forwardsValuesUnchanged: true) {
+                    Bodies.backlogged(ReplaySubject<Int, TestFailure>(bufferSize: 0), count: count, ending: ending)
+                },
+                Entry("ReplaySubject(bufferSize: 2)\(suffix)", elements: count, ending: ending, delivery: .hot, forwardsValuesUnchanged: true) {
+                    Bodies.backlogged(ReplaySubject<Int, TestFailure>(bufferSize: 2), count: count, ending: ending)
+                },
+                Entry("share(replay: 1) over PassthroughSubject\(suffix)", elements: count, ending: ending, delivery: .hot,
+                      forwardsValuesUnchanged: true) {
+                    Bodies.backlogged(PassthroughSubject<Int, TestFailure>(), count: count, ending: ending, sharing: { $0.share(replay: 1) })
+                },
+            ]
+        }
+
     /// The entries of SluiceExt whose values are declared.
-    static let ext: [Entry] = extSources
+    static let ext: [Entry] = extSources + extSubjects
         + extOperatorTransforms.flatMap { operation in
             extUpstreams.compactMap { upstream in
                 if extNonFailingUpstreamsOnly.contains(operation.name) && upstream.ending == .failure { return nil }

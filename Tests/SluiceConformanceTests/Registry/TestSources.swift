@@ -148,6 +148,27 @@ enum Bodies {
         }
     }
 
+    /// A fresh subject that keeps, for each subscriber, what it has no demand for yet
+    /// (SluiceExt's `ReplaySubject`, and `share(replay:)` over a subject with `sharing`): its
+    /// pump sends `0..<count` and the ending once, at the first call, and the subject hands
+    /// them out as demand comes. (The pump of ``subject(_:count:ending:sharing:)`` sends again a
+    /// value that was not delivered, which such a subject would deliver twice.)
+    static func backlogged<S: Subject>(
+        _ subject: S, count: Int, ending: Entry.Ending, sharing: Registry.Transform? = nil
+    ) -> Source where S.Output == Int, S.Failure == TestFailure, S: Sendable {
+        let sent = Locked(false)
+        let publisher = sharing.map { AnyPublisher($0(AnyPublisher(subject))) } ?? AnyPublisher(subject)
+        return Source(publisher, subject: subject) { _ in
+            guard !sent.withLock({ sent in defer { sent = true }; return sent }) else { return }
+            for value in 0..<count { subject.send(value) }
+            switch ending {
+            case .finished: subject.send(completion: .finished)
+            case .failure: subject.send(completion: .failure(TestFailure()))
+            case .never: break
+            }
+        }
+    }
+
     /// A fresh subject fed by a pump that sends `0..<count`, then the ending.
     ///
     /// The pump never looks at the recorder's demand: it sends the next value the subject has
