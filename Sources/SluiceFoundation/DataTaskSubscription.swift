@@ -4,8 +4,10 @@ import Sluice
 import FoundationNetworking
 #endif
 
-/// The subscription of a `URLSession.DataTaskPublisher`: it starts the task at the first demand
-/// and delivers the task's result once, unless cancelled first.
+/// The subscription of a `URLSession.DataTaskPublisher`: it makes the task at the first demand
+/// and delivers the task's result once, unless cancelled first. Each request resumes the task
+/// (a running task ignores it), as Combine's does, so a task suspended meanwhile resumes at the
+/// next demand.
 ///
 /// ```text
 /// waiting ──request──▶ running (task) ──completion handler──▶ ended (value + .finished, or failure)
@@ -29,7 +31,9 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        guard case .waiting(let request, let session, let downstream) = state.withLock({ $0 }) else { return }
+        let current = state.withLock { $0 }
+        if case .running(let task, _) = current { return task.resume() }
+        guard case .waiting(let request, let session, let downstream) = current else { return }
         // URLSession wants a `@Sendable` handler, which could not call this generic subscription
         // directly (it would capture the downstream's metatype): see ``CallbackEntry``.
         let completion = CallbackEntry<(Data?, URLResponse?, (any Error)?)> { self.finish($0.0, $0.1, $0.2) }.callback
@@ -57,7 +61,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
             _ = downstream.receive((data ?? Data(), response))
             downstream.receive(completion: .finished)
         } else {
-            downstream.receive(completion: .failure(URLError(.badServerResponse)))
+            // No response and no error: nothing says what went wrong, as Combine reports it.
+            downstream.receive(completion: .failure(URLError(.unknown)))
         }
     }
 

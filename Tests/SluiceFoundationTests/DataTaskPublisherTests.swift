@@ -127,3 +127,72 @@ final class DataTaskPublisherTests {
         #expect(server.requestCount == 32)
     }
 }
+
+// Only where Foundation's URLSession is swift-corelibs-foundation's, whose designated
+// initializer a subclass can call (Darwin's `init(configuration:)` makes a plain URLSession).
+#if canImport(FoundationNetworking)
+/// A session whose data task records its resumes and, at the first, completes with `data`
+/// and no response and no error, as a session subclass (a test double, a cache) may.
+private final class SessionWithoutResponse: URLSession, @unchecked Sendable {
+    // Unchecked: the superclass is `@unchecked Sendable`; this adds only the task and `data`,
+    // both behind locks.
+    let data = Locked<Data?>(nil)
+    let task = ResumeCountingTask()
+
+    override func dataTask(
+        with request: URLRequest,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionDataTask {
+        let data = data.withLock { $0 }
+        task.onFirstResume.withLock { $0 = { completionHandler(data, nil, nil) } }
+        return task
+    }
+
+    static func answering(_ data: Data?) -> SessionWithoutResponse {
+        let session = SessionWithoutResponse(configuration: .ephemeral)
+        session.data.withLock { $0 = data }
+        return session
+    }
+}
+
+private final class ResumeCountingTask: URLSessionDataTask, @unchecked Sendable {
+    // Unchecked: its one mutable state is behind locks.
+    let resumes = Locked(0)
+    let onFirstResume = Locked<(@Sendable () -> Void)?>(nil)
+    let completesOnResume = Locked(true)
+
+    override func resume() {
+        resumes.withLock { $0 += 1 }
+        guard completesOnResume.withLock({ $0 }) else { return }
+        onFirstResume.withLock { $0.take() }?()
+    }
+
+    override func cancel() {}
+}
+
+@Suite("URLSession.dataTaskPublisher with a session that answers nothing")
+struct DataTaskWithoutResponseTests {
+    @Test("a task that ends with neither a response nor an error fails with URLError(.unknown), with or without data", arguments: [nil, Data("body".utf8)])
+    func noResponseFailsUnknown(data: Data?) {
+        let session = SessionWithoutResponse.answering(data)
+        let recorder = RecordingSubscriber<(data: Data, response: URLResponse), URLError>()
+        session.dataTaskPublisher(for: URL(string: "https://example.com")!).subscribe(recorder)
+        #expect(recorder.completion == .failure(URLError(.unknown)))
+        #expect(recorder.values.isEmpty)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("every request resumes the task, as Combine's does: one task, resumed at each demand")
+    func everyRequestResumes() {
+        let session = SessionWithoutResponse.answering(nil)
+        session.task.completesOnResume.withLock { $0 = false }
+        let recorder = RecordingSubscriber<(data: Data, response: URLResponse), URLError>(initialDemand: .none)
+        session.dataTaskPublisher(for: URL(string: "https://example.com")!).subscribe(recorder)
+        #expect(session.task.resumes.withLock { $0 } == 0, "no task before demand")
+        recorder.request(.max(2))
+        recorder.request(.max(1))
+        #expect(session.task.resumes.withLock { $0 } == 2)
+        recorder.cancel()
+    }
+}
+#endif
