@@ -117,6 +117,15 @@ extension Violation {
         fatalError("Sluice API violation: \(api) takes a count that is not negative, got \(count)",
                    file: file, line: line)
     }
+
+    /// `Optional.Publisher.output(in:)` takes a range whose upper bound, made half-open, is
+    /// below `Int.max - 1`, as Combine's precondition says (the general `output(in:)` has no
+    /// such bound).
+    @usableFromInline @inline(never)
+    static func outputRangeTooLarge(_ upperBound: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: Optional.Publisher.output(in:) takes a range that ends below Int.max - 1, got an upper bound of \(upperBound)",
+                   file: file, line: line)
+    }
 }
 
 extension Violation {

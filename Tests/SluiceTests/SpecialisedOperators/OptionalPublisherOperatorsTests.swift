@@ -136,5 +136,19 @@ struct OptionalPublisherOperatorsTests {
         #expect(outcome(of: inRange) == finished(4))
         #expect(outcome(of: some.output(in: 0..<0)) == finished())
         #expect(outcome(of: some.output(in: 1..<3)) == finished())
+        #expect(outcome(of: some.output(in: 0..<(Int.max - 2))) == finished(4))
+    }
+
+    @Test("Optional.Publisher.output(in:) traps on a range ending at Int.max - 1 or later, as Combine's does")
+    func outputInRangeTrapsOnAnUpperBoundTooLarge() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(4).publisher.output(in: 0..<(Int.max - 1))
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("output(in:) takes a range that ends below Int.max - 1, got an upper bound of \(Int.max - 1)"))
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Optional(4).publisher.output(in: 0...(Int.max - 2))
+        }
     }
 }

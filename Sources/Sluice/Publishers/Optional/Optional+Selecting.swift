@@ -50,11 +50,13 @@ extension Optional.Publisher {
     }
 
     /// Publishes the output, if any, only when `range` contains 0, its position; a negative
-    /// lower bound traps.
+    /// lower bound traps, and so does an upper bound of `Int.max - 1` or more (counted
+    /// half-open: `0...(Int.max - 2)` too), as Combine's precondition does.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
         let positions = range.relative(to: 0..<Int.max)
         if positions.lowerBound < 0 { Violation.negativeCount(positions.lowerBound, in: "output(in:)") }
+        if positions.upperBound >= Int.max - 1 { Violation.outputRangeTooLarge(positions.upperBound) }
         return Optional<Wrapped>.Publisher(positions.contains(0) ? output : nil)
     }
 
