@@ -573,3 +573,24 @@ extension CatchTests {
         #expect(secondSide.combineIdentifier == subscription.combineIdentifier)
     }
 }
+
+extension RetryTests {
+    @Test("retry takes an attempt's completion before its subscription as that attempt's, as Combine's: a failure retries, a finish passes on, and the attempt's late subscription is cancelled")
+    func completionBeforeSubscription() {
+        let late = LatePublisher<Int, TestError>()
+        defer { late.inner.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>()
+        let attempts = Locked(0)
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts.withLock { $0 += 1 }
+            return late.eraseToAnyPublisher()
+        }.retry(1).subscribe(recorder)
+        late.waitingSubscribers[0].erased.receive(completion: .failure(TestError()))
+        #expect(attempts.withLock { $0 } == 2, "the failure before the subscription was retried")
+        late.waitingSubscribers[1].erased.receive(completion: .finished)
+        #expect(recorder.events == [.completion(.finished)], "no subscription yet: Combine's retry passes the finish on all the same")
+        late.release()
+        #expect(late.inner.subscriptions.allSatisfy { $0.cancelCount == 1 && $0.requests.isEmpty })
+        #expect(recorder.events == [.completion(.finished)])
+    }
+}

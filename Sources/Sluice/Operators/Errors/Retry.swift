@@ -12,7 +12,9 @@ extension Publishers {
     /// requested from the current attempt rather than returned to it, as Combine's does. An
     /// attempt that sends a value the downstream has not asked for (or the first one, a value
     /// before its subscription) traps (rules 2 and 1), as Combine's does; a later attempt's
-    /// value before its subscription reaches a downstream that has demand for it.
+    /// value before its subscription reaches a downstream that has demand for it. A completion
+    /// an attempt sends before its subscription is that attempt's, as in Combine: a failure
+    /// retries, a finish passes on.
     public struct Retry<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

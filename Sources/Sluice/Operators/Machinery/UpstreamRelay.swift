@@ -131,7 +131,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     /// ignored, except a failure that ``checks`` traps on (before the upstream's
     /// subscription, or after its completion).
     func upstreamCompleted(token: Int, failed: Bool = false) -> (current: Bool, then: Any?) {
-        let (action, then) = state.withLock { $0.upstreamCompleted(token: token) }
+        let acceptsEarly = checks.acceptsCompletionBeforeSubscription
+        let (action, then) = state.withLock { $0.upstreamCompleted(token: token, acceptsEarly: acceptsEarly) }
         switch action {
         case .current:
             return (true, then)
@@ -230,8 +231,10 @@ enum UpstreamChecks {
     /// `retry`: a value beyond the downstream's demand traps, from every attempt, and so does
     /// one before upstream 1's subscription (the downstream has no demand yet then). As in
     /// Combine, a later attempt's value before its subscription goes to the downstream if it
-    /// has demand, and the demand a value brings is requested from the attempt rather than
-    /// returned.
+    /// has demand, the demand a value brings is requested from the attempt rather than
+    /// returned, and an attempt's completion before its subscription is its completion: a
+    /// failure retries, a finish passes on (to a downstream that may not have its
+    /// subscription yet, as Combine's retry passes it).
     case everyValue
     /// `replaceError`: a value beyond the downstream's demand traps; one before the
     /// subscription is ignored, and so is a cancel, as in Combine.
@@ -253,6 +256,10 @@ enum UpstreamChecks {
     }
 
     func trapsFailureOutOfTurn(token: Int) -> Bool { self == .firstUpstream && token == 1 }
+
+    /// Whether an upstream's completion before its subscription counts (`retry`'s, as in
+    /// Combine); else it is dropped, or traps where ``trapsFailureOutOfTurn(token:)`` says.
+    var acceptsCompletionBeforeSubscription: Bool { self == .everyValue }
 
     /// Whether a cancel before upstream 1's subscription is ignored (`replaceError`'s, as in
     /// Combine); else it ends the relay.

@@ -177,16 +177,20 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     }
 
     /// Upstream `token` completed: what the relay does, and (for the current one) its `then`.
-    mutating func upstreamCompleted(token: Int) -> (CompletionAction, then: Any?) {
-        let action = completionAction(token: token)
+    /// With `acceptsEarly`, the current upstream's completion counts before its subscription.
+    mutating func upstreamCompleted(token: Int, acceptsEarly: Bool) -> (CompletionAction, then: Any?) {
+        let action = completionAction(token: token, acceptsEarly: acceptsEarly)
         guard case .current = action else { return (action, nil) }
         defer { then = nil }
         return (action, then)
     }
 
-    private mutating func completionAction(token: Int) -> CompletionAction {
+    private mutating func completionAction(token: Int, acceptsEarly: Bool) -> CompletionAction {
         switch link {
         case .connected(token, _):
+            link = .between
+            return .current
+        case .connecting(token) where acceptsEarly:
             link = .between
             return .current
         case .terminated:
