@@ -115,6 +115,58 @@ struct MulticastTests {
         #expect(recorder.values == [1], "requests and the cancel reach the subject's first subscription")
     }
 
+    @Test("the multicast's subscriber requests from the subject the demand the downstream returns instead of returning it, and passes nothing after a completion, as Combine's")
+    func innerSubscriberRequestsReturnedDemand() throws {
+        let subject = HandingSubject()
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(42), demandPerValue: .max(2))
+        Empty<Int, TestError>(completeImmediately: false).multicast(subject: subject).subscribe(recorder)
+        let inner = try #require(subject.subscriber)
+        #expect(inner.receive(1) == .none)
+        recorder.demandPerValue = .none
+        #expect(inner.receive(2) == .none)
+        #expect(subject.subscription.requests == [.max(42), .max(2)])
+        inner.receive(completion: .failure(TestError()))
+        inner.receive(completion: .finished)
+        #expect(inner.receive(3) == .none)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(TestError()))])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("after the downstream's first cancel, its requests and cancels reach the subject no more, and nothing the subject sends reaches it (rule 4)")
+    func nothingPassesAfterCancel() throws {
+        let subject = HandingSubject()
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        Empty<Int, TestError>(completeImmediately: false).multicast(subject: subject).subscribe(recorder)
+        let inner = try #require(subject.subscriber)
+        let subscription = try #require(recorder.subscription)
+        subscription.request(.max(3))
+        subscription.cancel()
+        subscription.cancel()
+        subscription.request(.max(30))
+        #expect(subject.subscription.requests == [.max(3)] && subject.subscription.cancelCount == 1)
+        #expect(inner.receive(1) == .none)
+        inner.receive(completion: .finished)
+        #expect(recorder.events == [.subscription])
+    }
+
+    /// A subject that keeps its subscriber for the test to call, and gives it a logging
+    /// subscription.
+    private final class HandingSubject: Subject, @unchecked Sendable {
+        // Unchecked: each test uses it from one thread only.
+        typealias Output = Int
+        typealias Failure = TestError
+        var subscriber: AnySubscriber<Int, TestError>?
+        let subscription = LoggingSubscription()
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+            self.subscriber = AnySubscriber(subscriber)
+            subscriber.receive(subscription: subscription)
+        }
+        func send(_ value: Int) {}
+        func send(completion: Subscribers.Completion<TestError>) {}
+        func send(subscription: any Subscription) {}
+    }
+
     /// A subject that gives each subscriber a second subscription after its own.
     private final class SubscribingTwiceSubject: Subject, Sendable {
         typealias Output = Int

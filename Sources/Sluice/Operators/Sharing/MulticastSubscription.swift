@@ -6,10 +6,12 @@ import Synchronization
 /// second subscription from the subject is cancelled, as Combine's is, and never reaches the
 /// downstream (rule 1).
 ///
-/// Nothing stands between the subject and the downstream on the way down: the subject already
-/// delivers one signal at a time (rule 3), counts the demand the downstream returns, and lets
-/// go of its subscriber once cancelled or completed, never under a delivery in progress. So a
-/// value costs what the subject's own delivery costs, with no gate of the multicast's.
+/// Little stands between the subject and the downstream on the way down: the subject already
+/// delivers one signal at a time (rule 3) and lets go of its subscriber once cancelled or
+/// completed, never under a delivery in progress. A value costs one atomic load more (nothing
+/// passes once the downstream cancelled or had its completion, whatever the subject sends),
+/// and the demand the downstream returns for it is requested from the subject rather than
+/// returned, as Combine's multicast does.
 @usableFromInline
 struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
     @usableFromInline typealias Input = Downstream.Input
@@ -34,11 +36,15 @@ struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        downstream.receive(input)
+        guard !multicast.hasEnded else { return .none }
+        let more = downstream.receive(input)
+        if more > .none { multicast.request(more) }
+        return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        guard multicast.end() else { return }
         downstream.receive(completion: completion)
     }
 }
@@ -49,7 +55,8 @@ extension MulticastSubscriber: SubjectDeliveredSubscriber where Downstream: Subj
 }
 
 /// The subscription a multicast's downstream gets: requests and cancel go to the subject's
-/// subscription, which it wraps under Combine's name, "Multicast".
+/// subscription, which it wraps under Combine's name, "Multicast". After the first cancel (or
+/// the completion) it ends: later requests and cancels go nowhere, as Combine's.
 @usableFromInline
 final class MulticastSubscription: Subscription, DeferredCancelSubscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
@@ -61,8 +68,20 @@ final class MulticastSubscription: Subscription, DeferredCancelSubscription, Cus
     /// no access overlaps another, so the run-time exclusivity check on each request is skipped.
     @usableFromInline @exclusivity(unchecked) var subject: any Subscription = Subscriptions.empty
 
+    /// Set by the first cancel or completion; nothing passes either way after it.
+    @usableFromInline let ended = Atomic<Bool>(false)
+
     @inlinable
     init() {}
+
+    /// Whether a cancel or the completion has ended the subscription.
+    @inlinable var hasEnded: Bool { ended.load(ordering: .acquiring) }
+
+    /// Ends the subscription; `false` if it had ended already.
+    @inlinable
+    func end() -> Bool {
+        !ended.exchange(true, ordering: .acquiringAndReleasing)
+    }
 
     /// Takes the subject's first subscription; `false` for any later one (the caller cancels it).
     @inlinable
@@ -74,18 +93,22 @@ final class MulticastSubscription: Subscription, DeferredCancelSubscription, Cus
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        guard !hasEnded else { return }
         subject.request(demand)
     }
 
     @inlinable
     func cancel() {
+        guard end() else { return }
         subject.cancel()
     }
 
-    /// Forwards to the subject's subscription, which alone knows whether it is delivering.
+    /// Ends the subscription, then forwards to the subject's subscription, which alone knows
+    /// whether it is delivering (and answers `false` once cancelled or completed).
     @usableFromInline
     func cancelReportingDelivery(owner: AnyObject) -> Bool {
-        Sluice.cancelReportingDelivery(subject, owner: owner)
+        _ = end()
+        return Sluice.cancelReportingDelivery(subject, owner: owner)
     }
 
     @usableFromInline var description: String { "Multicast" }
