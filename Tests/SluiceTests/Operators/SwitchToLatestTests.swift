@@ -218,3 +218,75 @@ struct SwitchToLatestTests {
         }
     }
 }
+
+extension SwitchToLatestTests {
+    /// switchToLatest over an upstream of ``HandingPublisher``s, whose subscribers the test calls.
+    private static func handing(initialDemand: Subscribers.Demand) -> (
+        upstream: ControllablePublisher<HandingPublisher<Int, Boom>, Boom>, recorder: RecordingSubscriber<Int, Boom>
+    ) {
+        let upstream = ControllablePublisher<HandingPublisher<Int, Boom>, Boom>()
+        let recorder = RecordingSubscriber<Int, Boom>(initialDemand: initialDemand)
+        upstream.switchToLatest().subscribe(recorder)
+        return (upstream, recorder)
+    }
+
+    @Test("the current inner sending a value it was not asked for traps naming rule 2, as Combine's does")
+    func innerValueBeyondDemandTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (upstream, _) = SwitchToLatestTests.handing(initialDemand: .none)
+            let inner = HandingPublisher<Int, Boom>()
+            _ = upstream.subscriptions[0].send(inner)
+            inner.subscriber?.receive(subscription: LoggingSubscription())
+            _ = inner.subscriber?.receive(1)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("SwitchToLatest received a value beyond the demand it requested (rule 2)"))
+        }
+    }
+
+    @Test("the current inner completing before its subscription traps naming rule 1, finished or failed, as Combine's does")
+    func innerCompletionBeforeSubscriptionTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (upstream, _) = SwitchToLatestTests.handing(initialDemand: .unlimited)
+            let inner = HandingPublisher<Int, Boom>()
+            _ = upstream.subscriptions[0].send(inner)
+            inner.subscriber?.receive(completion: .finished)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("SwitchToLatest received a signal before its subscription (rule 1)"))
+        }
+        await #expect(processExitsWith: .failure) {
+            let (upstream, _) = SwitchToLatestTests.handing(initialDemand: .unlimited)
+            let inner = HandingPublisher<Int, Boom>()
+            _ = upstream.subscriptions[0].send(inner)
+            inner.subscriber?.receive(completion: .failure(Boom()))
+        }
+    }
+
+    @Test("a value the current inner sends before its subscription, with demand, is delivered, as Combine's is")
+    func innerValueBeforeSubscriptionWithDemand() {
+        let (upstream, recorder) = Self.handing(initialDemand: .unlimited)
+        defer { recorder.cancel() }
+        let inner = HandingPublisher<Int, Boom>()
+        _ = upstream.subscriptions[0].send(inner)
+        _ = inner.subscriber?.receive(1)
+        #expect(recorder.values == [1] && recorder.violations.isEmpty)
+    }
+
+    @Test("a second subscription from the current inner is cancelled; one from the inner that finished last is left alone, as Combine leaves it")
+    func subscriptionsAfterTheFirst() throws {
+        let (upstream, recorder) = Self.handing(initialDemand: .none)
+        defer { recorder.cancel() }
+        let inner = HandingPublisher<Int, Boom>()
+        _ = upstream.subscriptions[0].send(inner)
+        let subscriber = try #require(inner.subscriber)
+        let first = LoggingSubscription(), second = LoggingSubscription(), late = LoggingSubscription()
+        subscriber.receive(subscription: first)
+        subscriber.receive(subscription: second)
+        #expect(first.cancelCount == 0 && second.cancelCount == 1)
+        subscriber.receive(completion: .finished)
+        subscriber.receive(subscription: late)
+        #expect(late.cancelCount == 0 && late.requests.isEmpty)
+        #expect(first.cancelCount == 0, "a finished inner is not cancelled")
+    }
+}

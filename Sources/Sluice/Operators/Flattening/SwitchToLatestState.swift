@@ -30,6 +30,9 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
     /// The current inner's index and subscription; `nil` before the first and after it finished.
     @usableFromInline var current: (index: Int, slot: SubscriptionSlot)?
     @usableFromInline var nextIndex = 0
+    /// The last inner that finished while current: a subscription it sends after is left
+    /// alone, as Combine leaves it.
+    @usableFromInline var finishedIndex: Int?
     @usableFromInline var ended = false
 
     @inlinable
@@ -74,21 +77,51 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
 
     // MARK: The inners
 
-    /// Inner `index` subscribed: returns the demand to ask of it (possibly none), or `nil` to
-    /// cancel it (it is no longer current, or the stream ended).
-    @inlinable
-    mutating func attachInner(_ subscription: any Subscription, at index: Int) -> Subscribers.Demand? {
-        guard !ended, current?.index == index, current?.slot.attach(subscription) == true else { return nil }
-        return delivery.demand
+    /// What becomes of a subscription an inner sends.
+    @usableFromInline
+    enum InnerSubscription {
+        /// The current inner's first: ask it for this demand (possibly none).
+        case attach(Subscribers.Demand)
+        /// Not current (switched away, a second one, the stream ended): cancel it.
+        case cancel
+        /// From the inner that finished last: left alone, as Combine leaves it.
+        case ignore
     }
 
-    /// Inner `index` sent `value`: returns the downstream if the caller delivers it now. A
-    /// value from an inner no longer current, or beyond the demand asked of it, is dropped.
+    /// Inner `index` sent `subscription`.
     @inlinable
-    mutating func admit(_ value: Output, from index: Int) -> Downstream? {
+    mutating func attachInner(_ subscription: any Subscription, at index: Int) -> InnerSubscription {
+        if !ended, current == nil, finishedIndex == index { return .ignore }
+        guard !ended, current?.index == index, current?.slot.attach(subscription) == true else { return .cancel }
+        return .attach(delivery.demand)
+    }
+
+    /// What becomes of a value an inner sends.
+    @usableFromInline
+    enum InnerValue {
+        case deliver(Downstream)
+        /// Queued behind the deliverer, or from an inner no longer current, or after the end.
+        case drop
+        /// The current inner sent it with none of the demand asked of it left (rule 2).
+        case beyondDemand
+    }
+
+    /// Inner `index` sent `value`: the downstream if the caller delivers it now.
+    @inlinable
+    mutating func admit(_ value: Output, from index: Int) -> InnerValue {
         var action = Action()
-        guard !ended, current?.index == index, action.offer(value, to: &delivery, downstream: downstream) else { return nil }
-        return action.deliver?.0
+        guard !ended, current?.index == index else { return .drop }
+        guard action.offer(value, to: &delivery, downstream: downstream) else {
+            return delivery.isFinishing ? .drop : .beyondDemand
+        }
+        return action.deliver.map { .deliver($0.0) } ?? .drop
+    }
+
+    /// Whether inner `index`, the current one, has not had its subscription yet: its
+    /// completion then breaks rule 1.
+    @inlinable
+    func awaitsSubscription(_ index: Int) -> Bool {
+        !ended && current?.index == index && current?.slot.isAwaiting == true
     }
 
     @inlinable
@@ -96,6 +129,7 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
         var action = Action()
         guard !ended, current?.index == index else { return action }
         current = nil
+        finishedIndex = index
         if case .failure = completion {
             end(with: completion, into: &action)
         } else if upstreamFinished {

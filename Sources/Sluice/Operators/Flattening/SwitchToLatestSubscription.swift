@@ -68,16 +68,25 @@ extension SwitchToLatestSubscription: IndexedSubscriberParent {
 
     @inlinable
     func receive(subscription: any Subscription, at index: Int) {
-        guard let demand = state.withLock({ $0.attachInner(subscription, at: index) }) else { return subscription.cancel() }
-        if demand > .none { subscription.request(demand) }
+        switch state.withLock({ $0.attachInner(subscription, at: index) }) {
+        case .attach(let demand): if demand > .none { subscription.request(demand) }
+        case .cancel: subscription.cancel()
+        case .ignore: break
+        }
     }
 
     /// Delivers the inner's value if it is current and there is demand; returns to it the
     /// demand the downstream returned, as Combine does. Values other inners sent meanwhile,
-    /// delivered by this thread after it, have their demand requested instead.
+    /// delivered by this thread after it, have their demand requested instead. The current
+    /// inner sending a value it was not asked for traps (rule 2), as Combine's does.
     @inlinable
     func receive(_ value: Downstream.Input, at index: Int) -> Subscribers.Demand {
-        guard let downstream = state.withLock({ $0.admit(value, from: index) }) else { return .none }
+        let downstream: Downstream
+        switch state.withLock({ $0.admit(value, from: index) }) {
+        case .deliver(let receiver): downstream = receiver
+        case .drop: return .none
+        case .beyondDemand: Violation.valueBeyondDemand(description)
+        }
         let more = downstream.receive(value)
         let (action, next, returned) = state.withLock { $0.delivered(more: more, returningTo: index) }
         state.perform(action)
@@ -85,8 +94,10 @@ extension SwitchToLatestSubscription: IndexedSubscriberParent {
         return returned
     }
 
+    /// The current inner completing before its subscription traps (rule 1), as Combine's does.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+        if state.withLock({ $0.awaitsSubscription(index) }) { Violation.signalBeforeSubscription(description) }
         state.perform(state.withLock { $0.completeInner(completion, at: index) })
     }
 }
