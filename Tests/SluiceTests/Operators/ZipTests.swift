@@ -42,6 +42,24 @@ struct ZipTests {
         #expect(recorder.violations.isEmpty)
     }
 
+    @Test("demand requested from inside receive is returned to the upstream whose value made the pair and requested from the others, as Combine's zip does", arguments: [Subscribers.Demand.unlimited, .max(10)])
+    func reentrantRequestReturnedToTheSender(initialDemand: Subscribers.Demand) {
+        let left = ControllablePublisher<Int, Never>()
+        let right = ControllablePublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: initialDemand)
+        defer { recorder.cancel() }
+        recorder.onValue { _ in recorder.request(.max(666)); return .none }
+        left.zip(right, +).subscribe(recorder)
+        let a = left.subscriptions[0], b = right.subscriptions[0]
+        #expect(a.send(1) == .none)
+        #expect(b.send(1) == .max(666))
+        #expect(a.requests == [initialDemand, .max(666)])
+        #expect(b.requests == [initialDemand])
+        recorder.request(.max(5))
+        #expect(a.requests.last == .max(5) && b.requests.last == .max(5), "outside a delivery, every upstream is asked")
+        #expect(recorder.values == [2] && recorder.violations.isEmpty)
+    }
+
     @Test("demand requested before the upstreams subscribe is asked of each when it does")
     func demandBeforeSubscription() {
         let recorder = RecordingSubscriber<[Int], Never>()

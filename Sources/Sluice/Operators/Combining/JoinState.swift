@@ -30,6 +30,12 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
     @usableFromInline var requested = Subscribers.Demand.none
     /// Cancelled, or the completion decided.
     @usableFromInline var ended = false
+    /// `zip`: the upstream in whose `receive(_:)` the deliverer is delivering, while it is.
+    @usableFromInline var deliveringFor: Int?
+    /// `zip`: demand the downstream requested from inside that delivery, on its thread. That
+    /// upstream gets it back from its `receive(_:)` rather than by a request, as Combine's zip
+    /// does; the other upstreams are asked as usual.
+    @usableFromInline var senderShare = Subscribers.Demand.none
 
     @inlinable
     init(downstream: Downstream, row: Row) {
@@ -48,6 +54,10 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         /// Ask every upstream subscribed in `upstreams` for `demand`, or (`onlySender`) only
         /// the one whose value made the tuple that returned it.
         @usableFromInline var request: (demand: Subscribers.Demand, upstreams: [SubscriptionSlot], onlySender: Bool)?
+        /// `zip`: the upstream that `request` skips, as its share goes to ``JoinState/senderShare``.
+        @usableFromInline var skips: Int?
+        /// `zip`: demand for the deliverer's sender to return from its `receive(_:)`.
+        @usableFromInline var senderShare = Subscribers.Demand.none
         @usableFromInline var cancels: [any Subscription] = []
         /// A tuple was queued over the bound of the hand-over: the sender may have to wait
         /// (see ``SerialDelivery``).
@@ -71,6 +81,7 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         row.store(value, at: index)
         if Row.consumes {
             combine(into: &action)
+            if action.deliver != nil { deliveringFor = index }
         } else if row.isFull, delivery.demand > 0 {
             admit(row.take(), into: &action)
         }
@@ -89,6 +100,10 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         delivery.demand += demand
         if requested != .unlimited || (Row.consumes && !returned) {
             action.request = (demand, upstreams, returned && !Row.consumes)
+            if !returned, let sender = deliveringFor, delivery.deliverer == currentThreadIdentity() {
+                action.skips = sender
+                senderShare += demand
+            }
         }
         if !(returned && !Row.consumes) { requested += demand }
         combine(into: &action)
@@ -100,8 +115,14 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         var action = Action()
         guard downstream != nil else { return (action, .idle) }  // cancelled meanwhile
         add(more, returned: true, into: &action)
+        action.senderShare = senderShare
+        senderShare = .none
         let next = delivery.next(adding: .none)
-        if case .completion = next { downstream = nil }
+        switch next {
+        case .value: break
+        case .completion: downstream = nil; deliveringFor = nil
+        case .idle: deliveringFor = nil
+        }
         return (action, next)
     }
 

@@ -98,8 +98,9 @@ where Row.Output == Downstream.Input {
     @inlinable
     func carryOut(_ action: JoinState<Row, Downstream>.Action, for index: Int?, returning returned: inout Subscribers.Demand) {
         for upstream in action.cancels { upstream.cancel() }
+        if index != nil { returned += action.senderShare }
         guard let (demand, upstreams, onlySender) = action.request else { return }
-        for (position, slot) in upstreams.enumerated() {
+        for (position, slot) in upstreams.enumerated() where position != action.skips {
             if position == index { returned += demand } else if !onlySender { slot.current?.request(demand) }
         }
     }
