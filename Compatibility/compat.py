@@ -54,6 +54,7 @@ REASONS = {
     "released-after-completion": "Combine keeps a finished subscriber/subscription alive; Sluice releases it",
     "toolchain-defect": "a toolchain defect (reproducer in the repository)",
     "swift6-soundness": "a deliberate Swift 6 soundness difference (Migration.md)",
+    "beyond-demand": "Combine delivers values the subscriber has not requested; Sluice keeps rule 2 (Migration.md)",
     "not-yet-fixed": "a behaviour difference still to fix",
     "description": "compares description strings or mirrors (still to fix)",
 }
