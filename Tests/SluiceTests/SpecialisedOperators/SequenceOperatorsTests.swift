@@ -110,7 +110,7 @@ struct SequenceOperatorsTests {
         #expect(outcome(of: longest) == finished("ccc"))   // the first of equals, as the generic max(by:)
     }
 
-    @Test("output(at:) and output(in:) select by index; indices outside the collection give nothing")
+    @Test("output(at:) and output(in:) select by index; an index outside the collection gives nothing")
     func positions() {
         let atTwo = numbers.output(at: 2)
         pin(atTwo, as: Optional<Int>.Publisher.self)
@@ -124,10 +124,36 @@ struct SequenceOperatorsTests {
         let within = numbers.output(in: 1..<3)
         pin(within, as: Publishers.Sequence<[Int], Never>.self)
         #expect(outcome(of: within) == finished(1, 4))
-        #expect(outcome(of: numbers.output(in: 3..<9)) == finished(1, 5))
         let failing = numbers.setFailureType(to: Thrown.self).output(in: 0..<1)
         pin(failing, as: Publishers.Sequence<[Int], Thrown>.self)
         #expect(outcome(of: failing) == finished(3))
+    }
+
+    @Test("output(at:) asks the collection's indices, then its subscript, as Combine's does, and nothing else")
+    func outputAtAsksIndices() {
+        let log = Locked<[String]>([])
+        let collection = LoggingCollection(log: log)
+        #expect(outcome(of: collection.publisher.output(at: 1)) == finished(20))
+        #expect(log.withLock { $0 } == ["indices", "subscript"])
+        log.withLock { $0 = [] }
+        #expect(outcome(of: collection.publisher.output(at: 7)) == finished())
+        #expect(log.withLock { $0 } == ["indices"])
+    }
+
+    /// Three elements; logs which of its requirements a call uses.
+    private struct LoggingCollection: RandomAccessCollection {
+        let log: Locked<[String]>
+        var startIndex: Int { log.withLock { $0.append("startIndex") }; return 0 }
+        var endIndex: Int { log.withLock { $0.append("endIndex") }; return 3 }
+        var indices: Range<Int> { log.withLock { $0.append("indices") }; return 0..<3 }
+        subscript(position: Int) -> Int { log.withLock { $0.append("subscript") }; return (position + 1) * 10 }
+    }
+
+    @Test("output(in:) with a range reaching outside an array traps, as slicing it does (and Combine's does)")
+    func outputInRangeOutsideTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = [3, 1, 4, 1, 5].publisher.output(in: 3..<9)
+        }
     }
 
     @Test("count is a Just for a random-access collection that cannot fail, else a Result publisher")

@@ -51,7 +51,8 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
         Optional<Output>.Publisher(sequence.first)
     }
 
-    /// Publishes the element at `index`, or nothing when `index` is outside the collection.
+    /// Publishes the element at `index`, or nothing when `index` is not among the collection's
+    /// `indices` (which it asks, as Combine's does: O(1) for most random-access collections).
     @inlinable
     public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(sequence.publishedElement(at: index))
@@ -59,8 +60,8 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
 }
 
 extension Publishers.Sequence where Elements: Collection {
-    /// Publishes the elements at the indices in `range`, copied now; indices outside the
-    /// collection are left out.
+    /// Publishes the elements at the indices in `range`, copied now. A range that reaches
+    /// outside the collection traps, as slicing the collection does (and Combine's does).
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
         Publishers.Sequence<[Output], Failure>(sequence: sequence.publishedElements(in: range))
@@ -83,7 +84,8 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
 }
 
 extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
-    /// Publishes the element at `index`, or nothing when `index` is outside the collection.
+    /// Publishes the element at `index`, or nothing when `index` is not among the collection's
+    /// `indices` (which it asks, as Combine's does: O(1) for most random-access collections).
     @inlinable
     public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(sequence.publishedElement(at: index))
@@ -91,8 +93,8 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
 }
 
 extension Publishers.Sequence where Elements: RandomAccessCollection {
-    /// Publishes the elements at the indices in `range`, copied now; indices outside the
-    /// collection are left out.
+    /// Publishes the elements at the indices in `range`, copied now. A range that reaches
+    /// outside the collection traps, as slicing the collection does (and Combine's does).
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
         Publishers.Sequence<[Output], Failure>(sequence: sequence.publishedElements(in: range))
@@ -100,17 +102,17 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
 }
 
 extension Collection {
-    /// The element at `index`, or `nil` outside `startIndex..<endIndex` (an O(1) check,
-    /// unlike `indices.contains`). Behind both `output(at:)` overloads.
+    /// The element at `index`, or `nil` when it is not among `indices`, with Combine's calls
+    /// to the collection. Behind both `output(at:)` overloads.
     @inlinable
     func publishedElement(at index: Index) -> Element? {
-        (startIndex..<endIndex).contains(index) ? self[index] : nil
+        indices.contains(index) ? self[index] : nil
     }
 
-    /// The elements at the indices in `range` that are inside the collection, copied.
-    /// Behind both `output(in:)` overloads.
+    /// The elements in `range`, copied (the slice traps outside the collection). Behind both
+    /// `output(in:)` overloads.
     @inlinable
     func publishedElements(in range: Range<Index>) -> [Element] {
-        Array(self[range.clamped(to: startIndex..<endIndex)])
+        Array(self[range])
     }
 }
