@@ -81,8 +81,18 @@ extension Registry {
             ]
         }
 
+    /// The relays, which never complete: fed by the usual subject pump through ``RelayFeed``.
+    static let extRelays: [Entry] = [
+        Entry("PassthroughRelay(never-ending)", elements: k, ending: .never, delivery: .hot, forwardsValuesUnchanged: true) {
+            Bodies.subject(RelayFeed(PassthroughRelay<Int>()), count: k, ending: .never)
+        },
+        Entry("CurrentValueRelay(never-ending)", elements: 1, ending: .never, delivery: .hot, forwardsValuesUnchanged: true) {
+            Bodies.subject(RelayFeed(CurrentValueRelay(0), current: { $0.value }), count: 1, ending: .never)
+        },
+    ]
+
     /// The entries of SluiceExt whose values are declared.
-    static let ext: [Entry] = extSources + extSubjects
+    static let ext: [Entry] = extSources + extSubjects + extRelays
         + extOperatorTransforms.flatMap { operation in
             extUpstreams.compactMap { upstream in
                 if extNonFailingUpstreamsOnly.contains(operation.name) && upstream.ending == .failure { return nil }
@@ -120,5 +130,29 @@ extension Registry {
             subscriber.send(completion: completion)
             return AnyCancellable {}
         })
+    }
+}
+
+/// A relay seen as a subject of the registry's types, so that the subject pump can feed it:
+/// values go to `accept`, a completion nowhere (a relay never completes), and subscribers get
+/// the relay's own subscription, its failure type widened (``WidenedFailure``).
+final class RelayFeed<R: Relay & Sendable>: Subject, Sendable where R.Output == Int {
+    typealias Output = Int
+    typealias Failure = TestFailure
+    let relay: R
+    /// A `CurrentValueRelay`'s value, which the pump must not send again.
+    let current: (@Sendable (R) -> Int)?
+
+    init(_ relay: R, current: (@Sendable (R) -> Int)? = nil) {
+        self.relay = relay
+        self.current = current
+    }
+
+    var currentValue: Int? { current?(relay) }
+    func send(_ value: Int) { relay.accept(value) }
+    func send(completion: Subscribers.Completion<TestFailure>) {}
+    func send(subscription: any Subscription) { subscription.request(.unlimited) }
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestFailure {
+        relay.widened().subscribe(subscriber)
     }
 }

@@ -1,4 +1,5 @@
 import Sluice
+import SluiceExt
 import SluiceTesting
 
 // The pieces registry entries are made of: an adapter that lets a `Never`-failing publisher
@@ -210,7 +211,9 @@ enum Bodies {
                     // A CurrentValueSubject owes a value it dropped for want of demand (its
                     // current one) and delivers it at the next request: sent again, it would
                     // arrive twice.
-                    if let current = (subject as? CurrentValueSubject<Int, TestFailure>)?.value, current >= next { break }
+                    let current = (subject as? CurrentValueSubject<Int, TestFailure>)?.value
+                        ?? (subject as? RelayFeed<CurrentValueRelay<Int>>)?.currentValue
+                    if let current, current >= next { break }
                     subject.send(next)
                     if delivered.value == next { break }  // dropped: no demand
                 }
