@@ -118,6 +118,14 @@ extension Violation {
                    file: file, line: line)
     }
 
+    /// Rule 7: `buffer(…, whenFull: .customError)`'s closure made the buffer's upstream send
+    /// it an element (on the closure's thread), where Combine's buffer deadlocks and traps.
+    @usableFromInline @inline(never)
+    static func signalInsideCustomError(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: buffer(size:prefetch:whenFull: .customError) received an element from inside its customError closure (rule 7)",
+                   file: file, line: line)
+    }
+
     /// `Optional.Publisher.output(in:)` takes a range whose upper bound, made half-open, is
     /// below `Int.max - 1`, as Combine's precondition says (the general `output(in:)` has no
     /// such bound).

@@ -55,6 +55,8 @@
 // Violation.negativeBufferSize        buffer(size: -1, prefetch: .keepFull, …) at subscription: here
 //                                     (byRequest with a negative size does not trap, as in Combine).
 // Violation.negativeGroupCount        collect(.byTimeOrCount(_, _, -1)) at the first request: here.
+// Violation.signalInsideCustomError   an element sent from inside buffer's customError closure:
+//                                     BufferTests (with the message).
 // Violation.negativeCount             dropFirst(-1) at subscription: SelectingOperatorTests.
 // Violation.outputRangeTooLarge       Optional.Publisher.output(in: 0..<(Int.max - 1)):
 //                                     OptionalPublisherOperatorsTests (with the message).

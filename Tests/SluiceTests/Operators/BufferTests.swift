@@ -263,6 +263,37 @@ struct BufferTests {
         #expect(made.withLock { $0 } == 1 && subscription.cancelCount == 1 && recorder.violations.isEmpty)
     }
 
+    @Test("a buffer of size 0 holds nothing, so every element does not fit, even with demand, as in Combine: dropped, or customError's failure")
+    func sizeZeroFitsNothing() {
+        for whenFull in WhenFull.allCases {
+            let upstream = ControllablePublisher<Int, Overflow>()
+            let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .max(2))
+            defer { recorder.cancel() }
+            upstream.buffer(size: 0, prefetch: .byRequest, whenFull: whenFull.strategy).subscribe(recorder)
+            _ = upstream.subscriptions[0].send(1)
+            recorder.request(.max(1))
+            #expect(recorder.values.isEmpty, "\(whenFull)")
+            #expect(recorder.completion == (whenFull == .customError ? .failure(Overflow()) : nil), "\(whenFull)")
+        }
+    }
+
+    @Test("an element the upstream sends from inside customError's closure, on its thread, traps naming rule 7, where Combine's buffer deadlocks")
+    func elementInsideCustomErrorTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = ControllablePublisher<Int, Overflow>()
+            let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .none)
+            upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError {
+                _ = upstream.subscriptions[0].send(1000)
+                return Overflow()
+            }).subscribe(recorder)
+            _ = upstream.subscriptions[0].send(1)
+            _ = upstream.subscriptions[0].send(2)
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("received an element from inside its customError closure (rule 7)"))
+        }
+    }
+
     // MARK: Completion
 
     /// A buffer of 3 given 1 and 2 without demand, then `completion`.

@@ -102,7 +102,9 @@ extension Publisher {
     /// `prefetch` says how the upstream is asked: `.keepFull` asks for `size` at once and tops
     /// the buffer up as the downstream takes elements; `.byRequest` asks for `.unlimited` at
     /// once (as Combine does). `whenFull` says what becomes of an element that arrives while the buffer is
-    /// full (`.customError`'s failure goes out at the next request). `.finished` comes after the
+    /// full (`.customError`'s failure goes out at the next request); a buffer of size 0 is
+    /// always full, as Combine's is, even while the downstream has demand. An element the
+    /// upstream sends from inside the `.customError` closure traps (Combine's deadlocks). `.finished` comes after the
     /// buffered elements; an upstream failure comes at once (after the elements already
     /// requested), dropping the rest.
     ///

@@ -57,6 +57,9 @@ struct BufferState<Downstream: Subscriber> {
     /// `customError`'s failure, made when an element did not fit: it goes out at the
     /// downstream's next request, after the buffered elements that request covers.
     @usableFromInline var heldFailure: Failure?
+    /// The thread calling `customError`'s closure, while it does (0 otherwise): an element it
+    /// sends the buffer from inside traps, where Combine's buffer deadlocks.
+    @usableFromInline var errorMaker: UInt = 0
     @usableFromInline let size: Int
     @usableFromInline let keepFull: Bool
     @usableFromInline let overflow: Overflow
@@ -90,13 +93,19 @@ struct BufferState<Downstream: Subscriber> {
         case deliver(Downstream)
         /// `customError`: cancel this upstream, make the error and hold it.
         case overflowed((any Subscription)?)
+        /// Sent from inside `customError`'s closure, on its thread (misuse: it traps).
+        case insideCustomError
     }
 
     @inlinable
     mutating func receive(_ value: Output) -> Arrival {
-        guard !ended, upstream.isSubscribed else { return .kept(.none) }
+        guard !ended, upstream.isSubscribed else {
+            return errorMaker != 0 && errorMaker == currentThreadIdentity() ? .insideCustomError : .kept(.none)
+        }
         if requested != .unlimited && requested > .none { requested -= 1 }
-        if buffer.isEmpty {
+        // Straight through when nothing waits ahead of it, unless the buffer holds nothing at
+        // all: Combine's buffer of size 0 treats every element as not fitting.
+        if buffer.isEmpty && size > 0 {
             switch delivery.admit(value) {
             case .deliver:
                 guard let downstream else { break }
@@ -120,6 +129,7 @@ struct BufferState<Downstream: Subscriber> {
                 }
             case .fail:
                 ended = true
+                errorMaker = currentThreadIdentity()
                 return .overflowed(upstream.end()?.upstream)
             }
         }
@@ -130,6 +140,7 @@ struct BufferState<Downstream: Subscriber> {
     /// the downstream cancelled meanwhile.
     @inlinable
     mutating func hold(_ failure: Failure) {
+        errorMaker = 0
         if downstream != nil { heldFailure = failure }
     }
 

@@ -80,6 +80,8 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
             let failure = makeError!()
             state.withLock { $0.hold(failure) }
             return .none
+        case .insideCustomError:
+            Violation.signalInsideCustomError()
         }
     }
 
