@@ -17,7 +17,13 @@
 /// (1...5).publisher.subscribe(firstThree)
 /// // received == [1, 2, 3], and no completion: it asked for three values of five
 /// ```
-public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
+///
+/// A subscriber is called on whatever thread its publisher signals from (Combine's contract),
+/// so its conformance cannot be isolated to an actor: `SendableMetatype` makes
+/// `@MainActor final class Model: @MainActor Subscriber` a compile error instead of a model
+/// called off the main actor. To receive on an actor, use `sink` (made there, it runs there)
+/// or `receive(on:)` the actor's scheduler before a subscriber whose methods are `nonisolated`.
+public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible, SendableMetatype {
     /// The kind of values this subscriber receives.
     associatedtype Input
 

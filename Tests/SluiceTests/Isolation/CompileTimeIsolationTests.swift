@@ -134,5 +134,81 @@ struct CompileTimeIsolationTests {
         #expect(result.status != 0)
         #expect(result.output.contains("data race") || result.output.contains("Sendable"), "\(result.output)")
     }
+
+    @Test("a subscriber conformance isolated to an actor is rejected: a subject would call it off that actor")
+    func isolatedSubscriberConformanceRejected() throws {
+        let rejected = try compile("""
+            import Sluice
+            @MainActor final class Model: @MainActor Subscriber {
+                var received = 0
+                func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+                func receive(_ input: Int) -> Subscribers.Demand { received += input; return .none }
+                func receive(completion: Subscribers.Completion<Never>) {}
+            }
+            """)
+        #expect(rejected.status != 0, "\(rejected.output)")
+        let accepted = try compile("""
+            import Sluice
+            final class Counter: Subscriber {
+                func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+                func receive(_ input: Int) -> Subscribers.Demand { .none }
+                func receive(completion: Subscribers.Completion<Never>) {}
+            }
+            PassthroughSubject<Int, Never>().subscribe(Counter())
+            """)
+        #expect(accepted.status == 0, "\(accepted.output)")
+    }
+
+    @Test("a Future's promise takes its value sending: a value the fulfilling task goes on using is rejected")
+    func promiseTakesItsValueSending() throws {
+        let rejected = try compile("""
+            import Sluice
+            final class Box { var x = 0 }
+            func make() -> Future<Box, Never> {
+                Future { promise in
+                    Task.detached {
+                        let box = Box()
+                        promise(.success(box))
+                        box.x += 1
+                    }
+                }
+            }
+            """)
+        #expect(rejected.status != 0)
+        #expect(rejected.output.contains("data race"), "\(rejected.output)")
+        let accepted = try compile("""
+            import Sluice
+            final class Box { var x = 0 }
+            func make() -> Future<Box, Never> {
+                Future { promise in Task.detached { promise(.success(Box())) } }
+            }
+            let sendable = Future<Int, Never> { promise in let n = 1; promise(.success(n)); print(n) }
+            """)
+        #expect(accepted.status == 0, "\(accepted.output)")
+    }
+
+    @Test("a Producer sends its values sending: a value the body goes on using is rejected")
+    func producerSendsSending() throws {
+        let rejected = try compile("""
+            import Sluice
+            final class Box { var x = 0 }
+            let producer = Producer<Box, Never> { sender in
+                let box = Box()
+                await sender.send(box)
+                box.x += 1
+            }
+            """)
+        #expect(rejected.status != 0)
+        #expect(rejected.output.contains("data race"), "\(rejected.output)")
+        let accepted = try compile("""
+            import Sluice
+            final class Box { var x = 0 }
+            let producer = Producer<Box, Never> { sender in
+                for _ in 0..<3 { await sender.send(Box()) }
+            }
+            let numbers = Producer<Int, Never> { sender in let n = 1; await sender.send(n); print(n) }
+            """)
+        #expect(accepted.status == 0, "\(accepted.output)")
+    }
 }
 #endif

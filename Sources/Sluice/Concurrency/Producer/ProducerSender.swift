@@ -36,8 +36,12 @@ extension Producer {
         /// example does: a cancel also cancels the body's task, so work that checks
         /// `Task.isCancelled` stops too, but a loop that checks neither would go on producing
         /// values nobody receives.
+        ///
+        /// `value` is `sending`: one that is not `Sendable` is given away to the subscriber,
+        /// which may be on another thread or actor, so the body cannot go on using it (the
+        /// compiler says so). `Sendable` values are passed as usual.
         @inlinable @discardableResult
-        public func send(_ value: Output) async -> Bool {
+        public func send(_ value: sending Output) async -> Bool {
             if demand == .none {
                 guard let pending = subscription.takePendingDemand() else { return false }
                 guard pending > .none else { return await waitForDemand(offering: value) }

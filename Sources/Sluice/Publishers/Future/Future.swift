@@ -20,8 +20,11 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// `@Sendable`, unlike Combine's: the point of a promise is to be fulfilled later, from a
     /// callback, a dispatch queue or a `Task`, which Swift 6 allows only for a `Sendable`
     /// closure. Calling it hands the result to the future's subscribers on the calling thread
-    /// (a `sink` made on an actor still runs its closure there).
-    public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
+    /// (a `sink` made on an actor still runs its closure there). The result is `sending`: a
+    /// value that is not `Sendable` must be given away, so the code that fulfils the promise
+    /// cannot go on using it while the subscribers do (the compiler says so); a `Sendable`
+    /// value is passed as usual.
+    public typealias Promise = @Sendable (sending Result<Output, Failure>) -> Void
 
     @usableFromInline let storage: FutureStorage<Output, Failure>
 
@@ -125,5 +128,7 @@ final class FutureStorage<Output, Failure: Error> {
 
 // Safe to share: every access to the state goes through its lock, and fulfilling hands the
 // result to the subscribers on the promise's thread, as Combine's contract has it (rule 3
-// holds: one result, delivered once per conduit). This is what lets the promise be @Sendable.
+// holds: one result, delivered once per conduit). This is what lets the promise be @Sendable;
+// the promise takes its result `sending`, so a value that is not Sendable enters the storage
+// only when its sender can no longer touch it.
 extension FutureStorage: @unchecked Sendable {}
