@@ -45,23 +45,29 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Creates a type-erasing subscriber that runs the given closures; a missing closure
     /// does nothing (a missing `receiveValue` returns `.none`).
+    ///
+    /// Made outside any actor, the closures run on the publisher's thread, as Combine's. Made
+    /// in actor-isolated code (`isolation` defaults to the caller's actor), they run on that
+    /// actor, as a `sink`'s do: each signal, the subscription first, reaches them there in the
+    /// order it arrived (at once when it already arrives on the main actor for a main-actor
+    /// subscriber with nothing queued, else after a hop). Across a hop the demand
+    /// `receiveValue` returns cannot be returned to the publisher: it is requested from the
+    /// subscription instead, which adds up to the same demand, later; a subject drops what it
+    /// sends before that request arrives, as it does behind `receive(on:)`.
     public init(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) {
-        self.init(receiveSubscription: receiveSubscription, receiveValue: receiveValue,
-                  receiveCompletion: receiveCompletion, describing: "Anonymous AnySubscriber")
-    }
-
-    private init(
-        receiveSubscription: ((any Subscription) -> Void)?,
-        receiveValue: ((Input) -> Subscribers.Demand)?,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
-        describing description: String
-    ) {
-        box = ClosureSubscriberBox(receiveSubscription: receiveSubscription, receiveValue: receiveValue,
-                                   receiveCompletion: receiveCompletion, description: description)
+        if let isolation {
+            box = IsolatedClosureSubscriberBox(
+                receiveSubscription: receiveSubscription, receiveValue: receiveValue,
+                receiveCompletion: receiveCompletion, actor: isolation)
+        } else {
+            box = ClosureSubscriberBox(receiveSubscription: receiveSubscription, receiveValue: receiveValue,
+                                       receiveCompletion: receiveCompletion)
+        }
         combineIdentifier = CombineIdentifier()
     }
 
@@ -157,18 +163,17 @@ internal final class SubscriberBox<Base: Subscriber>: AnySubscriberBox<Base.Inpu
     @usableFromInline override var customMirror: Mirror { Mirror(reflecting: base) }
 }
 
+/// ``AnySubscriber``'s closures, made outside any actor: called on the publisher's thread.
 private final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBox<Input, Failure> {
     let receiveSubscriptionBody: ((any Subscription) -> Void)?
     let receiveValueBody: ((Input) -> Subscribers.Demand)?
     let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
-    let text: String
 
     init(receiveSubscription: ((any Subscription) -> Void)?, receiveValue: ((Input) -> Subscribers.Demand)?,
-         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, description: String) {
+         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?) {
         receiveSubscriptionBody = receiveSubscription
         receiveValueBody = receiveValue
         receiveCompletionBody = receiveCompletion
-        text = description
         super.init(
             receiveEntry: { box, value in unsafeDowncast(box, to: ClosureSubscriberBox.self).receiveValueBody?(value) ?? .none },
             subjectEntries: { _ in nil })
@@ -176,6 +181,56 @@ private final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBo
 
     override func receive(subscription: any Subscription) { receiveSubscriptionBody?(subscription) }
     override func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody?(completion) }
-    override var description: String { text }
+    override var description: String { "Anonymous AnySubscriber" }
+    override var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+/// ``AnySubscriber``'s closures, made in code isolated to `actor`: every signal is handed to
+/// ``ActorDelivery``, which performs it on that actor in arrival order; the demand
+/// `receiveValue` returns is requested from the subscription there.
+private final class IsolatedClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBox<Input, Failure>,
+    ActorBoundSubscriber
+{
+    let receiveSubscriptionBody: ((any Subscription) -> Void)?
+    let receiveValueBody: ((Input) -> Subscribers.Demand)?
+    let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
+    let delivery: ActorDelivery<IsolatedClosureSubscriberBox>
+    /// The subscription, for the demand `receiveValue` returns. Touched only in
+    /// ``perform(_:)``, so only on the actor, one signal at a time.
+    var subscription: (any Subscription)?
+
+    init(receiveSubscription: ((any Subscription) -> Void)?, receiveValue: ((Input) -> Subscribers.Demand)?,
+         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, actor: any Actor) {
+        receiveSubscriptionBody = receiveSubscription
+        receiveValueBody = receiveValue
+        receiveCompletionBody = receiveCompletion
+        delivery = ActorDelivery(actor: actor)
+        super.init(
+            receiveEntry: { box, value in
+                let box = unsafeDowncast(box, to: IsolatedClosureSubscriberBox.self)
+                box.delivery.deliver(.value(value), to: box)
+                return .none
+            },
+            subjectEntries: { _ in nil })
+    }
+
+    override func receive(subscription: any Subscription) { delivery.deliver(.subscription(subscription), to: self) }
+    override func receive(completion: Subscribers.Completion<Failure>) { delivery.deliver(.completion(completion), to: self) }
+
+    func perform(_ event: SubscriberEvent<Input, Failure>) {
+        switch event {
+        case .subscription(let subscription):
+            self.subscription = subscription
+            receiveSubscriptionBody?(subscription)
+        case .value(let value):
+            let more = receiveValueBody?(value) ?? .none
+            if more > .none { subscription?.request(more) }
+        case .completion(let completion):
+            subscription = nil
+            receiveCompletionBody?(completion)
+        }
+    }
+
+    override var description: String { "Anonymous AnySubscriber" }
     override var customMirror: Mirror { Mirror(self, children: [:]) }
 }

@@ -129,6 +129,8 @@ extension Subscribers.Assign: ActorBoundSubscriber {
                 return state.object
             }
             _ = object   // released here, after the lock
+        case .subscription:
+            break
         }
     }
 }

@@ -258,6 +258,7 @@ extension Subscribers.Sink: ActorBoundSubscriber {
         switch event {
         case .value(let value): deliverValue(value)
         case .completion(let completion): deliverCompletion(completion)
+        case .subscription: break
         }
     }
 }

@@ -1,6 +1,8 @@
 /// One signal for a subscriber's user code: what ``ActorDelivery`` queues.
 @usableFromInline
 enum SubscriberEvent<Input, Failure: Error> {
+    /// Queued only for `AnySubscriber`'s closures (a sink takes its subscription where it is).
+    case subscription(any Subscription)
     case value(Input)
     case completion(Subscribers.Completion<Failure>)
 }
