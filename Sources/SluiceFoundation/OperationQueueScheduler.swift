@@ -58,7 +58,7 @@ extension OperationQueue: SendableActionScheduler {
             deadline: .now() + Swift.max(date.date.timeIntervalSinceNow, 0), repeating: Swift.max(interval.timeInterval, 0),
             leeway: leeway)
         timer.resume()
-        return AnyCancellable {
+        return AnyCancellable(isolation: nil) {
             ticks.cancel()
             timer.cancel()
         }

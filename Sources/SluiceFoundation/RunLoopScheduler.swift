@@ -50,7 +50,7 @@ extension RunLoop: SendableActionScheduler {
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
     ) -> any Cancellable {
         let timer = addTimer(firing: date.date, interval: interval.timeInterval, tolerance: tolerance, action)
-        return AnyCancellable { RunLoopTimers.invalidate(timer) }
+        return AnyCancellable(isolation: nil) { RunLoopTimers.invalidate(timer) }
     }
 
     /// Adds a timer that runs `action` at `date`, repeating every `interval` if it is positive.

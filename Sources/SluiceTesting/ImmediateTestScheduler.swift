@@ -64,7 +64,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
     ) -> any Cancellable {
         run(action, at: date)
-        return AnyCancellable {}
+        return AnyCancellable(isolation: nil) {}
     }
 
     /// Runs `action` (and whatever is scheduled meanwhile) unless another thread or an outer

@@ -69,7 +69,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     ) -> any Cancellable {
         precondition(interval > .zero, "TestScheduler: a repeating action needs a positive interval")
         let id = state.withLock { $0.add(at: date, interval: interval, action) }
-        return AnyCancellable { [weak self] in
+        return AnyCancellable(isolation: nil) { [weak self] in
             // The action is released here, after the lock.
             _ = self?.state.withLock { $0.remove(id: id) }
         }

@@ -22,8 +22,16 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     private let action: Atomic<Unmanaged<CancelAction>?>
 
     /// Creates a cancellable that runs `cancel` when canceled or deinitialized.
-    public init(_ cancel: @escaping () -> Void) {
-        action = Atomic(.passRetained(CancelAction(.closure(cancel))))
+    ///
+    /// Made outside any actor, `cancel` runs on the thread that cancels, as Combine's. Made in
+    /// actor-isolated code (`isolation` defaults to the caller's actor), it runs on that actor:
+    /// at once when the main actor's cancellable is cancelled on the main actor, otherwise in
+    /// a task on the actor, so ``cancel()`` may return before it has run. Code whose closure
+    /// only forwards to thread-safe cancels (a custom publisher, a scheduler) passes
+    /// `isolation: nil` to keep it on the cancelling thread wherever it is made.
+    public init(isolation: (any Actor)? = #isolation, _ cancel: @escaping () -> Void) {
+        let action: CancelAction.Action = isolation.map { .isolatedClosure(cancel, $0) } ?? .closure(cancel)
+        self.action = Atomic(.passRetained(CancelAction(action)))
     }
 
     /// Creates a cancellable that cancels `canceller` when canceled or deinitialized.
@@ -67,13 +75,16 @@ extension AnyCancellable: CustomCombineIdentifierConvertible {}
 /// What an ``AnyCancellable`` runs once: its closure, or its canceller's `cancel()` (held as
 /// it is, so that wrapping a subscriber or subscription makes no closure).
 ///
-/// Safe to send across threads although neither is `Sendable`: `Cancellable.cancel()` is
-/// thread-safe by contract (design rule 4), the closure only forwards to such a `cancel()` (or
-/// to user code that Combine equally runs on the cancelling thread), and `AnyCancellable` hands
-/// it out exactly once, by an atomic exchange. Nothing in it is mutable.
+/// Safe to send across threads although none is `Sendable`: `Cancellable.cancel()` is
+/// thread-safe by contract (design rule 4); a closure made outside any actor belongs to no
+/// isolation (Combine equally runs it on the cancelling thread); one made on an actor runs only
+/// isolated to that actor (see ``run()``); and `AnyCancellable` hands the action out exactly
+/// once, by an atomic exchange. Nothing in it is mutable.
 private final class CancelAction: @unchecked Sendable {
     enum Action {
         case closure(() -> Void)
+        /// A closure written in `actor`'s isolation.
+        case isolatedClosure(() -> Void, any Actor)
         case cancellable(any Cancellable)
     }
 
@@ -83,8 +94,21 @@ private final class CancelAction: @unchecked Sendable {
 
     func run() {
         switch action {
-        case .closure(let run): run()
-        case .cancellable(let canceller): canceller.cancel()
+        case .closure(let run):
+            run()
+        case .isolatedClosure(let run, let actor):
+            if actor === MainActor.shared && isOnMainActorExecutor() {
+                run()
+            } else {
+                Task { [self] in await runIsolated(on: actor) }
+            }
+        case .cancellable(let canceller):
+            canceller.cancel()
         }
+    }
+
+    /// Runs the isolated closure on its actor.
+    private func runIsolated(on actor: isolated any Actor) {
+        if case .isolatedClosure(let run, _) = action { run() }
     }
 }

@@ -129,7 +129,7 @@ public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where 
                 deadline = deadline.advanced(by: step)
             }
         }
-        return AnyCancellable {
+        return AnyCancellable(isolation: nil) {
             cancelled.withLock { $0 = true }
             task.cancel()
         }

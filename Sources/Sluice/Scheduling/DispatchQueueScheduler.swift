@@ -123,7 +123,7 @@ extension DispatchQueue: SendableActionScheduler {
         timer.setEventHandler(qos: options.qos, flags: options.flags, handler: action)
         timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval, leeway: tolerance.timeInterval)
         timer.resume()
-        return AnyCancellable { timer.cancel() }
+        return AnyCancellable(isolation: nil) { timer.cancel() }
     }
 }
 

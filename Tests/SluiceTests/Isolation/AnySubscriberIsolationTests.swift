@@ -85,3 +85,47 @@ extension QueueActor {
             receiveValue: { [self] in log.record($0, isolated: isCurrent); return .none }))
     }
 }
+
+@Suite("AnyCancellable's closure runs on the actor that made it", .timeLimit(.minutes(6)))
+struct AnyCancellableIsolationTests {
+    @MainActor @Test("made on the main actor and cancelled from a detached task: the closure runs on the main actor")
+    func mainActorClosureCancelledElsewhere() async {
+        let log = IsolationLog<Int>()
+        let cancellable = AnyCancellable { log.record(1, isolated: MainQueue.isCurrent) }
+        await Task.detached { cancellable.cancel() }.value
+        await log.wait(for: 1)
+        #expect(log.allIsolated)
+    }
+
+    @MainActor @Test("made and cancelled on the main actor: the closure has run when cancel returns, as in Combine")
+    func mainActorCancelIsSynchronous() {
+        let ran = Locked(false)
+        let cancellable = AnyCancellable { ran.withLock { $0 = true } }
+        cancellable.cancel()
+        #expect(ran.withLock { $0 })
+    }
+
+    @Test("made on a custom actor: the closure runs on that actor")
+    func customActorClosure() async {
+        let actor = QueueActor()
+        let log = IsolationLog<Int>()
+        let cancellable = await actor.makeCancellable(log: log)
+        cancellable.cancel()
+        await log.wait(for: 1)
+        #expect(log.allIsolated)
+    }
+
+    @Test("made outside any actor: the closure runs on the cancelling thread, before cancel returns")
+    func nonisolatedClosureRunsInline() {
+        let ran = Locked(false)
+        AnyCancellable { ran.withLock { $0 = true } }.cancel()
+        #expect(ran.withLock { $0 })
+    }
+}
+
+extension QueueActor {
+    /// A cancellable whose closure, made here, logs whether it runs on this actor.
+    func makeCancellable(log: IsolationLog<Int>) -> AnyCancellable {
+        AnyCancellable { [self] in log.record(1, isolated: isCurrent) }
+    }
+}

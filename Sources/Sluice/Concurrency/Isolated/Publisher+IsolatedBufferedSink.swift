@@ -57,7 +57,7 @@ extension Publisher where Output: Sendable {
         }
         // Weak: the loop keeps `buffer` until it ends (completion delivered or cancel), so
         // after that the cancellable holds nothing, and before it `buffer` is alive to cancel.
-        return AnyCancellable { [weak buffer] in buffer?.cancel() }
+        return AnyCancellable(isolation: nil) { [weak buffer] in buffer?.cancel() }
     }
 }
 

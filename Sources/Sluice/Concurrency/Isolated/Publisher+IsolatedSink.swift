@@ -38,7 +38,7 @@ extension Publisher where Output: Sendable {
                 }
             }
         }
-        return AnyCancellable {
+        return AnyCancellable(isolation: nil) {
             handoff.cancel()
             task.cancel()
         }
