@@ -158,7 +158,10 @@ func runOn(_ actor: (any Actor)?, _ hook: @escaping () -> Void) -> () -> Void {
 ///
 /// Safe because ``runOn(_:_:)-(_,(Argument)->Void)`` hands it only to a
 /// ``ClockSchedulerQueue`` for the hook's own actor, which calls it isolated to that actor
-/// (inline only after checking it runs on the main actor), one call at a time.
+/// (inline only after checking it runs on the main actor), one call at a time. "Its own
+/// actor" is the operator's `isolation:` argument, which the compiler fills in with the
+/// caller's actor; an argument passed by hand is the caller's claim, not checked (the
+/// threads article says so).
 @usableFromInline
 struct IsolatedHook<Argument>: @unchecked Sendable {
     @usableFromInline let run: (Argument) -> Void

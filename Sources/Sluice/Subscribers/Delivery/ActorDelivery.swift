@@ -89,7 +89,8 @@ extension ActorDelivery {
 /// Safe because its one use, ``perform(_:)``, is called only isolated to the subscriber's
 /// actor: from ``ActorDelivery/drain(_:on:)``, which runs on it. (The direct path for the
 /// main actor calls the subscriber itself, having checked it runs on the main actor.) So the user code behind it runs in the
-/// isolation it was written for and nowhere else.
+/// isolation it was written for and nowhere else, provided the actor is the one the compiler
+/// filled in for `isolation:` (an argument passed by hand is the caller's claim, not checked).
 @usableFromInline
 struct IsolatedTarget<Target: ActorBoundSubscriber>: @unchecked Sendable {
     @usableFromInline let target: Target
