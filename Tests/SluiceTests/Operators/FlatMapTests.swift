@@ -341,3 +341,36 @@ struct FlatMapTests {
         }
     }
 }
+
+extension FlatMapTests {
+    @Test("an upstream that fails again from inside an inner's cancel, which its first failure caused, traps naming the rule, where Combine's flatMap deadlocks")
+    func upstreamFailingAgainInsideTheCancelTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = HandingPublisher<Int, Boom>()
+            let failAgain = Locked<(@Sendable () -> Void)?>(nil)
+            let recorder = RecordingSubscriber<Int, Boom>()
+            upstream.flatMap { _ in
+                Empty<Int, Boom>(completeImmediately: false).handleEvents(receiveCancel: { failAgain.withLock { $0 }?() })
+            }.subscribe(recorder)
+            failAgain.withLock { $0 = { upstream.subscriber?.receive(completion: .failure(Boom())) } }
+            upstream.subscriber?.receive(subscription: LoggingSubscription())
+            _ = upstream.subscriber?.receive(1)
+            upstream.subscriber?.receive(completion: .failure(Boom()))
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("FlatMap received a signal after its completion (rule 4)"))
+        }
+    }
+
+    @Test("an upstream that fails again later, on another call, is ignored")
+    func upstreamFailingAgainLaterIsIgnored() {
+        let upstream = ControllablePublisher<Int, Boom>()
+        let recorder = RecordingSubscriber<Int, Boom>()
+        upstream.flatMap { _ in Empty<Int, Boom>(completeImmediately: false) }.subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        _ = subscription.send(1)
+        subscription.send(completion: .failure(Boom()))
+        subscription.send(completion: .failure(Boom()))
+        #expect(recorder.completion == .failure(Boom()))
+    }
+}

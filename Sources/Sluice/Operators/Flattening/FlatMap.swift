@@ -25,7 +25,8 @@ extension Publishers {
     /// the others, drops the elements still waiting for demand and fails the stream. (Combine
     /// leaves the upstream subscribed, ignoring it, when an inner publisher fails; this one
     /// cancels it, so that an upstream that never ends is let go.) Cancelling cancels the
-    /// upstream and every inner publisher.
+    /// upstream and every inner publisher. An upstream that completes again from inside the
+    /// cancel of an inner that its failure caused traps, where Combine's deadlocks.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output

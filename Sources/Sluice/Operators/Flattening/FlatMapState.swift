@@ -39,6 +39,9 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     @usableFromInline var unlimited = false
     /// Cancelled, or the completion decided: no value is admitted any more.
     @usableFromInline var ended = false
+    /// The thread cancelling the inners after the upstream failed, while it does (0 otherwise):
+    /// an upstream completion it brings about there traps, where Combine's flatMap deadlocks.
+    @usableFromInline var endingOn: UInt = 0
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand) {

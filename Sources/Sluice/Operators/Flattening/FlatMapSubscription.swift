@@ -85,7 +85,17 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        state.perform(state.withLock { $0.completeUpstream(completion) })
+        let thread = currentThreadIdentity()
+        let (action, reentered) = state.withLock { state in
+            if state.ended && state.endingOn == thread { return (FanInAction<Downstream>(), true) }
+            let action = state.completeUpstream(completion)
+            if !action.cancels.isEmpty { state.endingOn = thread }
+            return (action, false)
+        }
+        // An inner's cancel made the upstream complete again, on this thread (rule 7).
+        if reentered { Violation.signalAfterCompletion(description) }
+        state.perform(action)
+        if !action.cancels.isEmpty { state.withLock { $0.endingOn = 0 } }
     }
 
     // MARK: The inners, through their sides
