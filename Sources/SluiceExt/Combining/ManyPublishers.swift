@@ -1,7 +1,7 @@
 import Sluice
 
 // CombineExt's operators over a collection of publishers of one type. `combineLatest` and
-// `zip` of many are one join over them all (``JoinMany``), so demand, threads and endings are
+// `zip` of many are one tuple-making subscription over them all (``TupleMany``), so demand, threads and endings are
 // those of Sluice's `combineLatest(_:)` and `zip(_:)`.
 
 /// What `combineLatest(ifEmpty:)` of an empty collection of publishers does.
@@ -63,7 +63,7 @@ extension Collection where Element: Publisher {
             case .sendEmptyArray: return Just([]).setFailureType(to: Element.Failure.self).eraseToAnyPublisher()
             }
         }
-        return JoinMany<Element, LatestColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
+        return TupleMany<Element, LatestColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
     }
 
     /// Arrays of the publishers' values, the n-th value of each in the n-th array, in the
@@ -74,7 +74,7 @@ extension Collection where Element: Publisher {
     @inlinable
     public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
         guard !isEmpty else { return Empty().eraseToAnyPublisher() }
-        return JoinMany<Element, QueueColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
+        return TupleMany<Element, QueueColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
     }
 }
 
@@ -86,7 +86,7 @@ extension Publisher {
     @inlinable
     public func combineLatest<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-        JoinMany<AnyPublisher<Output, Failure>, LatestColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
+        TupleMany<AnyPublisher<Output, Failure>, LatestColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
             .eraseToAnyPublisher()
     }
 
@@ -104,7 +104,7 @@ extension Publisher {
     @inlinable
     public func zip<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-        JoinMany<AnyPublisher<Output, Failure>, QueueColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
+        TupleMany<AnyPublisher<Output, Failure>, QueueColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
             .eraseToAnyPublisher()
     }
 

@@ -65,9 +65,9 @@ extension AsyncStressSuites {
 
         @Test("the zip and combineLatest stress sees a pair lost, tuples out of order, and signals after a cancel")
         func joinStressCatchesLossReorderAndLateSignals() {
-            stressMutant { JoinStressTests.checkZipRace(demandPerValue: .max(1), fault: .dropsValue(at: 5)) }
-            stressMutant { JoinStressTests.checkCombineLatestRace(demandPerValue: .unlimited, fault: .swapsValues(at: 5)) }
-            stressMutant { JoinStressTests.checkCancelRace(kind: "combineLatest", fault: .ignoresCancel) }
+            stressMutant { TupleStressTests.checkZipRace(demandPerValue: .max(1), fault: .dropsValue(at: 5)) }
+            stressMutant { TupleStressTests.checkCombineLatestRace(demandPerValue: .unlimited, fault: .swapsValues(at: 5)) }
+            stressMutant { TupleStressTests.checkCancelRace(kind: "combineLatest", fault: .ignoresCancel) }
         }
 
         @Test("the merge stress sees a value lost")

@@ -31,9 +31,9 @@ extension Publishers {
         /// Subscribes `subscriber`, then `a`, then `b`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let join = JoinSubscription<JoinRow2<LatestColumn<A.Output>, LatestColumn<B.Output>>, S>.start(subscriber, row: .init())
-            a.subscribe(join.side(0, for: A.Output.self))
-            b.subscribe(join.side(1, for: B.Output.self))
+            let tuples = TupleSubscription<TupleRow2<LatestColumn<A.Output>, LatestColumn<B.Output>>, S>.start(subscriber, row: .init())
+            a.subscribe(tuples.side(0, for: A.Output.self))
+            b.subscribe(tuples.side(1, for: B.Output.self))
         }
     }
 
@@ -58,11 +58,11 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let join = JoinSubscription<JoinRow3<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>>, S>
+            let tuples = TupleSubscription<TupleRow3<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>>, S>
                 .start(subscriber, row: .init())
-            a.subscribe(join.side(0, for: A.Output.self))
-            b.subscribe(join.side(1, for: B.Output.self))
-            c.subscribe(join.side(2, for: C.Output.self))
+            a.subscribe(tuples.side(0, for: A.Output.self))
+            b.subscribe(tuples.side(1, for: B.Output.self))
+            c.subscribe(tuples.side(2, for: C.Output.self))
         }
     }
 
@@ -90,13 +90,13 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let join = JoinSubscription<
-                JoinRow4<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>, LatestColumn<D.Output>>, S
+            let tuples = TupleSubscription<
+                TupleRow4<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>, LatestColumn<D.Output>>, S
             >.start(subscriber, row: .init())
-            a.subscribe(join.side(0, for: A.Output.self))
-            b.subscribe(join.side(1, for: B.Output.self))
-            c.subscribe(join.side(2, for: C.Output.self))
-            d.subscribe(join.side(3, for: D.Output.self))
+            a.subscribe(tuples.side(0, for: A.Output.self))
+            b.subscribe(tuples.side(1, for: B.Output.self))
+            c.subscribe(tuples.side(2, for: C.Output.self))
+            d.subscribe(tuples.side(3, for: D.Output.self))
         }
     }
 }

@@ -26,9 +26,9 @@ extension Publishers {
         /// Subscribes `subscriber`, then `a`, then `b`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let join = JoinSubscription<JoinRow2<QueueColumn<A.Output>, QueueColumn<B.Output>>, S>.start(subscriber, row: .init())
-            a.subscribe(join.side(0, for: A.Output.self))
-            b.subscribe(join.side(1, for: B.Output.self))
+            let tuples = TupleSubscription<TupleRow2<QueueColumn<A.Output>, QueueColumn<B.Output>>, S>.start(subscriber, row: .init())
+            a.subscribe(tuples.side(0, for: A.Output.self))
+            b.subscribe(tuples.side(1, for: B.Output.self))
         }
     }
 
@@ -53,11 +53,11 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let join = JoinSubscription<JoinRow3<QueueColumn<A.Output>, QueueColumn<B.Output>, QueueColumn<C.Output>>, S>
+            let tuples = TupleSubscription<TupleRow3<QueueColumn<A.Output>, QueueColumn<B.Output>, QueueColumn<C.Output>>, S>
                 .start(subscriber, row: .init())
-            a.subscribe(join.side(0, for: A.Output.self))
-            b.subscribe(join.side(1, for: B.Output.self))
-            c.subscribe(join.side(2, for: C.Output.self))
+            a.subscribe(tuples.side(0, for: A.Output.self))
+            b.subscribe(tuples.side(1, for: B.Output.self))
+            c.subscribe(tuples.side(2, for: C.Output.self))
         }
     }
 
@@ -85,13 +85,13 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let join = JoinSubscription<
-                JoinRow4<QueueColumn<A.Output>, QueueColumn<B.Output>, QueueColumn<C.Output>, QueueColumn<D.Output>>, S
+            let tuples = TupleSubscription<
+                TupleRow4<QueueColumn<A.Output>, QueueColumn<B.Output>, QueueColumn<C.Output>, QueueColumn<D.Output>>, S
             >.start(subscriber, row: .init())
-            a.subscribe(join.side(0, for: A.Output.self))
-            b.subscribe(join.side(1, for: B.Output.self))
-            c.subscribe(join.side(2, for: C.Output.self))
-            d.subscribe(join.side(3, for: D.Output.self))
+            a.subscribe(tuples.side(0, for: A.Output.self))
+            b.subscribe(tuples.side(1, for: B.Output.self))
+            c.subscribe(tuples.side(2, for: C.Output.self))
+            d.subscribe(tuples.side(3, for: D.Output.self))
         }
     }
 }

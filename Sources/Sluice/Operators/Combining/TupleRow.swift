@@ -1,6 +1,6 @@
-/// One upstream's values inside a ``JoinRow``: what `zip` and `combineLatest` differ in.
+/// One upstream's values inside a ``TupleRow``: what `zip` and `combineLatest` differ in.
 @usableFromInline
-package protocol JoinColumn {
+package protocol TupleColumn {
     associatedtype Element
     /// `zip` (`true`) takes each value once; `combineLatest` (`false`) keeps the latest.
     static var consumes: Bool { get }
@@ -12,7 +12,7 @@ package protocol JoinColumn {
 
 /// `zip`'s column: the values that no other upstream has matched yet, oldest first.
 @usableFromInline
-package struct QueueColumn<Element>: JoinColumn {
+package struct QueueColumn<Element>: TupleColumn {
     @usableFromInline var queue = FIFO<Element>()
     @inlinable package static var consumes: Bool { true }
     @inlinable package init() {}
@@ -23,7 +23,7 @@ package struct QueueColumn<Element>: JoinColumn {
 
 /// `combineLatest`'s column: the latest value, kept after it is combined.
 @usableFromInline
-package struct LatestColumn<Element>: JoinColumn {
+package struct LatestColumn<Element>: TupleColumn {
     @usableFromInline var latest: Element?
     @inlinable package static var consumes: Bool { false }
     @inlinable package init() {}
@@ -36,7 +36,7 @@ package struct LatestColumn<Element>: JoinColumn {
 /// a combination is a tuple built with no boxing. A value arrives as a generic `T` with its
 /// column's index; once specialised, the cast to the column's element type is the identity.
 @usableFromInline
-package protocol JoinRow {
+package protocol TupleRow {
     associatedtype Output
     /// How many upstreams (columns) there are.
     var arity: Int { get }
@@ -51,7 +51,7 @@ package protocol JoinRow {
 }
 
 @usableFromInline
-struct JoinRow2<A: JoinColumn, B: JoinColumn>: JoinRow {
+struct TupleRow2<A: TupleColumn, B: TupleColumn>: TupleRow {
     @usableFromInline var a = A(), b = B()
     @inlinable var arity: Int { 2 }
     @inlinable static var consumes: Bool { A.consumes }
@@ -66,7 +66,7 @@ struct JoinRow2<A: JoinColumn, B: JoinColumn>: JoinRow {
 }
 
 @usableFromInline
-struct JoinRow3<A: JoinColumn, B: JoinColumn, C: JoinColumn>: JoinRow {
+struct TupleRow3<A: TupleColumn, B: TupleColumn, C: TupleColumn>: TupleRow {
     @usableFromInline var a = A(), b = B(), c = C()
     @inlinable var arity: Int { 3 }
     @inlinable static var consumes: Bool { A.consumes }
@@ -91,7 +91,7 @@ struct JoinRow3<A: JoinColumn, B: JoinColumn, C: JoinColumn>: JoinRow {
 }
 
 @usableFromInline
-struct JoinRow4<A: JoinColumn, B: JoinColumn, C: JoinColumn, D: JoinColumn>: JoinRow {
+struct TupleRow4<A: TupleColumn, B: TupleColumn, C: TupleColumn, D: TupleColumn>: TupleRow {
     @usableFromInline var a = A(), b = B(), c = C(), d = D()
     @inlinable var arity: Int { 4 }
     @inlinable static var consumes: Bool { A.consumes }
@@ -124,7 +124,7 @@ struct JoinRow4<A: JoinColumn, B: JoinColumn, C: JoinColumn, D: JoinColumn>: Joi
 /// combination is an array. It counts the columns without a value, so that a value costs the
 /// same whatever the arity; only making the array is proportional to it.
 @usableFromInline
-package struct JoinRowMany<Column: JoinColumn>: JoinRow {
+package struct TupleRowMany<Column: TupleColumn>: TupleRow {
     @usableFromInline var columns: [Column]
     /// How many columns have no value.
     @usableFromInline var missing: Int

@@ -1,4 +1,4 @@
-/// The state of one `zip` or `combineLatest` subscription (``JoinSubscription``), under its
+/// The state of one `zip` or `combineLatest` subscription (``TupleSubscription``), under its
 /// lock. `Row` holds the upstreams' values and decides which of the two it is.
 ///
 /// Demand follows Combine: every upstream is asked for what the downstream asks (by
@@ -15,7 +15,7 @@
 /// from whichever thread sends. The first failure cancels the other upstreams and fails the
 /// stream after the tuples already admitted.
 @usableFromInline
-struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downstream.Input {
+struct TupleState<Row: TupleRow, Downstream: Subscriber> where Row.Output == Downstream.Input {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -54,7 +54,7 @@ struct JoinState<Row: JoinRow, Downstream: Subscriber> where Row.Output == Downs
         /// Ask every upstream subscribed in `upstreams` for `demand`, or (`onlySender`) only
         /// the one whose value made the tuple that returned it.
         @usableFromInline var request: (demand: Subscribers.Demand, upstreams: [SubscriptionSlot], onlySender: Bool)?
-        /// `zip`: the upstream that `request` skips, as its share goes to ``JoinState/senderShare``.
+        /// `zip`: the upstream that `request` skips, as its share goes to ``TupleState/senderShare``.
         @usableFromInline var skips: Int?
         /// `zip`: demand for the deliverer's sender to return from its `receive(_:)`.
         @usableFromInline var senderShare = Subscribers.Demand.none

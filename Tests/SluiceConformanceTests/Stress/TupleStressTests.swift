@@ -5,7 +5,7 @@ import Sluice
 import SluiceTesting
 
 @Suite("Stress: zip and combineLatest", .timeLimit(.minutes(10)))
-struct JoinStressTests {
+struct TupleStressTests {
     /// Two `create` upstreams, each sending `count` ranks from its own thread (retrying a value
     /// refused for want of demand), subscribed through `join`, and a third thread requesting
     /// one more at a time; returns the recorder once both upstreams are done.

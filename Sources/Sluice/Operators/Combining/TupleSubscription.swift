@@ -1,20 +1,20 @@
 /// The subscription every `zip` and `combineLatest` gives its downstream, and (through one
-/// ``Side`` per upstream) the subscriber of each upstream. Its rules are ``JoinState``'s;
+/// ``Side`` per upstream) the subscriber of each upstream. Its rules are ``TupleState``'s;
 /// every transition happens under one lock, and every call out (to the downstream, to an
 /// upstream) after unlocking.
 @usableFromInline
-package final class JoinSubscription<Row: JoinRow, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+package final class TupleSubscription<Row: TupleRow, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 where Row.Output == Downstream.Input {
     @usableFromInline package typealias Failure = Downstream.Failure
 
     @usableFromInline package let combineIdentifier = CombineIdentifier()
-    @usableFromInline let state: Locked<JoinState<Row, Downstream>>
-    @usableFromInline let requestEntry: SpecializedEntry<JoinSubscription, Subscribers.Demand>
+    @usableFromInline let state: Locked<TupleState<Row, Downstream>>
+    @usableFromInline let requestEntry: SpecializedEntry<TupleSubscription, Subscribers.Demand>
 
     @inlinable
     init(downstream: Downstream, row: Row) {
-        state = Locked(JoinState(downstream: downstream, row: row))
+        state = Locked(TupleState(downstream: downstream, row: row))
         requestEntry = SpecializedEntry { $0.handleRequest($1) }
     }
 
@@ -22,15 +22,15 @@ where Row.Output == Downstream.Input {
     /// the caller then subscribes each upstream through ``side(_:for:)``, in order. So an
     /// upstream that completes at once cannot reach the downstream before its subscription.
     @inlinable
-    package static func start(_ downstream: Downstream, row: Row) -> JoinSubscription {
-        let join = JoinSubscription(downstream: downstream, row: row)
-        downstream.receive(subscription: join)
-        return join
+    package static func start(_ downstream: Downstream, row: Row) -> TupleSubscription {
+        let tuples = TupleSubscription(downstream: downstream, row: row)
+        downstream.receive(subscription: tuples)
+        return tuples
     }
 
     /// The subscriber of upstream `index`, whose elements are `Input`s.
     @inlinable
-    package func side<Input>(_ index: Int, for _: Input.Type) -> Side<Input> { Side(join: self, index: index) }
+    package func side<Input>(_ index: Int, for _: Input.Type) -> Side<Input> { Side(tuples: self, index: index) }
 
     // MARK: Subscription
 
@@ -41,7 +41,7 @@ where Row.Output == Downstream.Input {
     func handleRequest(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         _ = perform(state.withLock { state in
-            var action = JoinState<Row, Downstream>.Action()
+            var action = TupleState<Row, Downstream>.Action()
             state.add(demand, into: &action)
             return action
         }, for: nil)
@@ -82,7 +82,7 @@ where Row.Output == Downstream.Input {
     /// Returns the demand for upstream `index`, the one whose `receive(_:)` this thread is in:
     /// its share of new demand is returned rather than requested.
     @inlinable
-    func perform(_ action: JoinState<Row, Downstream>.Action, for index: Int?) -> Subscribers.Demand {
+    func perform(_ action: TupleState<Row, Downstream>.Action, for index: Int?) -> Subscribers.Demand {
         var returned = Subscribers.Demand.none
         carryOut(action, for: index, returning: &returned)
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
@@ -96,7 +96,7 @@ where Row.Output == Downstream.Input {
 
     /// The cancels and requests of an action.
     @inlinable
-    func carryOut(_ action: JoinState<Row, Downstream>.Action, for index: Int?, returning returned: inout Subscribers.Demand) {
+    func carryOut(_ action: TupleState<Row, Downstream>.Action, for index: Int?, returning returned: inout Subscribers.Demand) {
         for upstream in action.cancels { upstream.cancel() }
         if index != nil { returned += action.senderShare }
         guard let (demand, upstreams, onlySender) = action.request else { return }
@@ -109,21 +109,21 @@ where Row.Output == Downstream.Input {
     @usableFromInline package var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline package var playgroundDescription: Any { description }
 
-    /// The subscriber of one upstream: it tells the join which upstream spoke.
+    /// The subscriber of one upstream: it tells the subscription which upstream spoke.
     @usableFromInline
     package struct Side<Input>: Subscriber, CustomStringConvertible {
-        @usableFromInline let join: JoinSubscription
+        @usableFromInline let tuples: TupleSubscription
         @usableFromInline let index: Int
         @usableFromInline package let combineIdentifier = CombineIdentifier()
 
-        @inlinable init(join: JoinSubscription, index: Int) {
-            self.join = join
+        @inlinable init(tuples: TupleSubscription, index: Int) {
+            self.tuples = tuples
             self.index = index
         }
 
-        @inlinable package func receive(subscription: any Subscription) { join.receive(subscription: subscription, at: index) }
-        @inlinable package func receive(_ input: Input) -> Subscribers.Demand { join.receive(input, at: index) }
-        @inlinable package func receive(completion: Subscribers.Completion<Failure>) { join.receive(completion: completion, at: index) }
-        @usableFromInline package var description: String { join.description }
+        @inlinable package func receive(subscription: any Subscription) { tuples.receive(subscription: subscription, at: index) }
+        @inlinable package func receive(_ input: Input) -> Subscribers.Demand { tuples.receive(input, at: index) }
+        @inlinable package func receive(completion: Subscribers.Completion<Failure>) { tuples.receive(completion: completion, at: index) }
+        @usableFromInline package var description: String { tuples.description }
     }
 }
