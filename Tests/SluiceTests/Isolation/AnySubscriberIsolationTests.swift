@@ -45,6 +45,7 @@ struct AnySubscriberIsolationTests {
         #expect(received.withLock { $0 } == [1])
         subject.send(2)
         #expect(received.withLock { $0 } == [1, 2], "the demand returned for 1 was requested")
+        subject.send(completion: .finished)   // ends the subscription, which holds the subscriber
     }
 
     @Test("made on a custom actor: every signal runs on that actor")
@@ -56,8 +57,9 @@ struct AnySubscriberIsolationTests {
         await actor.subscribe(subject, log: log, subscribed: subscribed)
         _ = await subscribed.wait(for: "the subscription to reach the actor")
         for i in 1...50 { subject.send(i) }
-        await log.wait(for: 50)
-        #expect(log.values == Array(1...50))
+        subject.send(completion: .finished)
+        await log.wait(for: 51)
+        #expect(log.values == Array(1...50) + [-1])
         #expect(log.allIsolated)
     }
 
@@ -70,6 +72,7 @@ struct AnySubscriberIsolationTests {
             receiveValue: { value in received.withLock { $0.append(value) }; return .none }))
         subject.send(3)
         #expect(received.withLock { $0 } == [3])
+        subject.send(completion: .finished)
     }
 }
 
@@ -82,7 +85,8 @@ extension QueueActor {
                 $0.request(.unlimited)
                 if isCurrent { subscribed.open() }
             },
-            receiveValue: { [self] in log.record($0, isolated: isCurrent); return .none }))
+            receiveValue: { [self] in log.record($0, isolated: isCurrent); return .none },
+            receiveCompletion: { [self] _ in log.record(-1, isolated: isCurrent) }))
     }
 }
 
