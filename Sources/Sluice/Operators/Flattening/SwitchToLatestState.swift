@@ -117,18 +117,14 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
         return action.deliver.map { .deliver($0.0) } ?? .drop
     }
 
-    /// Whether inner `index`, the current one, has not had its subscription yet: its
-    /// completion then breaks rule 1.
-    @inlinable
-    func awaitsSubscription(_ index: Int) -> Bool {
-        !ended && current?.index == index && current?.slot.isAwaiting == true
-    }
-
+    /// Inner `index` completed. The current inner completing before its subscription traps
+    /// (rule 1), as Combine's does.
     @inlinable
     mutating func completeInner(_ completion: Subscribers.Completion<Failure>, at index: Int) -> Action {
         var action = Action()
-        guard !ended, current?.index == index else { return action }
-        current = nil
+        guard !ended, let current, current.index == index else { return action }
+        if current.slot.isAwaiting { Violation.signalBeforeSubscription("SwitchToLatest") }
+        self.current = nil
         finishedIndex = index
         if case .failure = completion {
             end(with: completion, into: &action)

@@ -94,10 +94,8 @@ extension SwitchToLatestSubscription: IndexedSubscriberParent {
         return returned
     }
 
-    /// The current inner completing before its subscription traps (rule 1), as Combine's does.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
-        if state.withLock({ $0.awaitsSubscription(index) }) { Violation.signalBeforeSubscription(description) }
         state.perform(state.withLock { $0.completeInner(completion, at: index) })
     }
 }
