@@ -62,6 +62,7 @@ let benchmarks: @Sendable () -> Void = {
     ])
     Harness.register("(0..<N).publisher → sink(isolation: MainActor.shared)", [
         SluiceBridge.isolatedSinkOnMainActor,
+        SchedulingBridge.receiveOnMainActorSinkAsPeer,
     ])
     Harness.register("for await over (0..<N).publisher.buffer(size: 64, prefetch: .keepFull, whenFull: .dropOldest).values", [
         BufferingBridge.bufferValues,

@@ -15,6 +15,12 @@ enum SchedulingBridge {
         await sluiceReceiveOnMainActor(n)
     }
 
+    /// The same workload as the peer of `sink(isolation: MainActor.shared)`, which issue 31
+    /// holds to within 1.5× of it.
+    static let receiveOnMainActorSinkAsPeer = Harness.Contender.async("Sluice receive(on: .mainActor) → sink") { n in
+        await sluiceReceiveOnMainActor(n)
+    }
+
     @MainActor
     static func sluiceReceiveOnMainActor(_ n: Int) async {
         let (finished, finish) = AsyncStream<Void>.makeStream()

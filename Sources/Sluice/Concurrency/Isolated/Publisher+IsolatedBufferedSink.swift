@@ -37,27 +37,8 @@ extension Publisher where Output: Sendable {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         bufferingPolicy.checkLimit(in: "sink(isolation:bufferingPolicy:)")
-        let buffer = IsolatedBuffer<Output, Failure>(policy: bufferingPolicy)
-        subscribe(buffer)
-        Task {
-            _ = actor   // captured: the task runs isolated to `actor`
-            while true {
-                switch buffer.take() {
-                case .value(let value):
-                    receiveValue(value)
-                case .completion(let completion):
-                    receiveCompletion(completion)
-                    return
-                case .empty:
-                    await buffer.wait()
-                case .finished:
-                    return
-                }
-            }
-        }
-        // Weak: the loop keeps `buffer` until it ends (completion delivered or cancel), so
-        // after that the cancellable holds nothing, and before it `buffer` is alive to cancel.
-        return AnyCancellable(isolation: nil) { [weak buffer] in buffer?.cancel() }
+        return isolatedSink(isolation: actor, mode: .buffering(bufferingPolicy),
+                            receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }
 

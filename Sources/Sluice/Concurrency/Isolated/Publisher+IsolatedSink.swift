@@ -24,24 +24,8 @@ extension Publisher where Output: Sendable {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        let handoff = IsolatedHandoff<Output, Failure>()
-        subscribe(handoff)
-        let task = Task {
-            _ = actor   // captured: the task runs isolated to `actor`
-            while let event = await handoff.next() {
-                switch event {
-                case .value(let value):
-                    receiveValue(value)
-                case .completion(let completion):
-                    receiveCompletion(completion)
-                    return
-                }
-            }
-        }
-        return AnyCancellable(isolation: nil) {
-            handoff.cancel()
-            task.cancel()
-        }
+        isolatedSink(isolation: actor, mode: .onDemand, receiveCompletion: receiveCompletion,
+                     receiveValue: receiveValue)
     }
 }
 

@@ -115,9 +115,16 @@ struct ValuesState<Element, Failure: Error>: Sendable {
     @usableFromInline var outstanding: Subscribers.Demand = .none
     @usableFromInline var buffer = ValuesBuffer<Element>()
     @usableFromInline let mode: ValuesMode
+    /// `.buffering` mode requests `.unlimited` as soon as the subscription comes, instead of
+    /// at the first `next()` that waits: the isolated sinks' loop, whose first step runs
+    /// later on its actor, keeps what a hot publisher sends meanwhile.
+    @usableFromInline let requestsAtSubscription: Bool
 
     @usableFromInline
-    init(mode: ValuesMode) { self.mode = mode }
+    init(mode: ValuesMode, requestsAtSubscription: Bool = false) {
+        self.mode = mode
+        self.requestsAtSubscription = requestsAtSubscription
+    }
 
     /// How many `next()` calls are suspended.
     @inlinable
@@ -287,7 +294,7 @@ struct ValuesState<Element, Failure: Error>: Sendable {
         guard case .awaitingSubscription = phase else { return (subscription, nil) }
         phase = .active(subscription)
         if case .onDemand = mode { return (nil, outstanding == .none ? nil : outstanding) }
-        guard waiter != nil else { return (nil, nil) }
+        guard waiter != nil || requestsAtSubscription else { return (nil, nil) }
         return (nil, demandToRequest())
     }
 

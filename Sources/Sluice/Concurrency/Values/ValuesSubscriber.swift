@@ -40,7 +40,9 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
     @usableFromInline let lane = ValuesFastLane<HandOff<Input>>()
 
     @inlinable
-    init(mode: ValuesMode) { state = Locked(ValuesState(mode: mode)) }
+    init(mode: ValuesMode, requestsAtSubscription: Bool = false) {
+        state = Locked(ValuesState(mode: mode, requestsAtSubscription: requestsAtSubscription))
+    }
 
     @usableFromInline var description: String { "AsyncPublisher" }
 
@@ -201,19 +203,7 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
     nonisolated(nonsending) func suspend() async -> ValuesResult<Input, Failure> {
         let actor = #isolation
         let result = await withTaskCancellationHandler(
-            operation: {
-                await withUnsafeContinuation(isolation: actor) { continuation in
-                    switch self.state.withLock({ $0.suspend(continuation) }) {
-                    case .none:
-                        break
-                    case .resume(let continuation, let result, let replenish):
-                        continuation.resume(returning: result)
-                        if let (subscription, demand) = replenish { subscription.base.request(demand) }
-                    case .request(let subscription, let demand):
-                        subscription.base.request(demand)
-                    }
-                }
-            },
+            operation: { await withUnsafeContinuation(isolation: actor) { self.wait($0) } },
             onCancel: { self.cancel() },
             isolation: actor)
         // Whoever resumed us released this lock first. Taking it once more makes that
@@ -222,5 +212,38 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
         // (swiftlang/swift#57803) and would report the element's contents as a race.
         state.withLock { _ in }
         return result
+    }
+
+    /// `next()` for a loop whose task nobody can cancel (the isolated sinks' own task, ended
+    /// by ``cancel()`` instead): it waits without a cancellation handler, which on an actor
+    /// costs a second executor switch (`withTaskCancellationHandler` gives the actor up and
+    /// enqueues itself again), so that a value sent on the actor while the loop waits
+    /// reaches it before anything enqueued after.
+    @inlinable @inline(__always)
+    nonisolated(nonsending) func nextInUncancellableTask(cache: inout ValuesIteratorCache<Input>) async -> ValuesResult<Input, Failure> {
+        if let result = nextWithoutWaiting(cache: &cache) { return result }
+        return await suspendInUncancellableTask()
+    }
+
+    /// ``suspend()`` without the cancellation handler; see ``nextInUncancellableTask(cache:)``.
+    @inlinable @inline(never)
+    nonisolated(nonsending) func suspendInUncancellableTask() async -> ValuesResult<Input, Failure> {
+        let result = await withUnsafeContinuation(isolation: #isolation) { self.wait($0) }
+        state.withLock { _ in }  // as in suspend()
+        return result
+    }
+
+    /// Parks `continuation` for the upstream, or resumes it at once with what came meanwhile.
+    @inlinable
+    func wait(_ continuation: ValuesState<Input, Failure>.Continuation) {
+        switch state.withLock({ $0.suspend(continuation) }) {
+        case .none:
+            break
+        case .resume(let continuation, let result, let replenish):
+            continuation.resume(returning: result)
+            if let (subscription, demand) = replenish { subscription.base.request(demand) }
+        case .request(let subscription, let demand):
+            subscription.base.request(demand)
+        }
     }
 }
