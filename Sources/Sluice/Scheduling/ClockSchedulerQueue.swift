@@ -10,9 +10,9 @@
 /// While `draining` is set, exactly one runner (a drain task, or a main-actor caller running
 /// inline) owns the FIFO and runs its actions one at a time until it finds it empty, which it
 /// notes under the same lock: so no action is ever left behind, none runs twice, none overlaps
-/// another, and they run in the order they were appended. An action scheduled from inside a
-/// running one is appended, and runs after it (no nesting). A runner that has spent its
-/// ``budget`` hands the FIFO, still owned, to a new drain task.
+/// another, and they run in the order they were appended (``DrainQueue``). An action scheduled
+/// from inside a running one is appended, and runs after it (no nesting). A runner that has
+/// spent its budget hands the FIFO, still owned, to a new drain task.
 ///
 /// Inline running needs a non-trapping test for "isolated to this actor now": only the main
 /// actor has one (``isOnMainActorExecutor()``). Any other actor's actions always hop.
@@ -20,15 +20,7 @@
 package final class ClockSchedulerQueue: Sendable {
     @usableFromInline typealias Action = @Sendable () -> Void
 
-    @usableFromInline
-    struct State: Sendable {
-        @usableFromInline var actions = FIFO<Action>()
-        /// A runner owns the FIFO: a drain task is pending or running, or an action runs inline.
-        @usableFromInline var draining = false
-        @inlinable init() {}
-    }
-
-    @usableFromInline let state = Locked(State())
+    @usableFromInline let state = Locked(DrainQueue<Action>())
     /// Where actions run: isolated to this actor, or (nil) on the global concurrent executor.
     @usableFromInline let actor: (any Actor)?
     /// `actor` is the main actor, which code can be seen to run on already.
@@ -56,25 +48,16 @@ package final class ClockSchedulerQueue: Sendable {
     /// Appends `action`; true when no runner owned the FIFO, so the caller must start one.
     @inlinable
     func append(_ action: @escaping Action) -> Bool {
-        state.withLock { state in
-            state.actions.append(action)
-            defer { state.draining = true }
-            return !state.draining
-        }
+        state.withLock { $0.append(action) }
     }
 
     /// Takes the FIFO and runs `action`, then whatever was queued meanwhile, unless a runner
     /// owns it (false: the caller appends instead). Called only on the main actor.
     @usableFromInline
     func runInlineIfIdle(_ action: Action) -> Bool {
-        let idle = state.withLock { state -> Bool in
-            if state.draining { return false }
-            state.draining = true
-            return true
-        }
-        guard idle else { return false }
+        guard state.withLock({ $0.claim() }) else { return false }
         action()
-        runQueued(budget: Self.budget - 1)
+        runQueued(budget: DrainQueue<Action>.budget - 1)
         return true
     }
 
@@ -86,33 +69,15 @@ package final class ClockSchedulerQueue: Sendable {
     /// Runs the queued actions isolated to `actor` (nil: on the global executor), then gives
     /// up the FIFO.
     func drain(on actor: isolated (any Actor)?) {
-        runQueued(budget: Self.budget)
+        runQueued(budget: DrainQueue<Action>.budget)
     }
 
     /// Actions one runner runs before it hands the rest to a new drain task, so that a queue
-    /// that keeps filling does not hold its actor (or a thread of the global executor) forever:
-    /// other work on the actor gets a turn, and the FIFO's order is kept.
-    package static var budget: Int { 1024 }
+    /// that keeps filling does not hold its actor (or a thread of the global executor) forever.
+    package static var budget: Int { DrainQueue<Action>.budget }
 
-    /// Runs the actions in the FIFO one at a time, in order, until it is empty, and then marks
-    /// the queue idle under the same lock; or, once `budget` actions have run with more left,
-    /// starts a drain task to go on (the queue stays owned). The caller owns the FIFO.
+    /// Runs the queued actions in order (see ``DrainQueue``); the caller owns the FIFO.
     func runQueued(budget: Int) {
-        var budget = budget
-        while true {
-            let next = state.withLock { state -> (action: Action?, yield: Bool) in
-                if state.actions.isEmpty {
-                    state.draining = false
-                    return (nil, false)
-                }
-                return budget == 0 ? (nil, true) : (state.actions.popFirst(), false)
-            }
-            guard let action = next.action else {
-                if next.yield { startDrain(priority: nil) }
-                return
-            }
-            budget -= 1
-            action()
-        }
+        state.drain(\.self, budget: budget, perform: { $0() }, handOff: { startDrain(priority: nil) })
     }
 }

@@ -121,6 +121,36 @@ struct SinkIsolationTests {
         for cancellable in cancellables { cancellable.cancel() }
     }
 
+    @Test("a sink's hop lets its actor go after a budget of signals in a row: work queued there meanwhile runs before the rest, which follow in order")
+    func hopBudgetLetsTheActorGo() async {
+        let actor = QueueActor()
+        let subject = PassthroughSubject<Int, Never>()
+        let log = IsolationLog<Int>()
+        let release = DispatchSemaphore(value: 0)
+        let budget = DrainQueue<Void>.budget
+        let count = 2 * budget
+        let cancellable = await actor.run { actor in
+            subject.sink { value in
+                if value == 0 {
+                    // Queued on the actor behind the drain that runs this closure.
+                    Task { _ = actor; log.record(-1, isolated: actor.isCurrent) }
+                    // Hold the drain until every value is queued behind this one.
+                    _ = release.wait(timeout: .now() + 60)
+                }
+                log.record(value, isolated: actor.isCurrent)
+            }
+        }
+        await Task.detached {
+            for i in 0...count { subject.send(i) }
+            release.signal()
+        }.value
+        await log.wait(for: count + 2)
+        #expect(log.values.firstIndex(of: -1) == budget, "the marker did not run right after the budget")
+        #expect(log.values.filter { $0 >= 0 } == Array(0...count))
+        #expect(log.allIsolated)
+        cancellable.cancel()
+    }
+
     @Test("assign(to:on:isolation:) given a custom actor assigns there, in order, fed from another task")
     func customActorAssign() async {
         let actor = QueueActor()

@@ -4,7 +4,8 @@
 /// A signal that arrives already on the main actor for a main-actor subscriber, with nothing queued
 /// before it, is performed at once, as Combine would (so `subject.send(1)` on the main actor
 /// has updated the UI state when it returns). Any other signal is queued, and one task at a
-/// time drains the queue on the actor, in arrival order. The runtime offers no public test
+/// time drains the queue on the actor, in arrival order (``DrainQueue``, shared with the
+/// clock and actor schedulers). The runtime offers no public test
 /// for "running on this custom actor", so a custom actor's subscriber always takes the queue.
 ///
 /// ```text
@@ -15,14 +16,6 @@
 final class ActorDelivery<Target: ActorBoundSubscriber>: Sendable {
     @usableFromInline typealias Event = SubscriberEvent<Target.Input, Target.Failure>
 
-    @usableFromInline
-    struct State {
-        @usableFromInline var queue: [Event] = []
-        /// A drain task exists (and may be performing a batch taken from the queue).
-        @usableFromInline var scheduled = false
-        @inlinable init() {}
-    }
-
     @usableFromInline let actor: any Actor
     /// `actor` is the main actor, which a signal can be seen to arrive on already.
     @usableFromInline let isMainActor: Bool
@@ -32,7 +25,7 @@ final class ActorDelivery<Target: ActorBoundSubscriber>: Sendable {
     init(actor: any Actor) {
         self.actor = actor
         isMainActor = actor === MainActor.shared
-        state = Locked(QueueState(State()))
+        state = Locked(QueueState())
     }
 
     /// Performs `event` on `target` now if this thread is isolated to the actor and nothing is
@@ -40,36 +33,26 @@ final class ActorDelivery<Target: ActorBoundSubscriber>: Sendable {
     @inlinable
     func deliver(_ event: Event, to target: Target) {
         if isMainActor && isOnMainActorExecutor() {
-            let direct = state.withLock { !$0.state.scheduled }
+            let direct = state.withLock { !$0.queue.draining }
             if direct {
                 // Isolated to the main actor already: perform now, in Combine's order.
                 target.perform(event)
                 return
             }
         }
-        let startDrain = state.withLock { locked -> Bool in
-            locked.state.queue.append(event)
-            defer { locked.state.scheduled = true }
-            return !locked.state.scheduled
-        }
-        if startDrain {
-            let reference = IsolatedTarget(target)
-            Task { [actor] in await drain(reference, on: actor) }
-        }
+        if state.withLock({ $0.queue.append(event) }) { startDrain(IsolatedTarget(target)) }
     }
 
-    /// Performs the queued signals on the actor, a batch at a time, until the queue is empty.
+    @usableFromInline
+    func startDrain(_ reference: IsolatedTarget<Target>) {
+        Task { [actor] in await drain(reference, on: actor) }
+    }
+
+    /// Performs the queued signals on the actor, in order, until the queue is empty (or the
+    /// budget is spent: a new drain task goes on, so other work on the actor gets a turn).
     @usableFromInline
     func drain(_ reference: IsolatedTarget<Target>, on actor: isolated any Actor) {
-        while true {
-            let batch = state.withLock { locked -> [Event] in
-                if locked.state.queue.isEmpty { locked.state.scheduled = false }
-                defer { locked.state.queue = [] }
-                return locked.state.queue
-            }
-            if batch.isEmpty { return }
-            for event in batch { reference.perform(event) }
-        }
+        state.drain(\.queue, perform: { reference.perform($0) }, handOff: { startDrain(reference) })
     }
 }
 
@@ -79,8 +62,8 @@ extension ActorDelivery {
     /// the sending thread (the values cross threads as they do through `receive(on:)`).
     @usableFromInline
     struct QueueState: @unchecked Sendable {
-        @usableFromInline var state: State
-        @inlinable init(_ state: State) { self.state = state }
+        @usableFromInline var queue = DrainQueue<Event>()
+        @inlinable init() {}
     }
 }
 
