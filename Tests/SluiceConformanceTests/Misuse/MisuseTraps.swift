@@ -7,18 +7,17 @@
 //                                     Demand * negative: here.
 // Violation.zeroDemandRequested       request(.max(0)), at each call site that traps on it:
 //   SingleValueSubscription (Just, Optional/Result.Publisher)  OneShotPublisherTests
-//   SequenceSubscription                                      SequencePublisherTests
 //   FutureConduit                                             FutureDeferredTests
 //   Emitting.Emitter                                            EmittingTests
 //   TaskSubscription (AsyncSequence, IsolatedAsyncSequence, Producer, AsyncFuture)   AsyncSequencePublisherTests
 //   SubjectConduit (both subjects)                            PassthroughSubjectTests
-//   RecordSubscription                                        here
 //   SubjectSubscriber (publisher.subscribe(subject))          here
 //   UpstreamRelay (replaceError, replaceEmpty, catch, tryCatch, collect(_:))
 //                                                             here, through their registry entries
 //   DebounceSubscription (debounce; throttle ignores it, as Combine's)  here, through its registry entries
 //   and for every registry entry (whichever call site it reaches), except those
-//   given Combine's Subscriptions.empty, which ignores requests: here, parameterised
+//   given Combine's Subscriptions.empty, which ignores requests: here, parameterised.
+//   (A Sequence's and a Record's subscription accept it and add nothing, as Combine's: here.)
 // Violation.valueBeyondDemand         values: ValuesTests (valueBeyondDemandTrapsNamingTheRule);
 //                                     values(prefetch:): ValuesVariantsTests. (The buffering
 //                                     variants request .unlimited: no value can exceed it.)

@@ -63,14 +63,20 @@ where Downstream.Input == Elements.Element {
     /// `request(_:)` is called through `any Subscription` (see ``SpecializedEntry``).
     @usableFromInline let emitter: SpecializedEntry<SequenceSubscription, Subscribers.Demand>
 
+    /// What follows the last element: `.finished` for a sequence, the recorded completion for
+    /// a ``Record`` (whose subscription plays its output through this one).
+    @usableFromInline let completion: Subscribers.Completion<Downstream.Failure>
+
     @usableFromInline
     init(
         downstream: Downstream, sequence: Elements, iterator: Elements.Iterator, first: Elements.Element,
+        completion: Subscribers.Completion<Downstream.Failure> = .finished,
         emitter: @escaping (SequenceSubscription, Subscribers.Demand) -> Void
     ) {
         emission = .allocate(capacity: 1)
         emission.initialize(to: Emission(downstream: downstream, iterator: iterator, next: first))
         self.sequence = sequence
+        self.completion = completion
         self.emitter = SpecializedEntry(emitter)
     }
 
@@ -130,13 +136,17 @@ where Downstream.Input == Elements.Element {
         }
     }
 
-    /// The last element was delivered: finish, unless cancelled meanwhile. The role is kept,
+    /// The last element was delivered: complete, unless cancelled meanwhile. The role is kept,
     /// so nothing is delivered again.
     @inlinable
     func finish(_ downstream: Downstream) {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        downstream.receive(completion: .finished)
+        downstream.receive(completion: completion)
     }
+
+    /// Cancelled, or the last element delivered.
+    @inlinable
+    var isTerminated: Bool { terminated.load(ordering: .acquiring) }
 
     /// The sequence while the subscription is active, `"Sequence"` afterwards, as in Combine.
     @usableFromInline
