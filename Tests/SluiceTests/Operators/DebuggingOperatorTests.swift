@@ -15,6 +15,19 @@ private final class Lines: TextOutputStream, @unchecked Sendable {
     func write(_ string: String) { text += string }
 }
 
+/// A text stream that notes every write and whether another write was still running when it
+/// began (it takes no lock of its own, so a second writer inside it is seen, not serialised).
+private final class OverlapCheckingWrites: TextOutputStream, @unchecked Sendable {
+    let inside = Locked(0)
+    let overlaps = Locked(0)
+    var writes: [String] = []   // touched only inside a write, so only while nobody else is
+    func write(_ string: String) {
+        if inside.withLock({ count -> Bool in count += 1; return count > 1 }) { overlaps.withLock { $0 += 1 } }
+        writes.append(string)
+        inside.withLock { $0 -= 1 }
+    }
+}
+
 @Suite("handleEvents, print, breakpoint, assertNoFailure", .timeLimit(.minutes(6)))
 struct DebuggingOperatorTests {
     @Test("handleEvents sees every event, in order, before it is passed on, and changes nothing")
@@ -114,6 +127,24 @@ struct DebuggingOperatorTests {
         #expect(writes.writes == [
             "", "e: receive subscription: (Empty)", "\n", "", "e: request unlimited", "\n", "", "e: receive finished", "\n",
         ])
+    }
+
+    @Test("print's lines made on many threads at once reach the stream one at a time, each whole, none lost")
+    func printFromManyThreads() async {
+        let writes = OverlapCheckingWrites()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        Empty<Int, Never>(completeImmediately: false).print(to: writes).subscribe(recorder)
+        let subscription = UncheckedBox(recorder.subscription!)
+        let perTask = StressBudget.scaled(500)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { for _ in 0..<perTask { subscription.value.request(.max(1)) } }
+            }
+        }
+        subscription.value.cancel()
+        #expect(writes.overlaps.withLock { $0 } == 0, "two lines were written at once")
+        let requests = Array(repeating: ["", "request max: (1)", "\n"], count: 4 * perTask).flatMap { $0 }
+        #expect(writes.writes == ["", "receive subscription: (Empty)", "\n"] + requests + ["", "receive cancel", "\n"])
     }
 
     @Test("print writes Combine's lines, with the prefix")

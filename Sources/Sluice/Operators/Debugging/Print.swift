@@ -47,55 +47,49 @@ extension Publishers {
 }
 
 /// Writes `print`'s lines to a stream or standard output, one at a time and in order, never
-/// under its lock (rule 6): the thread that finds nobody writing takes the stream out and
-/// writes every line queued meanwhile, then puts it back.
+/// under its lock (rule 6): the lines wait in a ``DrainQueue``, and its runner (the thread that
+/// found nobody writing) takes the stream out, writes every line queued meanwhile, and puts
+/// the stream back under the lock that finds the queue empty.
 final class EventPrinter: Sendable {
     private let prefix: String
+    private let toStandardOutput: Bool
     private let state: Locked<State>
 
     /// The stream while nobody writes, and the lines waiting. Safe to send: reachable only
-    /// under the lock, and the stream is used by one writer at a time, outside it.
+    /// under the lock, and the stream is used by one writer at a time (the queue's runner),
+    /// outside it.
     private struct State: @unchecked Sendable {
         var stream: (any TextOutputStream)?
-        var toStandardOutput: Bool
-        var writing = false
-        var lines: [String] = []
+        var lines = DrainQueue<String>()
     }
 
     init(prefix: String, stream: (any TextOutputStream)?) {
         self.prefix = prefix.isEmpty ? "" : "\(prefix): "
-        state = Locked(State(stream: stream, toStandardOutput: stream == nil))
+        toStandardOutput = stream == nil
+        state = Locked(State(stream: stream))
     }
 
     func write(_ line: String) {
-        var taken = state.withLock { state -> State? in
-            state.lines.append(prefix + line)
-            if state.writing { return nil }
-            state.writing = true
+        let runner = state.withLock { state -> (any TextOutputStream)?? in
+            guard state.lines.append(prefix + line) else { return nil }
             defer { state.stream = nil }
-            return state
+            return .some(state.stream)
         }
-        while var batch = taken {
-            for line in batch.lines {
-                if batch.toStandardOutput {
-                    Swift.print(line)
-                } else {
-                    // The writes `Swift.print(line, to: &stream)` makes, as Combine's print does.
-                    batch.stream?.write("")
-                    batch.stream?.write(line)
-                    batch.stream?.write("\n")
-                }
+        guard case .some(var stream) = runner else { return }
+        while true {
+            let step = state.withLock { state in
+                let step = state.lines.next(budget: .max)
+                if case .idle = step { state.stream = stream }
+                return step
             }
-            let written = batch.lines.count
-            taken = state.withLock { state -> State? in
-                state.lines.removeFirst(written)
-                if state.lines.isEmpty {
-                    state.writing = false
-                    state.stream = batch.stream
-                    return nil
-                }
-                batch.lines = state.lines
-                return batch
+            guard case .perform(let line) = step else { return }
+            if toStandardOutput {
+                Swift.print(line)
+            } else {
+                // The writes `Swift.print(line, to: &stream)` makes, as Combine's print does.
+                stream?.write("")
+                stream?.write(line)
+                stream?.write("\n")
             }
         }
     }
