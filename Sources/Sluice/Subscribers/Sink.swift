@@ -272,8 +272,9 @@ extension Publisher {
     /// Threads and actors: called from actor-isolated code, the closures run on that actor
     /// (`isolation` is the caller's, filled in by the compiler), so they can touch its state
     /// safely: at once, in Combine's order, when a signal arrives already on the main actor for
-    /// a main-actor sink; otherwise in order, after a hop to the actor. Called outside any actor,
-    /// they run on whatever thread the publisher signals from, as in Combine.
+    /// a main-actor sink; otherwise in order, after a hop to the actor (which it lets go after
+    /// 1,024 signals in a row, so other work there gets a turn; the order is kept). Called
+    /// outside any actor, they run on whatever thread the publisher signals from, as in Combine.
     ///
     /// Memory: the sink asks for `.unlimited`, so the hop's queue is not bounded: it holds what
     /// the publisher sends while the actor is busy. To bound it, use
