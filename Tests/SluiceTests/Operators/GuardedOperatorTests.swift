@@ -109,6 +109,35 @@ struct GuardedOperatorTests {
         #expect(upstream.cancelCount == 1)
     }
 
+    @Test("""
+        before the subscription, the end of output(in:)'s range and tryMap's error end nothing: values past the range are \
+        dropped, and the upstream's completion goes down once its subscription has come
+        """)
+    func stepEndsBeforeTheSubscriptionAreIgnored() throws {
+        let handing = Handing()
+        let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .none, demandPerValue: .max(42))
+        handing.output(in: 1..<3).subscribe(recorder)
+        let subscriber = try #require(handing.subscriber)
+        #expect(subscriber.receive(1) == .max(1))
+        #expect(subscriber.receive(2) == .max(42))
+        #expect(subscriber.receive(3) == .max(42), "the last of the range is answered with the downstream's demand")
+        #expect(subscriber.receive(4) == .none)
+        #expect(recorder.values == [2, 3] && recorder.completion == nil, "the range's end before the subscription finished")
+        let upstream = LoggingSubscription()
+        subscriber.receive(subscription: upstream)
+        #expect(recorder.subscription != nil && upstream.cancelCount == 0)
+        subscriber.receive(completion: .finished)
+        #expect(recorder.completion == .finished)
+
+        let throwing = Handing()
+        let failures = RecordingSubscriber<Int, any Error>(initialDemand: .none)
+        throwing.tryMap { value -> Int in if value == 1 { throw Oops() }; return value }.subscribe(failures)
+        let tryMapSubscriber = try #require(throwing.subscriber)
+        #expect(tryMapSubscriber.receive(1) == .none)
+        _ = tryMapSubscriber.receive(2)
+        #expect(failures.values == [2] && failures.completion == nil, "the error before the subscription failed the stream")
+    }
+
     @Test("tryFilter traps on a value before its subscription, naming rule 1")
     func trapOnEarlyValue() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

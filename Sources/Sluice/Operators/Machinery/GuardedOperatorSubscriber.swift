@@ -8,8 +8,9 @@ enum EarlySignals: Sendable {
     /// `try` forms.
     case trap
     /// A value before the subscription goes through the step to the downstream; a completion, a
-    /// request or a cancel before it is ignored. Combine's `tryMap`, `tryScan` and `output(in:)`
-    /// (`prefix(_:)`, `output(at:)`).
+    /// request or a cancel before it is ignored, and so is the step's end (the last of a range,
+    /// a thrown error): nothing ends until the subscription has come. Combine's `tryMap`,
+    /// `tryScan` and `output(in:)` (`prefix(_:)`, `output(at:)`).
     case passValues
     /// Everything before the subscription is ignored. Combine's `drop(while:)`, `tryDrop(while:)`.
     case ignore
@@ -129,7 +130,12 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         }
         if beforeSubscription && early == .trap { Violation.signalBeforeSubscription(description) }
         guard let downstream else { return .none }
-        return step.receive(input).deliver(to: downstream, ending: terminate)
+        let result = step.receive(input)
+        // With `passValues` a step's end before the subscription is not acted on, as in
+        // Combine: nothing ends and no completion goes out (the upstream's own, once
+        // subscribed, does).
+        if beforeSubscription && early == .passValues { return result.deliverWithoutEnding(to: downstream) }
+        return result.deliver(to: downstream, ending: terminate)
     }
 
     @inlinable

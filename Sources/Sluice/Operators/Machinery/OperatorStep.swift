@@ -49,6 +49,19 @@ extension StepResult {
         }
         return .none
     }
+
+    /// Sends this result's value, if any, to `downstream` and ignores its end: what an operator
+    /// does with a value that came before its upstream subscription (``EarlySignals/passValues``).
+    @inlinable
+    package func deliverWithoutEnding<Downstream: Subscriber>(
+        to downstream: Downstream
+    ) -> Subscribers.Demand where Downstream.Input == Output, Downstream.Failure == Failure {
+        switch self {
+        case .emit(let output), .last(let output): downstream.receive(output)
+        case .drop: .max(1)
+        case .skip, .finish, .fail: .none
+        }
+    }
 }
 
 /// The per-operator logic of an operator that keeps its upstream's demand one for one: a
