@@ -22,6 +22,21 @@ private final class MappingViewModel {
     }
 }
 
+/// A main-actor log, a stream only on the main actor (an isolated conformance): print(to:) made
+/// on the main actor must write it there whatever thread sends.
+@MainActor
+private final class MainActorLines {
+    var lines: [String] = []
+    let log = IsolationLog<Int>()
+}
+
+extension MainActorLines: @MainActor TextOutputStream {
+    func write(_ string: String) {
+        log.record(lines.count, isolated: MainQueue.isCurrent)
+        lines.append(string)
+    }
+}
+
 /// Sends `values` on another thread and returns once they are all sent, blocking the caller
 /// meanwhile (bounded): called on the main actor, every value meets a hop with the main actor
 /// busy, so all of them are queued when this returns.
@@ -152,6 +167,42 @@ struct OperatorIsolationTests {
         #expect(log.values.count > 20 * 10)
         #expect(log.allIsolated)
         #expect(completions.allIsolated)
+    }
+
+    @MainActor @Test("print(to:) made on the main actor writes its stream there, in order, whatever thread sends or cancels")
+    func printWritesItsStreamOnTheMainActor() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let stream = MainActorLines()
+        var received: [Int] = []
+        let cancellable = subject.print("p", to: stream).sink { received.append($0) }
+        await Task.detached { for i in 1...20 { subject.send(i) } }.value
+        await Task.detached { cancellable.cancel() }.value
+        // Three writes a line: subscription, request, 20 values and the cancel.
+        await stream.log.wait(for: 3 * 23)
+        #expect(stream.log.allIsolated)
+        let lines = stream.lines.filter { $0 != "" && $0 != "\n" }
+        #expect(lines.first == "p: receive subscription: (PassthroughSubject)")
+        #expect(lines[1] == "p: request unlimited")
+        #expect(Array(lines[2..<22]) == (1...20).map { "p: receive value: (\($0))" })
+        #expect(lines.last == "p: receive cancel")
+        #expect(received == Array(1...20))
+    }
+
+    @MainActor @Test("print() to standard output takes no hop on the main actor; print(to:) a stream takes one")
+    func printToStandardOutputTakesNoHop() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let toStandardOutput = RecordingSubscriber<Int, Never>()
+        subject.print("no hop").subscribe(toStandardOutput)
+        let toStream = RecordingSubscriber<Int, Never>()
+        subject.print("one hop", to: MainActorLines()).subscribe(toStream)
+        // The main actor is busy while another thread sends: only a value that took no hop has
+        // arrived when the send returns.
+        sendWhileBlocked(subject, 0..<1)
+        #expect(toStandardOutput.values == [0])
+        #expect(toStream.values.isEmpty)
+        await toStream.waitForValues(count: 1)
+        toStandardOutput.cancel()
+        toStream.cancel()
     }
 
     @Test("on a custom actor, every closure of a chain runs isolated to it, in order")

@@ -7,6 +7,13 @@ extension Publishers {
     /// time even when events come from several threads. As in Combine, every subscription,
     /// request and cancel is written, also those before the upstream's subscription or after
     /// the end (a cancel before the subscription is otherwise ignored, as `handleEvents` says).
+    ///
+    /// Where a stream is written: made in actor-isolated code (``isolation``, the caller's
+    /// actor by default), on that actor, as `handleEvents` calls its closures: a stream that is
+    /// the actor's own (a main-actor log whose conformance is `@MainActor TextOutputStream`) is
+    /// never written from the thread a subject was sent on. Lines of a value arriving on the
+    /// actor are written at once; others after one hop, in order. Standard output, which any
+    /// thread may write, takes no hop.
     public struct Print<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -20,15 +27,25 @@ extension Publishers {
         /// Where the lines go; standard output when `nil`.
         public let stream: (any TextOutputStream)?
 
-        /// Creates a publisher printing the events of `upstream`.
-        public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
+        /// The actor `stream` is written on; nil: on the thread of each event.
+        public let isolation: (any Actor)?
+
+        /// Creates a publisher printing the events of `upstream`, writing `stream` on
+        /// `isolation` (the caller's actor by default).
+        public init(
+            upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.upstream = upstream
             self.prefix = prefix
             self.stream = stream
+            self.isolation = isolation
         }
 
-        /// Subscribes `subscriber` through the printing subscription.
+        /// Subscribes `subscriber` through the printing subscription (and, writing a stream on
+        /// an actor, through the hop to it).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let isolation = deliveryActor
             let printer = EventPrinter(prefix: prefix, stream: stream)
             let hooks = EventHooks<Output, Failure>(
                 subscription: { printer.write("receive subscription: (\($0))") },
@@ -39,11 +56,18 @@ extension Publishers {
                     case .failure(let error): printer.write("receive error: (\(error))")
                     }
                 },
-                cancel: { printer.write("receive cancel") },
-                request: { printer.write($0 == .unlimited ? "request unlimited" : "request max: (\($0.max ?? 0))") })
-            upstream.receive(subscriber: ObservingSubscription(name: "Print", hooks: hooks, hooksAfterEnd: true, downstream: subscriber))
+                cancel: runOn(isolation) { printer.write("receive cancel") },
+                request: runOn(isolation) { printer.write($0 == .unlimited ? "request unlimited" : "request max: (\($0.max ?? 0))") })
+            upstream.receive(
+                subscriber: ObservingSubscription(name: "Print", hooks: hooks, hooksAfterEnd: true, downstream: subscriber),
+                isolation: isolation)
         }
     }
+}
+
+extension Publishers.Print: ActorDeliveringPublisher {
+    /// The actor a stream is written on; standard output is written from any thread.
+    @usableFromInline var deliveryActor: (any Actor)? { stream == nil ? nil : isolation }
 }
 
 /// Writes `print`'s lines to a stream or standard output, one at a time and in order, never
@@ -98,7 +122,12 @@ final class EventPrinter: Sendable {
 extension Publisher {
     /// Prints a line for each event (subscription, request, value, completion, cancel), for
     /// debugging; the events pass through unchanged.
-    public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
-        Publishers.Print(upstream: self, prefix: prefix, to: stream)
+    ///
+    /// A stream is written on the actor of the code that called `print` (see
+    /// ``Publishers/Print``), so a stream isolated to it is safe to pass.
+    public func print(
+        _ prefix: String = "", to stream: (any TextOutputStream)? = nil, isolation: (any Actor)? = #isolation
+    ) -> Publishers.Print<Self> {
+        Publishers.Print(upstream: self, prefix: prefix, to: stream, isolation: isolation)
     }
 }

@@ -40,7 +40,7 @@ extension Publisher {
         if deliversSignals(on: actor) {
             receive(subscriber: subscriber)
         } else {
-            subscribe(ReceiveOnSubscription(downstream: subscriber, scheduler: ClockScheduler.hop(to: actor), options: nil))
+            subscribe(ReceiveOnSubscription(downstream: subscriber, scheduler: ClockScheduler.hop(to: actor), options: nil, isImplicitHop: true))
         }
     }
 

@@ -17,12 +17,17 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
     @usableFromInline let options: Context.SchedulerOptions?
     /// The scheduler runs its actions on an actor: the subscription is scheduled too.
     @usableFromInline let queuesSubscription: Bool
+    /// The hop an operator made on an actor puts in front of itself, which the user did not
+    /// write: it describes itself as the upstream's subscription (what `print` and
+    /// `handleEvents` show), not as `receive(on:)`.
+    @usableFromInline let isImplicitHop: Bool
 
     @inlinable
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?, isImplicitHop: Bool = false) {
         state = Locked(ReceiveOnState(downstream: downstream, coalesces: scheduler is any CoalescingScheduler))
         self.scheduler = scheduler
         self.options = options
+        self.isImplicitHop = isImplicitHop
         queuesSubscription = (scheduler as? any ActorBackedScheduler)?.actor != nil
         let entry = ScheduledEntry { self.takeTurn() }
         state.withLock { $0.action = entry.action }
@@ -106,7 +111,10 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         1 + ((state.withLock { $0.upstream.current } as? any SignalHop)?.hopsInChain ?? 0)
     }
 
-    @usableFromInline var description: String { "ReceiveOn" }
+    @usableFromInline var description: String {
+        guard isImplicitHop, let upstream = state.withLock({ $0.upstream.current }) else { return "ReceiveOn" }
+        return String(describing: upstream)
+    }
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
     @usableFromInline var playgroundDescription: Any { description }
 }
