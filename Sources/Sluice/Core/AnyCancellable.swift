@@ -17,9 +17,16 @@ import Synchronization
 /// subject.send(2)            // not delivered: received == [1]
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
-    /// The action, retained, until the first ``cancel()`` exchanges it for `nil`: it runs once,
-    /// and no lock is held while it runs.
-    private let action: Atomic<Unmanaged<CancelAction>?>
+    /// Whether the first ``cancel()`` has taken ``action``.
+    private let taken = Atomic<Bool>(false)
+
+    /// What the first ``cancel()`` runs, until it takes it (and lets go of what it holds).
+    ///
+    /// Unchecked because only one thread ever touches it after `init`: the one whose exchange
+    /// of ``taken`` found `false` (acquiring the write `init` made), which reads it and sets
+    /// it to `nil`; no other code reads it. Kept inline rather than in an atomic reference to
+    /// a box, which cost every `sink` one more allocation (the row "Just(i) → sink").
+    nonisolated(unsafe) private var action: CancelAction?
 
     /// Creates a cancellable that runs `cancel` when canceled or deinitialized.
     ///
@@ -30,13 +37,12 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     /// only forwards to thread-safe cancels (a custom publisher, a scheduler) passes
     /// `isolation: nil` to keep it on the cancelling thread wherever it is made.
     public init(isolation: (any Actor)? = #isolation, _ cancel: @escaping () -> Void) {
-        let action: CancelAction.Action = isolation.map { .isolatedClosure(cancel, $0) } ?? .closure(cancel)
-        self.action = Atomic(.passRetained(CancelAction(action)))
+        action = isolation.map { .isolatedClosure(cancel, $0) } ?? .closure(cancel)
     }
 
     /// Creates a cancellable that cancels `canceller` when canceled or deinitialized.
     public init<C: Cancellable>(_ canceller: C) {
-        action = Atomic(.passRetained(CancelAction(.cancellable(canceller))))
+        action = .cancellable(canceller)
     }
 
     deinit {
@@ -45,7 +51,10 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
 
     /// Cancels the activity; later calls do nothing. Thread-safe.
     public func cancel() {
-        action.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue().run()
+        guard !taken.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let action = self.action
+        self.action = nil
+        action?.run()
     }
 
     /// Stores this instance in the specified collection.
@@ -75,40 +84,40 @@ extension AnyCancellable: CustomCombineIdentifierConvertible {}
 /// What an ``AnyCancellable`` runs once: its closure, or its canceller's `cancel()` (held as
 /// it is, so that wrapping a subscriber or subscription makes no closure).
 ///
-/// Safe to send across threads although none is `Sendable`: `Cancellable.cancel()` is
-/// thread-safe by contract (design rule 4); a closure made outside any actor belongs to no
-/// isolation (Combine equally runs it on the cancelling thread); one made on an actor runs only
-/// isolated to that actor (see ``run()``); and `AnyCancellable` hands the action out exactly
-/// once, by an atomic exchange. Nothing in it is mutable.
-private final class CancelAction: @unchecked Sendable {
-    enum Action {
-        case closure(() -> Void)
-        /// A closure written in `actor`'s isolation.
-        case isolatedClosure(() -> Void, any Actor)
-        case cancellable(any Cancellable)
-    }
-
-    let action: Action
-
-    init(_ action: Action) { self.action = action }
+/// None of these is `Sendable`, yet `AnyCancellable` is: `Cancellable.cancel()` is thread-safe
+/// by contract (design rule 4); a closure made outside any actor belongs to no isolation
+/// (Combine equally runs it on the cancelling thread); one made on an actor runs only isolated
+/// to that actor (see ``run()``); and `AnyCancellable` hands the action out exactly once.
+private enum CancelAction {
+    case closure(() -> Void)
+    /// A closure written in `actor`'s isolation.
+    case isolatedClosure(() -> Void, any Actor)
+    case cancellable(any Cancellable)
 
     func run() {
-        switch action {
+        switch self {
         case .closure(let run):
             run()
         case .isolatedClosure(let run, let actor):
             if actor === MainActor.shared && isOnMainActorExecutor() {
                 run()
             } else {
-                Task { [self] in await runIsolated(on: actor) }
+                let closure = IsolatedCancelClosure(run: run)
+                Task { await closure.run(on: actor) }
             }
         case .cancellable(let canceller):
             canceller.cancel()
         }
     }
+}
 
-    /// Runs the isolated closure on its actor.
-    private func runIsolated(on actor: isolated any Actor) {
-        if case .isolatedClosure(let run, _) = action { run() }
-    }
+/// A cancellable's closure written on `actor`, on its way to a task that runs it there.
+///
+/// Unchecked because the closure belongs to that actor's isolation and
+/// ``run(on:)`` is the only thing that calls it, isolated to the actor it was written on
+/// (``CancelAction/run()`` passes that one), once.
+private struct IsolatedCancelClosure: @unchecked Sendable {
+    let run: () -> Void
+
+    func run(on actor: isolated any Actor) { run() }
 }

@@ -53,15 +53,17 @@ public final class Future<Output, Failure: Error>: Publisher {
 // whose state is behind its lock.
 extension Future: Sendable where Output: Sendable {}
 
-/// The state of a ``Future`` shared with its conduits: the result once known, and the
-/// conduits waiting for it.
+/// The state of a ``Future`` shared with its conduits and its promise: the result once known,
+/// and the conduits waiting for it. A struct around the one lock's buffer, so that a future
+/// costs two allocations (itself and the lock's), and the promise captures one reference
+/// (the row "await Future(…).value").
 ///
 /// ```text
 /// pending(waiting) ──fulfil──▶ resolved(result)   (the waiting conduits are fulfilled after the lock)
 /// resolved ──fulfil──▶ resolved                  (later promises are ignored)
 /// ```
 @usableFromInline
-final class FutureStorage<Output, Failure: Error> {
+struct FutureStorage<Output, Failure: Error> {
     @usableFromInline typealias Waiter = (id: CombineIdentifier, fulfil: (Result<Output, Failure>) -> Void)
 
     @usableFromInline
@@ -126,7 +128,8 @@ final class FutureStorage<Output, Failure: Error> {
     }
 }
 
-// Safe to share: every access to the state goes through its lock, and fulfilling hands the
+// Safe to share: every access to the state goes through its lock (the one stored property,
+// shared by every copy), and fulfilling hands the
 // result to the subscribers on the promise's thread, as Combine's contract has it (rule 3
 // holds: one result, delivered once per conduit). This is what lets the promise be @Sendable;
 // the promise takes its result `sending`, so a value that is not Sendable enters the storage
