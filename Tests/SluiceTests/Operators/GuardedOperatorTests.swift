@@ -138,6 +138,49 @@ struct GuardedOperatorTests {
         #expect(failures.values == [2] && failures.completion == nil, "the error before the subscription failed the stream")
     }
 
+    @Test("""
+        an operator's subscriber mirrors what Combine's shows: nothing for map, filter, tryMap, drop, output(in:); \
+        the downstream for tryFilter and prefix(while:); encode adds whether it finished and the upstream subscription
+        """)
+    func mirrorsShowCombinesChildren() throws {
+        let cases: [(name: String, make: (Handing) -> AnyPublisher<Int, any Error>, labels: [String])] = [
+            ("map", { $0.map { $0 }.mapError { $0 as any Error }.eraseToAnyPublisher() }, []),
+            ("filter", { $0.filter { _ in true }.mapError { $0 as any Error }.eraseToAnyPublisher() }, []),
+            ("compactMap", { $0.compactMap { $0 }.mapError { $0 as any Error }.eraseToAnyPublisher() }, []),
+            ("setFailureType", { $0.mapError { $0 as any Error }.eraseToAnyPublisher() }, []),
+            ("tryMap", { $0.tryMap { $0 }.eraseToAnyPublisher() }, []),
+            ("dropFirst", { $0.dropFirst().mapError { $0 as any Error }.eraseToAnyPublisher() }, []),
+            ("drop(while:)", { $0.drop { _ in false }.mapError { $0 as any Error }.eraseToAnyPublisher() }, []),
+            ("output(in:)", { $0.output(in: 0..<3).mapError { $0 as any Error }.eraseToAnyPublisher() }, []),
+            ("tryFilter", { $0.tryFilter { _ in true }.eraseToAnyPublisher() }, ["downstream"]),
+            ("prefix(while:)", { $0.prefix { _ in true }.mapError { $0 as any Error }.eraseToAnyPublisher() }, ["downstream"]),
+            ("encode", { $0.encode(encoder: TextEncoder()).map { Int($0)! }.eraseToAnyPublisher() },
+             ["downstream", "finished", "upstreamSubscription"]),
+        ]
+        for entry in cases {
+            let handing = Handing()
+            let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .none)
+            entry.make(handing).subscribe(recorder)
+            let raw = try #require(handing.raw, "\(entry.name)")
+            let subscriber = try #require(raw as? any CustomReflectable, "\(entry.name)")
+            #expect(subscriber.customMirror.children.map { $0.label ?? "" } == entry.labels, "\(entry.name)")
+        }
+        // encode's children change with the stream.
+        let handing = Handing()
+        let recorder = RecordingSubscriber<String, any Error>(initialDemand: .none)
+        handing.encode(encoder: TextEncoder()).subscribe(recorder)
+        let raw = try #require(handing.raw)
+        let coder = try #require(raw as? any CustomReflectable)
+        func value(_ label: String) -> String {
+            String(describing: coder.customMirror.children.first { $0.label == label }?.value ?? "absent")
+        }
+        #expect(value("finished") == "false" && value("upstreamSubscription") == "nil")
+        try #require(handing.subscriber).receive(subscription: LoggingSubscription())
+        #expect(value("upstreamSubscription").contains("LoggingSubscription"))
+        try #require(handing.subscriber).receive(completion: .finished)
+        #expect(value("finished") == "true" && value("downstream") == "nil")
+    }
+
     @Test("tryFilter traps on a value before its subscription, naming rule 1")
     func trapOnEarlyValue() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

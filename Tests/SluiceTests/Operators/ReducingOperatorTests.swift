@@ -37,6 +37,31 @@ struct ReducingOperatorTests {
         #expect(ignored.completion == .finished)
     }
 
+    @Test("a reducer's subscription mirrors Combine's: downstream, result, initial and status, through the stream")
+    func mirrorShowsCombinesChildren() throws {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.reduce(10, +).subscribe(recorder)
+        let given = try #require(recorder.subscription)
+        let subscription = try #require(given as? any CustomReflectable)
+        func children() -> [String: String] {
+            Dictionary(uniqueKeysWithValues: subscription.customMirror.children.map { ($0.label ?? "", String(describing: $0.value)) })
+        }
+        #expect(subscription.customMirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
+        #expect(children()["downstream"]?.contains("RecordingSubscriber") == true)
+        #expect(children()["initial"] == "Optional(10)")
+        #expect(children()["result"] == "nil")
+        #expect(children()["status"]?.hasPrefix("subscribed(") == true)
+        _ = upstream.subscriptions[0].send(5)
+        upstream.subscriptions[0].send(completion: .finished)
+        #expect(children()["result"] == "Optional(15)", "the result held for the downstream's first request")
+        #expect(children()["status"] == "terminal")
+        recorder.request(.max(1))
+        #expect(recorder.values == [15])
+        #expect(children()["downstream"] == "nil", "the downstream is let go at the end")
+    }
+
     @Test("an upstream that finishes before any demand: the result waits for the first request, as in Combine")
     func resultWaitsForDemand() {
         let empty = Empty<Int, Never>()

@@ -66,7 +66,7 @@ struct BreakpointStep<Input, Failure: Error>: OperatorStep {
     let output: ((Input) -> Bool)?
     let completion: ((Subscribers.Completion<Failure>) -> Bool)?
     var name: String { "Breakpoint" }
-    static var mirrorsDownstream: Bool { false }
+    static var mirror: StepMirror { .empty }
 
     func receive(_ input: Input) -> StepResult<Input, Failure> {
         if output?(input) == true { stopInDebugger() }

@@ -39,6 +39,7 @@ struct FilterStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline let isIncluded: (Input) -> Bool
     @inlinable init(isIncluded: @escaping (Input) -> Bool) { self.isIncluded = isIncluded }
     @inlinable var name: String { "Filter" }
+    @inlinable static var mirror: StepMirror { .empty }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { isIncluded(input) ? .emit(input) : .drop }
 }
 

@@ -16,6 +16,7 @@ enum Accumulation<Output, Failure: Error> {
 struct AccumulateStep<Input, Output, UpstreamFailure: Error, Failure: Error>: ReducerStep {
     @usableFromInline let name: String
     @usableFromInline var result: Output?
+    @usableFromInline let initial: Output?
     @usableFromInline let accumulate: (inout Output?, Input) -> Accumulation<Output, Failure>
     @usableFromInline let mapUpstreamFailure: (UpstreamFailure) -> Failure
 
@@ -28,6 +29,7 @@ struct AccumulateStep<Input, Output, UpstreamFailure: Error, Failure: Error>: Re
     ) {
         self.name = name
         self.result = result
+        initial = result
         self.mapUpstreamFailure = mapFailure
         self.accumulate = accumulate
     }

@@ -87,11 +87,15 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @usableFromInline let status: Locked<Status>
     @exclusivity(unchecked) @usableFromInline var step: Step
     @usableFromInline let description: String
+    @usableFromInline let mirror: StepMirror
 
+    /// `mirror`: what the mirror shows, the step's choice unless the operator says otherwise
+    /// (one step type serves `drop(while:)` and `prefix(while:)`, another `tryMap` and the coders).
     @inlinable
-    init(step: Step, downstream: Downstream, early: EarlySignals) {
+    init(step: Step, downstream: Downstream, early: EarlySignals, mirror: StepMirror = Step.mirror) {
         self.step = step
         self.early = early
+        self.mirror = mirror
         status = Locked(.awaiting(downstream, pending: .none))
         description = step.name
     }
@@ -203,13 +207,19 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     }
 
     @usableFromInline var customMirror: Mirror {
-        let downstream = status.withLock { status -> Any? in
+        let (downstream, upstream, finished) = status.withLock { status -> (Any?, (any Subscription)?, Bool) in
             switch status {
-            case .awaiting(let downstream, _), .subscribed(_, let downstream): downstream
-            case .terminated: nil
+            case .awaiting(let downstream, _): (downstream, nil, false)
+            case .subscribed(let upstream, let downstream): (downstream, upstream, false)
+            case .terminated: (nil, nil, true)
             }
         }
-        return Mirror(self, children: ["downstream": downstream as Any])
+        return switch mirror {
+        case .empty: Mirror(self, children: [:])
+        case .downstream: Mirror(self, children: ["downstream": downstream as Any])
+        case .coder:
+            Mirror(self, children: ["downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any])
+        }
     }
     @usableFromInline var playgroundDescription: Any { description }
 }

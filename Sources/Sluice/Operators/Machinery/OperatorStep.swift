@@ -110,9 +110,23 @@ package protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
     /// ``OperatorSubscriber`` (nothing by default).
     func observe(completion: Subscribers.Completion<UpstreamFailure>)
 
-    /// Whether ``OperatorSubscriber``'s `customMirror` shows the downstream, as Combine's
-    /// mirrors of most operators do (`true` by default; `breakpoint`'s shows nothing).
-    static var mirrorsDownstream: Bool { get }
+    /// What the operator subscriber's `customMirror` shows, as Combine's mirror of that operator
+    /// does (``StepMirror/downstream`` by default).
+    static var mirror: StepMirror { get }
+}
+
+/// The children of an operator subscriber's mirror, as Combine's mirror of the operator shows
+/// them. None of them is the step's running state, which belongs to the upstream's thread.
+@usableFromInline
+package enum StepMirror: Sendable {
+    /// None: `map`, `filter`, `compactMap`, `mapError`, `setFailureType`, `tryMap`, `dropFirst`,
+    /// `drop(while:)`, `output(in:)`, `breakpoint`.
+    case empty
+    /// The downstream while the stream lasts: `tryFilter`, `tryCompactMap`, `prefix(while:)`, …
+    case downstream
+    /// The downstream, whether the stream has ended (`finished`) and the upstream's
+    /// subscription (`upstreamSubscription`): `encode` and `decode`.
+    case coder
 }
 
 extension OperatorStep where UpstreamFailure == Failure {
@@ -124,5 +138,5 @@ extension OperatorStep {
     @inlinable package mutating func upstreamSubscribed() -> Subscribers.Demand { .none }
     @inlinable package func observe(subscription: any Subscription) {}
     @inlinable package func observe(completion: Subscribers.Completion<UpstreamFailure>) {}
-    @inlinable package static var mirrorsDownstream: Bool { true }
+    @inlinable package static var mirror: StepMirror { .downstream }
 }

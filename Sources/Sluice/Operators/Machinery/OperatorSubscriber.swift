@@ -66,7 +66,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     }
 
     @usableFromInline package var customMirror: Mirror {
-        Mirror(self, children: Step.mirrorsDownstream ? ["downstream": downstream] : [:])
+        Mirror(self, children: Step.mirror == .empty ? [:] : ["downstream": downstream])
     }
     @usableFromInline package var playgroundDescription: Any { description }
 }

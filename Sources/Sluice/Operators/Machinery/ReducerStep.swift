@@ -25,6 +25,10 @@ protocol ReducerStep<Input, Output, UpstreamFailure, Failure> {
     /// What `print()` shows for the operator's subscription (Combine's name for it).
     var name: String { get }
 
+    /// The result it starts from (`nil`: none), which its subscription's mirror shows as
+    /// `initial`, as Combine's does.
+    var initial: Output? { get }
+
     /// The step for one value. Called serially (rule 3).
     mutating func receive(_ input: Input) -> ReduceAction<Output, Failure>
 

@@ -51,11 +51,14 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     @usableFromInline let receiving = Atomic<Bool>(false)
     @exclusivity(unchecked) @usableFromInline var step: Step
     @usableFromInline let description: String
+    /// The step's starting result, kept apart for the mirror (the step itself runs unlocked).
+    @usableFromInline let initial: Step.Output?
 
     @inlinable
     init(step: Step, downstream: Downstream) {
         self.step = step
         description = step.name
+        initial = step.initial
         state = Locked(State(downstream: downstream))
     }
 
@@ -184,6 +187,20 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         upstream?.cancel()
     }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// Combine's children: the downstream while the stream lasts, the result once the upstream
+    /// has finished (`nil` before: the running result belongs to the upstream's thread), the
+    /// starting result, and the upstream's status.
+    @usableFromInline var customMirror: Mirror {
+        let (downstream, phase) = state.withLock { ($0.downstream, $0.phase) }
+        let result: Step.Output? = if case .ended(let result) = phase { result } else { nil }
+        let status = switch phase {
+        case .awaiting: "awaitingSubscription"
+        case .subscribed(let upstream): "subscribed(\(upstream))"
+        case .ended, .terminated: "terminal"
+        }
+        return Mirror(self, children: [
+            ("downstream", downstream as Any), ("result", result as Any), ("initial", initial as Any), ("status", status),
+        ])
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }

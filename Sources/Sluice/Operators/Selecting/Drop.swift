@@ -45,6 +45,7 @@ struct SkipStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline var remaining: Int
     @inlinable init(remaining: Int) { self.remaining = remaining }
     @inlinable var name: String { "Drop" }
+    @inlinable static var mirror: StepMirror { .empty }
     @inlinable mutating func receive(_ input: Input) -> StepResult<Input, Failure> {
         guard remaining > 0 else { return .emit(input) }
         remaining -= 1

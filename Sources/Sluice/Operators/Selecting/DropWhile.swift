@@ -31,7 +31,7 @@ extension Publishers {
             let predicate = predicate
             let step = WhileStep<Output, Failure, Failure>(dropping: true, name: "DropWhile") { .success(predicate($0)) }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore, mirror: .empty), isolation: isolation)
         }
     }
 
@@ -67,7 +67,7 @@ extension Publishers {
                 Result { try predicate(element) }
             }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore, mirror: .empty), isolation: isolation)
         }
     }
 }

@@ -48,6 +48,7 @@ struct RangeStep<Input, Failure: Error>: OperatorStep {
     @inlinable init(range: CountableRange<Int>) { self.range = range }
     @inlinable static var canEnd: Bool { true }
     @inlinable var name: String { "Output" }
+    @inlinable static var mirror: StepMirror { .empty }
 
     @inlinable
     mutating func receive(_ input: Input) -> StepResult<Input, Failure> {

@@ -27,7 +27,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Encode") { try encoder.encode($0) }
-            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions))
+            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions, mirror: .coder))
         }
     }
 
@@ -57,7 +57,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Decode") { try decoder.decode(Output.self, from: $0) }
-            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions))
+            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions, mirror: .coder))
         }
     }
 }

@@ -37,6 +37,7 @@ struct CompactMapStep<Input, Output, Failure: Error>: OperatorStep {
     @usableFromInline let transform: (Input) -> Output?
     @inlinable init(transform: @escaping (Input) -> Output?) { self.transform = transform }
     @inlinable var name: String { "CompactMap" }
+    @inlinable static var mirror: StepMirror { .empty }
     @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> { transform(input).map { .emit($0) } ?? .drop }
 }
 

@@ -48,6 +48,7 @@ struct MapStep<Input, Output, Failure: Error>: OperatorStep {
     @usableFromInline let transform: (Input) -> Output
     @inlinable init(transform: @escaping (Input) -> Output) { self.transform = transform }
     @inlinable var name: String { "Map" }
+    @inlinable static var mirror: StepMirror { .empty }
     @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> { .emit(transform(input)) }
 }
 

@@ -40,6 +40,7 @@ struct MapErrorStep<Input, UpstreamFailure: Error, Failure: Error>: OperatorStep
     @usableFromInline let transform: (UpstreamFailure) -> Failure
     @inlinable init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }
     @inlinable var name: String { "MapError" }
+    @inlinable static var mirror: StepMirror { .empty }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { .emit(input) }
     @inlinable func mapFailure(_ failure: UpstreamFailure) -> Failure { transform(failure) }
 }

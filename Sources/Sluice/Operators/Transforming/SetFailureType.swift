@@ -33,6 +33,7 @@ struct SetFailureTypeStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Never
     @inlinable init() {}
     @inlinable var name: String { "SetFailureType" }
+    @inlinable static var mirror: StepMirror { .empty }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Failure> { .emit(input) }
     @inlinable func mapFailure(_ failure: Never) -> Failure {}
 }

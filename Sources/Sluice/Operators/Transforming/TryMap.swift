@@ -44,6 +44,7 @@ struct TryMapStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
     @usableFromInline typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output
     @usableFromInline let name: String
+    @inlinable static var mirror: StepMirror { .empty }
     @inlinable init(name: String = "TryMap", transform: @escaping (Input) throws -> Output) {
         self.name = name
         self.transform = transform
