@@ -37,6 +37,47 @@ extension MainActorLines: @MainActor TextOutputStream {
     }
 }
 
+/// A main-actor model whose property a key path reads, and a decoder whose conformance is the
+/// main actor's: `map(\.keyPath)` and `decode` made on the main actor must use them there.
+@MainActor
+private final class KeyPathModel {
+    var scale = 10
+    let reads = IsolationLog<Int>()
+    var scaled: Int {
+        reads.record(scale, isolated: MainQueue.isCurrent)
+        return scale
+    }
+}
+
+@MainActor
+private final class MainActorDecoder {
+    var decoded = 0
+    let log = IsolationLog<Int>()
+}
+
+extension MainActorDecoder: @MainActor TopLevelDecoder {
+    func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        decoded += 1
+        log.record(decoded, isolated: MainQueue.isCurrent)
+        guard let number = Int(text) as? T else { throw CodingFailure() }
+        return number
+    }
+}
+
+/// A model with a `@Published` property that `assign(to:)` feeds.
+@MainActor
+private final class PublishedModel: ObservableObject {
+    @Published var latest = 0
+    let sets = IsolationLog<Int>()
+    var bag = Set<AnyCancellable>()
+
+    init(_ values: PassthroughSubject<Int, Never>) {
+        values.assign(to: &$latest)
+        $latest.dropFirst().sink { [sets] in sets.record($0, isolated: MainQueue.isCurrent) }.store(in: &bag)
+        objectWillChange.sink { [sets] _ in sets.record(-1, isolated: MainQueue.isCurrent) }.store(in: &bag)
+    }
+}
+
 /// Sends `values` on another thread and returns once they are all sent, blocking the caller
 /// meanwhile (bounded): called on the main actor, every value meets a hop with the main actor
 /// busy, so all of them are queued when this returns.
@@ -203,6 +244,59 @@ struct OperatorIsolationTests {
         await toStream.waitForValues(count: 1)
         toStandardOutput.cancel()
         toStream.cancel()
+    }
+
+    @MainActor @Test("map(\\.keyPath) to a main-actor property reads it on the main actor; a Sendable key path takes no hop")
+    func keyPathMapsOnTheMainActor() async {
+        let models = PassthroughSubject<KeyPathModel, Never>()
+        let model = KeyPathModel()
+        let read = RecordingSubscriber<Int, Never>()
+        models.map(\.scaled).subscribe(read)
+        await Task.detached { for _ in 0..<5 { models.send(model) } }.value
+        await model.reads.wait(for: 5)
+        #expect(model.reads.allIsolated)
+        await read.waitForValues(count: 5)
+
+        let numbers = PassthroughSubject<Int, Never>()
+        let direct = RecordingSubscriber<Int, Never>()
+        numbers.map(\.bitWidth).subscribe(direct)
+        sendWhileBlocked(numbers, 0..<1)
+        #expect(direct.values == [Int.bitWidth], "a Sendable key path hopped")
+        read.cancel()
+        direct.cancel()
+    }
+
+    @MainActor @Test("decode with a main-actor decoder runs it on the main actor; a Sendable decoder takes no hop")
+    func decodeRunsAnActorsDecoderThere() async {
+        let texts = PassthroughSubject<String, Never>()
+        let decoder = MainActorDecoder()
+        let decoded = RecordingSubscriber<Int, any Error>()
+        texts.decode(type: Int.self, decoder: decoder).subscribe(decoded)
+        await Task.detached { for i in 1...5 { texts.send(String(i)) } }.value
+        await decoder.log.wait(for: 5)
+        #expect(decoder.log.allIsolated)
+        #expect(decoder.decoded == 5)
+        await decoded.waitForValues(count: 5)
+        #expect(decoded.values == [1, 2, 3, 4, 5])
+
+        let numbers = PassthroughSubject<Int, Never>()
+        let direct = RecordingSubscriber<Int, any Error>()
+        numbers.map({ String($0) }, isolation: nil).decode(type: Int.self, decoder: TextDecoder()).subscribe(direct)
+        sendWhileBlocked(numbers, 0..<1)
+        #expect(direct.values == [0], "a Sendable decoder hopped")
+        decoded.cancel()
+        direct.cancel()
+    }
+
+    @MainActor @Test("assign(to: &$property) made on the main actor sets the property there, objectWillChange first")
+    func publishedAssignSetsOnTheMainActor() async {
+        let values = PassthroughSubject<Int, Never>()
+        let model = PublishedModel(values)
+        await Task.detached { for i in 1...5 { values.send(i) } }.value
+        await model.sets.wait(for: 10)
+        #expect(model.sets.allIsolated)
+        #expect(model.sets.values == [-1, 1, -1, 2, -1, 3, -1, 4, -1, 5])
+        #expect(model.latest == 5)
     }
 
     @Test("on a custom actor, every closure of a chain runs isolated to it, in order")

@@ -30,7 +30,7 @@ extension Publishers {
         /// Stops when it returns `true` for the completion.
         public let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -32,7 +32,7 @@ extension Publishers {
         /// Called with each demand the downstream requests, before the upstream gets it.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -23,7 +23,7 @@ extension Publishers {
         /// Makes the publisher that replaces the upstream after its failure.
         public let handler: (Upstream.Failure) -> NewPublisher
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -19,7 +19,7 @@ extension Publishers {
         /// end the stream with the error thrown.
         public let handler: (Upstream.Failure) throws -> NewPublisher
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -13,7 +13,7 @@ extension Publishers {
         /// The predicate an element must satisfy to be republished.
         public let isIncluded: (Upstream.Output) -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

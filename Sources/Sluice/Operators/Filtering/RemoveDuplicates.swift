@@ -13,7 +13,7 @@ extension Publishers {
         /// Whether two elements count as duplicates: the last republished one, then the new one.
         public let predicate: (Output, Output) -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

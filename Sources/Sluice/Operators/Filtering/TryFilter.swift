@@ -13,7 +13,7 @@ extension Publishers {
         /// The predicate an element must satisfy; an error it throws ends the stream.
         public let isIncluded: (Upstream.Output) throws -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

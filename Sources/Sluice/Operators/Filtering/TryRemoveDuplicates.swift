@@ -14,7 +14,7 @@ extension Publishers {
         /// Whether two elements count as duplicates; an error it throws ends the stream.
         public let predicate: (Output, Output) throws -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -41,7 +41,7 @@ extension Publishers {
         /// Makes a publisher of each element of the upstream.
         public let transform: (Upstream.Output) -> NewPublisher
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

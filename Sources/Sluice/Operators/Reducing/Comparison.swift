@@ -14,7 +14,7 @@ extension Publishers {
         /// Whether its first argument ranks below its second; the highest-ranked element is sent.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 
@@ -51,7 +51,7 @@ extension Publishers {
         /// Whether its first argument ranks below its second; an error ends the stream.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

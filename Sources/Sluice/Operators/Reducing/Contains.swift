@@ -38,7 +38,7 @@ extension Publishers {
         /// The predicate an element must satisfy.
         public let predicate: (Upstream.Output) -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 
@@ -69,7 +69,7 @@ extension Publishers {
         /// The predicate an element must satisfy; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -16,7 +16,7 @@ extension Publishers {
         /// Combines the result so far with the next element.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 
@@ -58,7 +58,7 @@ extension Publishers {
         /// Combines the result so far with the next element; an error ends the stream.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

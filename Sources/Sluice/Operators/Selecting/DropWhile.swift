@@ -13,7 +13,7 @@ extension Publishers {
         /// Elements are omitted while this holds.
         public let predicate: (Upstream.Output) -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 
@@ -47,7 +47,7 @@ extension Publishers {
         /// Elements are omitted while this holds; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

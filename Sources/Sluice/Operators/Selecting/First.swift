@@ -37,7 +37,7 @@ extension Publishers {
         /// The predicate the element sent must satisfy.
         public let predicate: (Upstream.Output) -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 
@@ -69,7 +69,7 @@ extension Publishers {
         /// The predicate the element sent must satisfy; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

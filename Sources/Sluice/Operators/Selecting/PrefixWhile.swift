@@ -11,7 +11,7 @@ extension Publishers {
         /// Elements are republished while this holds.
         public let predicate: (Upstream.Output) -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 
@@ -45,7 +45,7 @@ extension Publishers {
         /// Elements are republished while this holds; an error ends the stream.
         public let predicate: (Upstream.Output) throws -> Bool
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

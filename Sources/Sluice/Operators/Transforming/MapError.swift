@@ -9,7 +9,7 @@ extension Publishers {
         /// The closure that converts the upstream's failure.
         public let transform: (Upstream.Failure) -> Failure
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -15,7 +15,7 @@ extension Publishers {
         /// Combines the last partial result with the next element.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

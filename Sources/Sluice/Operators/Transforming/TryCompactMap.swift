@@ -12,7 +12,7 @@ extension Publishers {
         /// The closure applied to each element; `nil` drops it, an error ends the stream.
         public let transform: (Upstream.Output) throws -> Output?
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -80,7 +80,7 @@ extension Publishers.TryMap {
 
 extension Publisher {
     /// Transforms every element with a closure that can throw; a thrown error cancels the
-    /// upstream and fails the stream. `transform` runs where ``Publisher/map(_:isolation:)``
+    /// upstream and fails the stream. `transform` runs where ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``
     /// says: on the caller's actor, if it has one.
     @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation) -> Publishers.TryMap<Self, T> {

@@ -16,7 +16,7 @@ extension Publishers {
         /// Combines the last partial result with the next element; an error ends the stream.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
-        /// The actor the closures run on (see ``Publisher/map(_:isolation:)``); nil: on the
+        /// The actor the closures run on (see ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``); nil: on the
         /// upstream's thread.
         public let isolation: (any Actor)?
 

@@ -91,11 +91,17 @@ extension Publisher where Failure == Never {
     ///     init(ticks: some Publisher<Int, Never>) { ticks.assign(to: &$latest) }
     /// }
     /// ```
-    public func assign(to published: inout Published<Output>.Publisher) {
+    ///
+    /// Where the property is set: made in actor-isolated code (`isolation` defaults to the
+    /// caller's actor: a main-actor model's `init`), on that actor, at once when a value
+    /// arrives already there and otherwise after a hop, as a `sink` runs its closure; so the
+    /// object's `objectWillChange` and the property's subscribers hear of it there. Outside
+    /// actors, on the thread the publisher sends from, as in Combine.
+    public func assign(to published: inout Published<Output>.Publisher, isolation: (any Actor)? = #isolation) {
         let box = published.box
         let subscriber = Subscribers.Sink<Output, Never>(receiveCompletion: { _ in }, receiveValue: { [weak box] value in
             box?.set(value)
-        }, isolation: nil)
+        }, isolation: isolation)
         box.keep(AnyCancellable(subscriber))
         subscribe(subscriber)
     }
