@@ -6,6 +6,25 @@ private struct Boom: Error, Equatable {}
 
 @Suite("flatMap: Publishers.FlatMap and its four overloads", .timeLimit(.minutes(6)))
 struct FlatMapTests {
+    @Test("an inner's subscriber reads as FlatMap and mirrors its parent's identifier (parentSubscription), as Combine's")
+    func innerSubscriberReflection() throws {
+        let outer = PassthroughSubject<Int, Never>()
+        let inner = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        outer.flatMap { _ in inner }.subscribe(recorder)
+        outer.send(1)
+        let raw = try #require(inner.raw)
+        #expect(String(describing: raw) == "FlatMap")
+        #expect((raw as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
+        let mirror = try #require((raw as? any CustomReflectable)?.customMirror)
+        let parent = try #require(recorder.subscription)
+        #expect(mirror.children.map(\.label) == ["parentSubscription"])
+        #expect(mirror.children.first?.value as? CombineIdentifier == parent.combineIdentifier)
+        recorder.cancel()
+        inner.subscriber = nil   // the inner publisher, which the transform holds, held flatMap's subscriber
+        inner.raw = nil
+    }
+
     /// An upstream of inner publishers that the test drives, and a flatMap of it. Going out of
     /// scope, it cancels its recorder and detaches its controllable publishers, whose
     /// subscriptions would otherwise keep the flatMap (and each other) alive.

@@ -140,7 +140,8 @@ struct GuardedOperatorTests {
 
     @Test("""
         an operator's subscriber mirrors what Combine's shows: nothing for map, filter, tryMap, drop, output(in:); \
-        the downstream for tryFilter and prefix(while:); encode adds whether it finished and the upstream subscription
+        the downstream for tryFilter and prefix(while:); encode adds whether it finished and the upstream subscription; \
+        map over key paths shows them, assertNoFailure where it was made
         """)
     func mirrorsShowCombinesChildren() throws {
         let cases: [(name: String, make: (Handing) -> AnyPublisher<Int, any Error>, labels: [String])] = [
@@ -156,6 +157,11 @@ struct GuardedOperatorTests {
             ("prefix(while:)", { $0.prefix { _ in true }.mapError { $0 as any Error }.eraseToAnyPublisher() }, ["downstream"]),
             ("encode", { $0.encode(encoder: TextEncoder()).map { Int($0)! }.eraseToAnyPublisher() },
              ["downstream", "finished", "upstreamSubscription"]),
+            ("map(\\.self)", { $0.map(\.self).mapError { $0 as any Error }.eraseToAnyPublisher() }, ["keyPath"]),
+            ("map(\\.self, \\.bitWidth)", { $0.map(\.self, \.bitWidth).map(\.0).mapError { $0 as any Error }.eraseToAnyPublisher() },
+             ["keyPath0", "keyPath1"]),
+            ("assertNoFailure", { $0.assertNoFailure("P").setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+             ["file", "line", "prefix"]),
         ]
         for entry in cases {
             let handing = Handing()
@@ -164,7 +170,14 @@ struct GuardedOperatorTests {
             let raw = try #require(handing.raw, "\(entry.name)")
             let subscriber = try #require(raw as? any CustomReflectable, "\(entry.name)")
             #expect(subscriber.customMirror.children.map { $0.label ?? "" } == entry.labels, "\(entry.name)")
+            // The operator and the recorder hold each other (dropFirst hands its subscription
+            // down at once) until a cancel, which an operator ignores before its upstream's subscription.
+            try #require(handing.subscriber).receive(subscription: LoggingSubscription())
+            recorder.cancel()
         }
+        let keyPaths = Handing()
+        keyPaths.map(\.self).subscribe(RecordingSubscriber<Int, Oops>(initialDemand: .none))
+        #expect(String(describing: try #require(keyPaths.raw)) == "ValueForKey", "Combine's name for map over a key path")
         // encode's children change with the stream.
         let handing = Handing()
         let recorder = RecordingSubscriber<String, any Error>(initialDemand: .none)

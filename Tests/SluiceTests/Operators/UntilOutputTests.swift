@@ -6,6 +6,19 @@ private struct Boom: Error, Equatable {}
 
 @Suite("prefix(untilOutputFrom:) and drop(untilOutputFrom:)", .timeLimit(.minutes(6)))
 struct UntilOutputTests {
+    @Test("drop(untilOutputFrom:)'s subscriber of the other publisher reads as DropUntilOutput, with an empty mirror, as Combine's")
+    func dropUntilOutputOtherReflection() throws {
+        let other = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        PassthroughSubject<Int, Never>().drop(untilOutputFrom: other).subscribe(recorder)
+        let raw = try #require(other.raw)
+        #expect(String(describing: raw) == "DropUntilOutput")
+        #expect((raw as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropUntilOutput")
+        let mirror = try #require((raw as? any CustomReflectable)?.customMirror)
+        #expect(mirror.children.isEmpty)
+        recorder.cancel()
+    }
+
     @Test("prefix: the other publisher's first value finishes the stream and cancels the upstream")
     func prefixEndsOnTrigger() {
         let upstream = ControllablePublisher<Int, Never>()

@@ -141,7 +141,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>: Subscriber, Sub
     /// The subscriber of the other publisher. It has the subscription's identifier, as
     /// Combine's has: both publishers see one subscriber.
     @usableFromInline
-    struct Other<OtherOutput>: Subscriber, CustomStringConvertible {
+    struct Other<OtherOutput>: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline typealias Input = OtherOutput
         @usableFromInline let subscription: DropUntilOutputSubscription
         @inlinable var combineIdentifier: CombineIdentifier { subscription.combineIdentifier }
@@ -162,5 +162,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>: Subscriber, Sub
         }
 
         @usableFromInline var description: String { subscription.description }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -49,6 +49,8 @@ struct AssertNoFailureStep<Input, UpstreamFailure: Error>: OperatorStep {
         self.line = line
     }
     @inlinable var name: String { "AssertNoFailure" }
+    /// Combine's: where the operator was made, and the prefix of its message.
+    @usableFromInline var constantMirrorChildren: [Mirror.Child]? { [("file", file), ("line", line), ("prefix", prefix)] }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Never> { .emit(input) }
     @inlinable func mapFailure(_ failure: UpstreamFailure) -> Never {
         Violation.unexpectedFailure(failure, prefix: prefix, file: file, line: line)

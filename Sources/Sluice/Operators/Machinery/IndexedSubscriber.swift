@@ -1,7 +1,7 @@
 /// An operator subscribed to several publishers (merge's upstreams, flatMap's and
 /// switchToLatest's inners) through one ``IndexedSubscriber`` each, told which one spoke.
 @usableFromInline
-protocol IndexedSubscriberParent: AnyObject, CustomStringConvertible {
+protocol IndexedSubscriberParent: AnyObject, CustomStringConvertible, CustomCombineIdentifierConvertible {
     /// The elements and failure of the publishers it subscribes to with an index (named apart
     /// from `Subscriber`'s, since flatMap is also its upstream's subscriber).
     associatedtype IndexedInput
@@ -13,9 +13,12 @@ protocol IndexedSubscriberParent: AnyObject, CustomStringConvertible {
 }
 
 /// The subscriber of one of a parent operator's publishers: it passes every signal on with
-/// its index, and describes itself as the parent does ("Merge", "FlatMap", …).
+/// its index, and describes itself as the parent does ("Merge", "FlatMap", …), its mirror
+/// naming the parent's identifier (`parentSubscription`), as Combine's inner subscribers do.
 @usableFromInline
-struct IndexedSubscriber<Parent: IndexedSubscriberParent>: Subscriber, CustomStringConvertible {
+struct IndexedSubscriber<Parent: IndexedSubscriberParent>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline typealias Input = Parent.IndexedInput
     @usableFromInline typealias Failure = Parent.IndexedFailure
     @usableFromInline let parent: Parent
@@ -31,4 +34,6 @@ struct IndexedSubscriber<Parent: IndexedSubscriberParent>: Subscriber, CustomStr
     @inlinable func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, at: index) }
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, at: index) }
     @usableFromInline var description: String { parent.description }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+    @usableFromInline var playgroundDescription: Any { description }
 }

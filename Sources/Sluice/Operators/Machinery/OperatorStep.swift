@@ -113,6 +113,12 @@ package protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
     /// What the operator subscriber's `customMirror` shows, as Combine's mirror of that operator
     /// does (``StepMirror/downstream`` by default).
     static var mirror: StepMirror { get }
+
+    /// The mirror's children when the step shows its own (`map(\.key)`'s key path,
+    /// `assertNoFailure`'s prefix, file and line), in place of those ``mirror`` says; `nil` by
+    /// default. The mirror may be read on any thread while the upstream runs the step, so only
+    /// a step whose fields are all constants (`let`, with a non-mutating `receive`) gives them.
+    var constantMirrorChildren: [Mirror.Child]? { get }
 }
 
 /// The children of an operator subscriber's mirror, as Combine's mirror of the operator shows
@@ -139,4 +145,5 @@ extension OperatorStep {
     @inlinable package func observe(subscription: any Subscription) {}
     @inlinable package func observe(completion: Subscribers.Completion<UpstreamFailure>) {}
     @inlinable package static var mirror: StepMirror { .downstream }
+    @inlinable package var constantMirrorChildren: [Mirror.Child]? { nil }
 }

@@ -66,7 +66,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
     }
 
     @usableFromInline package var customMirror: Mirror {
-        Mirror(self, children: Step.mirror == .empty ? [:] : ["downstream": downstream])
+        if let children = step.constantMirrorChildren { return Mirror(self, children: children) }
+        return Mirror(self, children: Step.mirror == .empty ? [:] : ["downstream": downstream])
     }
     @usableFromInline package var playgroundDescription: Any { description }
 }

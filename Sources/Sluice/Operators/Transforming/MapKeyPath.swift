@@ -13,7 +13,9 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = keyPath
-            let step = MapStep<Upstream.Output, Output, Failure>(transform: { $0[keyPath: keyPath] })
+            let step = KeyPathStep<Upstream.Output, Output, Failure>(keyPaths: keyPath) {
+                $0[keyPath: keyPath]
+            }
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
 
@@ -47,7 +49,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (keyPath0, keyPath1)
-            let step = MapStep<Upstream.Output, Output, Failure>(transform: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) })
+            let step = KeyPathStep<Upstream.Output, Output, Failure>(keyPaths: keyPath0, keyPath1) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
 
@@ -88,9 +90,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
-            let step = MapStep<Upstream.Output, Output, Failure>(transform: {
-                ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
-            })
+            let step = KeyPathStep<Upstream.Output, Output, Failure>(keyPaths: keyPath0, keyPath1, keyPath2) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) }
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
 
@@ -109,6 +109,33 @@ extension Publishers {
             self.keyPath2 = keyPath2
             self.isolation = isolation
         }
+    }
+}
+
+/// The step of `map` over key paths: reads them, and reads as Combine's does ("ValueForKey",
+/// its mirror naming the key paths).
+@usableFromInline
+struct KeyPathStep<Input, Output, Failure: Error>: OperatorStep {
+    @usableFromInline typealias UpstreamFailure = Failure
+    /// The one, two or three key paths read (held apart, so that subscribing makes no array).
+    @usableFromInline let keyPaths: (AnyKeyPath, AnyKeyPath?, AnyKeyPath?)
+    @usableFromInline let read: (Input) -> Output
+
+    @inlinable
+    init(keyPaths first: AnyKeyPath, _ second: AnyKeyPath? = nil, _ third: AnyKeyPath? = nil, read: @escaping (Input) -> Output) {
+        keyPaths = (first, second, third)
+        self.read = read
+    }
+
+    @inlinable var name: String { keyPaths.1 == nil ? "ValueForKey" : "ValueForKeys" }
+    @inlinable static var mirror: StepMirror { .empty }
+    @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> { .emit(read(input)) }
+
+    /// `keyPath`, or `keyPath0`, `keyPath1`, … when there are several.
+    @usableFromInline var constantMirrorChildren: [Mirror.Child]? {
+        guard keyPaths.1 != nil else { return [("keyPath", keyPaths.0)] }
+        let all = [keyPaths.0, keyPaths.1, keyPaths.2].compactMap { $0 }
+        return all.enumerated().map { ("keyPath\($0.offset)", $0.element) }
     }
 }
 

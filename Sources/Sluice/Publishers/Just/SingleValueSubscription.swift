@@ -64,9 +64,9 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
 
     @usableFromInline var description: String { name }
 
+    /// The value, as one unlabelled child, as Combine shows it (`dump` prints `- 42`).
     @usableFromInline var customMirror: Mirror {
-        let pending: Any? = settled.load(ordering: .acquiring) ? nil : value
-        return Mirror(self, children: ["value": pending as Any])
+        Mirror(self, unlabeledChildren: [value as Any])
     }
 
     @usableFromInline var playgroundDescription: Any { description }
