@@ -75,45 +75,52 @@ extension Publishers.Print: ActorDeliveringPublisher {
 /// found nobody writing) takes the stream out, writes every line queued meanwhile, and puts
 /// the stream back under the lock that finds the queue empty.
 final class EventPrinter: Sendable {
+    /// Where the lines go.
+    private enum Destination {
+        case standardOutput
+        case stream(any TextOutputStream)
+    }
+
     private let prefix: String
-    private let toStandardOutput: Bool
     private let state: Locked<State>
 
-    /// The stream while nobody writes, and the lines waiting. Safe to send: reachable only
-    /// under the lock, and the stream is used by one writer at a time (the queue's runner),
-    /// outside it.
+    /// The destination while nobody writes (`nil` while the queue's runner has it out), and
+    /// the lines waiting. Safe to send: reachable only under the lock, and a stream is used by
+    /// one writer at a time (the runner), outside it.
     private struct State: @unchecked Sendable {
-        var stream: (any TextOutputStream)?
+        var destination: Destination?
         var lines = DrainQueue<String>()
     }
 
     init(prefix: String, stream: (any TextOutputStream)?) {
         self.prefix = prefix.isEmpty ? "" : "\(prefix): "
-        toStandardOutput = stream == nil
-        state = Locked(State(stream: stream))
+        state = Locked(State(destination: stream.map(Destination.stream) ?? .standardOutput))
     }
 
     func write(_ line: String) {
-        let runner = state.withLock { state -> (any TextOutputStream)?? in
+        // The runner takes the destination out; any other writer only queues its line.
+        let taken = state.withLock { state -> Destination? in
             guard state.lines.append(prefix + line) else { return nil }
-            defer { state.stream = nil }
-            return .some(state.stream)
+            defer { state.destination = nil }
+            return state.destination
         }
-        guard case .some(var stream) = runner else { return }
+        guard var destination = taken else { return }
         while true {
             let step = state.withLock { state in
                 let step = state.lines.next(budget: .max)
-                if case .idle = step { state.stream = stream }
+                if case .idle = step { state.destination = destination }
                 return step
             }
             guard case .perform(let line) = step else { return }
-            if toStandardOutput {
+            switch destination {
+            case .standardOutput:
                 Swift.print(line)
-            } else {
+            case .stream(var stream):
                 // The writes `Swift.print(line, to: &stream)` makes, as Combine's print does.
-                stream?.write("")
-                stream?.write(line)
-                stream?.write("\n")
+                stream.write("")
+                stream.write(line)
+                stream.write("\n")
+                destination = .stream(stream)
             }
         }
     }
