@@ -92,6 +92,27 @@ struct ReplaceErrorTests {
 
 @Suite("catch and tryCatch")
 struct CatchTests {
+    @Test("catch's subscription and its upstream subscriber mirror the downstream and its outstanding demand, as Combine's; retry's show nothing")
+    func catchMirrorsDemand() throws {
+        let upstream = ControllablePublisher<Int, HandlerError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, HandlerError>(initialDemand: .max(3))
+        upstream.catch { _ in Empty<Int, HandlerError>() }.subscribe(recorder)
+        let given = try #require(recorder.subscription)
+        let mirror = try #require(given as? any CustomReflectable).customMirror
+        #expect(mirror.children.map(\.label) == ["downstream", "demand"])
+        #expect(Array(mirror.children).last?.value as? Subscribers.Demand == .max(3))
+        let downstream = String(describing: mirror.children.first.map(\.value) ?? "none")
+        #expect(downstream.contains("RecordingSubscriber"))
+        recorder.cancel()
+        let retried = RecordingSubscriber<Int, HandlerError>(initialDemand: .max(3))
+        upstream.retry(1).subscribe(retried)
+        let retry = try #require(retried.subscription)
+        let retryMirror = try #require(retry as? any CustomReflectable).customMirror
+        #expect(retryMirror.children.isEmpty)
+        retried.cancel()
+    }
+
     @Test("after a failure the handler's publisher takes over, asked at once for the demand still outstanding")
     func switchCarriesDemand() {
         let first = ControllablePublisher<Int, TestError>()

@@ -33,7 +33,7 @@ extension Publishers {
 
         /// Subscribes `subscriber`; the handler runs at most once per subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = UpstreamRelay(name: "TryCatch", downstream: subscriber, trapsOnZeroDemand: true, checks: .firstUpstream)
+            let relay = UpstreamRelay(name: "TryCatch", downstream: subscriber, trapsOnZeroDemand: true, checks: .firstUpstream, mirrorsDemand: true)
             let handler = handler
             relay.subscribe(upstream.hopping(to: isolation)) { completion in
                 guard case .failure(let failure) = completion else { return relay.complete(.finished) }

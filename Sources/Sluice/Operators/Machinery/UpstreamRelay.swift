@@ -32,16 +32,20 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     private let demandScale: Int
     private let trapsOnZeroDemand: Bool
     private let checks: UpstreamChecks
+    /// Whether the mirror shows the downstream and its outstanding demand (Combine's `catch`
+    /// and `tryCatch` do; its other operators of this kind show nothing).
+    private let mirrorsDemand: Bool
 
     init(
         name: String, downstream: Downstream, demandScale: Int = 1, trapsOnZeroDemand: Bool,
-        checks: UpstreamChecks = .none
+        checks: UpstreamChecks = .none, mirrorsDemand: Bool = false
     ) {
         description = name
         state = Locked(UpstreamRelayState(downstream: downstream))
         self.demandScale = demandScale
         self.trapsOnZeroDemand = trapsOnZeroDemand
         self.checks = checks
+        self.mirrorsDemand = mirrorsDemand
     }
 
     // MARK: The operator's calls
@@ -176,7 +180,11 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         ended.upstream?.cancel()
     }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror {
+        guard mirrorsDemand else { return Mirror(self, children: [:]) }
+        let (downstream, demand) = state.withLock { ($0.downstream, $0.demand) }
+        return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+    }
     var playgroundDescription: Any { description }
 }
 
@@ -212,7 +220,8 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subs
     var combineIdentifier: CombineIdentifier { relay.combineIdentifier }
 
     var description: String { relay.description }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// The relay's children.
+    var customMirror: Mirror { Mirror(self, children: relay.customMirror.children) }
     var playgroundDescription: Any { description }
 }
 
