@@ -73,7 +73,9 @@ private final class Model {
         Just(9).subscribe(assign)
         #expect(model.count == 9)
         #expect(assign.description == "Assign Model.")
-        #expect(Mirror(reflecting: assign).children.map(\.label) == ["object", "keyPath", "upstreamSubscription"])
+        let children = Mirror(reflecting: assign).children
+        #expect(children.map(\.label) == ["object", "keyPath", "status"])
+        #expect(children.first { $0.label == "status" }?.value as? String == "terminal", "Just finished")
     }
 }
 

@@ -29,6 +29,9 @@ package struct FIFO<Element> {
         return element
     }
 
+    /// The elements, oldest first (for a mirror; O(n)).
+    package var elements: [Element] { (0..<count).map { storage[(head &+ $0) & (storage.count &- 1)]! } }
+
     /// The slots the ring has now (tests check that it stops growing).
     package var capacity: Int { storage.count }
 

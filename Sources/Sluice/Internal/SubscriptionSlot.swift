@@ -43,6 +43,17 @@ enum SubscriptionSlot {
         }
     }
 
+    /// The state as Combine's mirrors name it (`status`): `awaitingSubscription`,
+    /// `subscribed(…)` or `terminal`.
+    @usableFromInline
+    var status: String {
+        switch self {
+        case .awaiting: "awaitingSubscription"
+        case .subscribed(let subscription): "subscribed(\(subscription))"
+        case .terminated: "terminal"
+        }
+    }
+
     /// Whether a subscription is held (a test that copies no existential, for hot paths).
     @inlinable
     var isSubscribed: Bool {

@@ -99,14 +99,10 @@ extension Subscribers {
         /// `"Assign \(Root.self)."`, as Combine prints it.
         public var description: String { "Assign \(Root.self)." }
 
-        /// The object, key path and upstream subscription, as Combine shows them.
+        /// The object, the key path and the upstream's status, as Combine shows them.
         public var customMirror: Mirror {
-            let (object, upstream) = state.withLock { ($0.object, $0.subscription.current) }
-            return Mirror(self, children: [
-                "object": object as Any,
-                "keyPath": keyPath,
-                "upstreamSubscription": upstream as Any,
-            ])
+            let (object, status) = state.withLock { ($0.object, $0.subscription.status) }
+            return Mirror(self, children: ["object": object as Any, "keyPath": keyPath, "status": status])
         }
 
         /// The same as ``description``, for playgrounds.

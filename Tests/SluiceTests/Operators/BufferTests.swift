@@ -26,6 +26,23 @@ private let combinations: [(Publishers.PrefetchStrategy, WhenFull)] =
 
 @Suite("buffer(size:prefetch:whenFull:)", .timeLimit(.minutes(6)))
 struct BufferTests {
+    @Test("its subscription mirrors Combine's: the values held, the upstream's state, the downstream's demand, the completion waiting")
+    func mirror() throws {
+        let upstream = ControllablePublisher<Int, Overflow>()
+        let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: .none)
+        defer { recorder.cancel() }
+        upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        _ = upstream.subscriptions[0].send(1)
+        _ = upstream.subscriptions[0].send(2)
+        upstream.subscriptions[0].send(completion: .finished)
+        let given = try #require(recorder.subscription)
+        let children = Array(try #require(given as? any CustomReflectable).customMirror.children)
+        #expect(children.map(\.label) == ["values", "state", "downstreamDemand", "terminal"])
+        #expect(children[0].value as? [Int] == [1, 2])
+        #expect(children[2].value as? Subscribers.Demand == Subscribers.Demand.none)
+        #expect(String(describing: children[3].value).hasSuffix(".finished)"), "the finish waits behind the values")
+    }
+
     // MARK: Demand
 
     @Test("keepFull asks the upstream for size at subscription, then one more per element the downstream takes")

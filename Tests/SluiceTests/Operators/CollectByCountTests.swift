@@ -8,6 +8,21 @@ import SluiceTesting
 
 @Suite("collect(_:) (Publishers.CollectByCount)")
 struct CollectByCountTests {
+    @Test("its subscription mirrors Combine's children: downstream, upstreamSubscription, buffer, count")
+    func mirror() throws {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
+        upstream.collect(3).subscribe(recorder)
+        _ = upstream.subscriptions[0].send(7)
+        let given = try #require(recorder.subscription)
+        let children = Array(try #require(given as? any CustomReflectable).customMirror.children)
+        #expect(children.map(\.label) == ["downstream", "upstreamSubscription", "buffer", "count"])
+        #expect(children[2].value as? [Int] == [7])
+        #expect(children[3].value as? Int == 3)
+    }
+
     @Test("full arrays as they fill, the rest in a shorter one at .finished")
     func arraysOfCount() {
         let recorder = RecordingSubscriber<[Int], Never>()

@@ -119,6 +119,15 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
     }
 
     @usableFromInline var description: String { "Buffer" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// Combine's children: the values held, the upstream's status, the downstream's
+    /// outstanding demand, and the completion waiting behind the values (nil while none).
+    @usableFromInline var customMirror: Mirror {
+        let (values, status, demand, terminal) = state.withLock { state in
+            let terminal: Subscribers.Completion<Failure>? =
+                state.heldFailure.map { .failure($0) } ?? (state.finishing ? .finished : nil)
+            return (state.buffer.elements, state.upstream.status, state.delivery.demand, terminal)
+        }
+        return Mirror(self, children: ["values": values, "state": status, "downstreamDemand": demand, "terminal": terminal as Any])
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }

@@ -97,6 +97,13 @@ where Downstream.Input == [Element] {
     }
 
     var description: String { "CollectByCount" }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// Combine's children: the downstream, the upstream's subscription, the array being filled
+    /// and the count per array.
+    var customMirror: Mirror {
+        let (downstream, upstream, buffer) = state.withLock { ($0.downstream, $0.upstream, $0.collected) }
+        return Mirror(self, children: [
+            "downstream": downstream as Any, "upstreamSubscription": upstream as Any, "buffer": buffer, "count": count,
+        ])
+    }
     var playgroundDescription: Any { description }
 }

@@ -148,6 +148,11 @@ final class ForeignDebounceSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     @usableFromInline var description: String { "Debounce" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// Combine's children: the downstream, its outstanding demand, and the value waiting for
+    /// its timer.
+    @usableFromInline var customMirror: Mirror {
+        let (downstream, demand, waiting) = state.withLock { ($0.downstream, $0.delivery.demand, $0.waiting) }
+        return Mirror(self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": waiting as Any])
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }

@@ -5,6 +5,22 @@ import SluiceTesting
 
 @Suite("debounce(for:scheduler:options:)", .timeLimit(.minutes(6)))
 struct DebounceTests {
+    @Test("on a scheduler Sluice does not own, its subscription mirrors Combine's: downstream, downstreamDemand, currentValue")
+    func mirrorOnAForeignScheduler() throws {
+        let scheduler = CallLoggingScheduler()
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+        defer { recorder.cancel() }
+        upstream.debounce(for: .nanoseconds(10), scheduler: scheduler).subscribe(recorder)
+        _ = upstream.subscriptions[0].send(4)
+        let given = try #require(recorder.subscription)
+        let children = Array(try #require(given as? any CustomReflectable).customMirror.children)
+        #expect(children.map(\.label) == ["downstream", "downstreamDemand", "currentValue"])
+        #expect(children[1].value as? Subscribers.Demand == .max(2))
+        #expect(children[2].value as? Int == 4, "the value waiting for its timer")
+    }
+
     @Test("the last value of a burst goes out exactly dueTime after it; a value alone goes out dueTime after it")
     func emitsAfterQuiet() {
         let scheduler = VirtualTimeScheduler()
