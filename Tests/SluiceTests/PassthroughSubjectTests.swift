@@ -257,8 +257,20 @@ struct PassthroughSubjectTests {
         #expect(String(describing: subject) == "PassthroughSubject")
         let subscription = try #require(recorder.subscription)
         #expect(String(describing: subscription) == "PassthroughSubject")
-        let demand = Mirror(reflecting: subscription).children.first { $0.label == "demand" }?.value
-        #expect(demand as? Subscribers.Demand == .max(2))
+        let children = Array(Mirror(reflecting: subscription).children)
+        #expect(children.map(\.label) == ["parent", "downstream", "demand", "subject"], "Combine's children")
+        #expect(children[2].value as? Subscribers.Demand == .max(2))
+        #expect(String(describing: children[0].value).contains("PassthroughSubject"))
+        #expect(String(describing: children[1].value).contains("RecordingSubscriber"))
+        let willChange = RecordingSubscriber<Void, Never>(initialDemand: .none)
+        let objectWillChange = ObservableObjectPublisher()
+        objectWillChange.subscribe(willChange)
+        let willChangeSubscription = try #require(willChange.subscription)
+        #expect(String(describing: willChangeSubscription) == "ObservableObjectPublisher")
+        #expect(Mirror(reflecting: willChangeSubscription).children.map(\.label) == ["downstream"])
+        willChange.cancel()
+        #expect(Mirror(reflecting: willChangeSubscription).children.map { String(describing: $0.value) } == ["nil"],
+                "the subscriber is let go at the cancel")
     }
 
     @Test func requestingZeroDemandTraps() async {

@@ -92,12 +92,15 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         }
     }
 
-    /// The subscriber's outstanding demand, as Combine shows it.
+    /// Combine's children: the subject (`parent`, and again as `subject`), the subscriber and
+    /// its outstanding demand while the subscription lasts; an `ObservableObjectPublisher`'s
+    /// shows only the subscriber.
     @usableFromInline
     var customMirror: Mirror {
         let parent = self.parent.withLock { $0 }
-        let demand = parent?.demand(of: self) ?? .none
-        return Mirror(self, children: ["parent": parent as Any, "demand": demand])
+        let (downstream, demand) = parent?.mirrored(self) ?? (nil, .none)
+        if description == "ObservableObjectPublisher" { return Mirror(self, children: ["downstream": downstream as Any]) }
+        return Mirror(self, children: ["parent": parent as Any, "downstream": downstream as Any, "demand": demand, "subject": parent as Any])
     }
 
     /// The same as ``description``.

@@ -32,6 +32,8 @@ final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// The subscriber whose cancel may ask for ``deliveryEnded`` (see
     /// ``DeferredCancelSubscription``); `nil` exactly when `deliveryEnded` is.
     @usableFromInline let owner: ObjectIdentifier?
+    /// The subscriber itself, only for the conduit's mirror (`downstream`), never called.
+    @usableFromInline let subscriber: Any
 
     /// Captures `subscriber`; called in client code, so that the closures are specialised.
     ///
@@ -41,6 +43,7 @@ final class SubjectReceiver<Output, Failure: Error>: @unchecked Sendable {
     /// is out before it frees anything. The cast folds away in the specialised code.
     @inlinable
     init<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = subscriber
         if let delivered = subscriber as? any SubjectDeliveredSubscriber,
             let entries = Self.entries(of: delivered)
         {

@@ -47,9 +47,12 @@ extension SubjectStorage {
         }
     }
 
-    /// The conduit's outstanding demand (`.none` once terminated).
-    func demand(of conduit: SubjectConduit<Output, Failure>) -> Subscribers.Demand {
-        state.withLock { state in state.index(of: conduit).map { state[$0].machine.demand } ?? .none }
+    /// `conduit`'s subscriber and outstanding demand, for its mirror.
+    func mirrored(_ conduit: SubjectConduit<Output, Failure>) -> (downstream: Any?, demand: Subscribers.Demand) {
+        state.withLock { state in
+            guard let index = state.index(of: conduit) else { return (nil, .none) }
+            return (state[index].machine.receiver?.subscriber, state[index].machine.demand)
+        }
     }
 
     /// Completes; returns the completions to deliver now (a subscriber being delivered to

@@ -416,3 +416,7 @@ final class SubjectStorage<Output, Failure: Error> {
 extension SubjectStorage: Sendable where Output: Sendable {}
 extension SubjectStorage.State: Sendable where Output: Sendable {}
 extension SubjectStorage.Entry: Sendable where Output: Sendable {}
+
+// Described as the subject it belongs to ("PassthroughSubject", …), as a subscription's mirror
+// shows its subject.
+extension SubjectStorage: CustomStringConvertible {}
