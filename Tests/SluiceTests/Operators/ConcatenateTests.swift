@@ -8,6 +8,24 @@ import SluiceTesting
 
 @Suite("append, prepend (Publishers.Concatenate)")
 struct ConcatenateTests {
+    @Test("the prefix and the suffix are subscribed through subscribers of two types, both with the downstream subscription's identifier, as in Combine")
+    func prefixAndSuffixSubscribersDiffer() throws {
+        let prefix = HandingPublisher<Int, Never>()
+        let suffix = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        prefix.append(suffix).subscribe(recorder)
+        try #require(prefix.subscriber).receive(subscription: LoggingSubscription())
+        let downstreamSubscription = try #require(recorder.subscription)
+        try #require(prefix.subscriber).receive(completion: .finished)
+        let (first, second) = (try #require(prefix.raw), try #require(suffix.raw))
+        #expect(type(of: first) != type(of: second))
+        #expect((first as? any CustomCombineIdentifierConvertible)?.combineIdentifier == downstreamSubscription.combineIdentifier)
+        #expect((second as? any CustomCombineIdentifierConvertible)?.combineIdentifier == downstreamSubscription.combineIdentifier)
+        // The suffix held its subscriber, whose relay holds the suffix: let go here.
+        (prefix.subscriber, prefix.raw, suffix.subscriber, suffix.raw) = (nil, nil, nil, nil)
+    }
+
     @Test("every overload publishes in order, and returns Combine's type")
     func overloads() {
         let numbers = [2, 3].publisher

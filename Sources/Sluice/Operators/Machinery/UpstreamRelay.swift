@@ -55,9 +55,18 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     func subscribe<P: Publisher>(
         _ publisher: P, then: @escaping (Subscribers.Completion<P.Failure>) -> Void
     ) where P.Output == Downstream.Input {
+        subscribe(publisher, as: Void.self, then: then)
+    }
+
+    /// ``subscribe(_:then:)`` through a subscriber whose type is marked by `role`: Combine's
+    /// `append` subscribes its prefix and its suffix through subscribers of two types, which
+    /// code may tell apart.
+    func subscribe<P: Publisher, Role>(
+        _ publisher: P, as role: Role.Type, then: @escaping (Subscribers.Completion<P.Failure>) -> Void
+    ) where P.Output == Downstream.Input {
         connect { token in
             self.state.withLock { $0.keep(then: then, token: token) }
-            publisher.subscribe(RelaySubscriber<Downstream, P.Failure>(relay: self, token: token))
+            publisher.subscribe(RelaySubscriber<Downstream, P.Failure, Role>(relay: self, token: token))
         }
     }
 
@@ -194,7 +203,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
 /// upstream's completion. Like Combine's, it is the
 /// downstream's subscription too: a request or a cancel made on it is the relay's (before
 /// the first upstream's subscription, a request is kept for it and a cancel ends the relay).
-struct RelaySubscriber<Downstream: Subscriber, Failure: Error>: Subscriber, Subscription, CustomStringConvertible,
+/// `Role` only tells its type apart (`append`'s suffix); it holds nothing of it.
+struct RelaySubscriber<Downstream: Subscriber, Failure: Error, Role>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Input = Downstream.Input

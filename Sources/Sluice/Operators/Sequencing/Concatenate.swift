@@ -30,7 +30,7 @@ extension Publishers {
             let suffix = suffix
             relay.subscribe(prefix) { completion in
                 guard case .finished = completion else { return relay.complete(completion) }
-                relay.subscribe(suffix) { relay.complete($0) }
+                relay.subscribe(suffix, as: Suffix.self) { relay.complete($0) }
             }
         }
     }
