@@ -74,6 +74,10 @@ struct FlatMapTests {
         two.inner(0).send(completion: .finished)
         #expect(two.outer.requests == [.max(2), .max(1), .max(1)])
         #expect(two.recorder.completion == nil)
+
+        let none = Fixture(maxPublishers: .none)
+        defer { none.recorder.cancel() }
+        #expect(none.outer.requests == [.none], "maxPublishers .none is asked as .max(0), as Combine asks it")
     }
 
     @Test("with limited demand each inner is asked for one value at a time; one that arrives without demand waits, and its inner is asked again once it is delivered")

@@ -47,7 +47,8 @@ extension Publishers {
 
         /// Creates a publisher that flattens the publishers `transform` makes of `upstream`'s
         /// elements, with at most `maxPublishers` of them subscribed at once (`.none` asks the
-        /// upstream for nothing).
+        /// upstream for `.max(0)`, as Combine's does: an upstream that traps on a request of
+        /// `.none`, such as a subject, traps).
         @inlinable
         public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, isolation: (any Actor)? = #isolation) {
             self.isolation = isolation

@@ -33,7 +33,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func receive(subscription: any Subscription) {
         guard let demand = state.withLock({ $0.attachUpstream(subscription) }) else { return subscription.cancel() }
-        if demand > .none { subscription.request(demand) }
+        // `maxPublishers`, `.max(0)` included, as Combine asks (an upstream that traps on a
+        // request of `.none`, a subject's, then traps there too).
+        subscription.request(demand)
     }
 
     /// Makes the element's publisher and subscribes to it; the demand for the next element
