@@ -70,10 +70,12 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
     /// What becomes of a `Just`'s value on flatMap's scalar path.
     @usableFromInline
     enum Scalar {
-        /// Taken, and the caller became the deliverer: it delivers the value to the downstream.
-        case deliver(Downstream, Output)
-        /// Taken; a deliverer out calling the downstream delivers it after what it holds.
-        case queued
+        /// Taken, and the caller became the deliverer: it delivers the value to the downstream,
+        /// then asks `next` (the upstream, unless it was asked for all) for one more element.
+        case deliver(Downstream, Output, next: (any Subscription)?)
+        /// Taken; a deliverer out calling the downstream delivers it after what it holds. The
+        /// caller asks `next` for one more element.
+        case queued(next: (any Subscription)?)
         /// No demand, or values wait: the `Just` is to be subscribed as any inner is.
         case subscribe
         /// The stream has ended: the element is ignored.
@@ -82,7 +84,7 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
 
     /// The upstream sent an element whose publisher is a `Just` of `value`: if the downstream
     /// has demand and nothing waits, the value is offered to the delivery as if that inner had
-    /// sent it and finished (the caller returns one more element of demand to the upstream,
+    /// sent it and finished (the caller then requests one more element from the upstream,
     /// unless it asked for all).
     @inlinable
     mutating func receiveScalar(_ value: Output) -> Scalar {
@@ -90,8 +92,8 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
         guard waiting.isEmpty else { return .subscribe }
         switch delivery.admit(value) {
         case .refused: return .subscribe
-        case .queued: return .queued
-        case .deliver: return .deliver(downstream, value)
+        case .queued: return .queued(next: maxPublishers == .unlimited ? nil : upstream.current)
+        case .deliver: return .deliver(downstream, value, next: maxPublishers == .unlimited ? nil : upstream.current)
         }
     }
 

@@ -39,8 +39,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     /// Makes the element's publisher and subscribes to it; the demand for the next element
-    /// comes from `maxPublishers` and from inners finishing, never from here (but for a `Just`
-    /// taken on the scalar path, see ``receiveJust(_:)``).
+    /// comes from `maxPublishers` and from inners finishing (requested, as Combine does), never
+    /// from here.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         // Decided by the specialisation: no check at run time where `Child` is known.
@@ -58,31 +58,31 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     /// The scalar path, for inners that are `Just`s: when the downstream has demand and no
     /// value waits, a `Just`'s one value goes into the delivery at once, and the upstream is
-    /// asked for the next element by the demand this returns, as it would be when that inner
-    /// finished. What the downstream sees is what subscribing to the `Just` gives (the value,
-    /// in its turn, then one more element requested), without the inner's subscription and its
-    /// four calls. With no demand (or values waiting ahead of it) the `Just` is subscribed as
-    /// any inner is.
+    /// asked for the next element, as it is when any inner finishes. What the downstream and
+    /// the upstream see is what subscribing to the `Just` gives (the value, in its turn, then a
+    /// request of one more element: a call, not demand returned from here, as in Combine),
+    /// without the inner's subscription and its four calls. With no demand (or values waiting
+    /// ahead of it) the `Just` is subscribed as any inner is.
     @inlinable
     func receiveJust(_ input: Input) -> Subscribers.Demand {
         let just = transform(input)
         let value = (just as? Just<Child.Output>)?.output
             ?? (just as! Publishers.SetFailureType<Just<Child.Output>, Failure>).upstream.output
         switch state.withLock({ $0.receiveScalar(value) }) {
-        case .deliver(let downstream, let value):
+        case .deliver(let downstream, let value, let next):
             state.drain(.value(value), to: downstream)
-        case .queued:
+            next?.request(.max(1))
+        case .queued(let next):
             // Bounded hand-over: waits while the queue is over the bound for a deliverer on
             // another thread (see ``SerialDelivery``).
             state.holdSender { state, sender in state.delivery.holdCondition(for: sender) }
+            next?.request(.max(1))
         case .subscribe:
             if let index = state.withLock({ $0.reserveInner() }) { just.subscribe(IndexedSubscriber(parent: self, index: index)) }
-            return .none
         case .ignored:
-            return .none
+            break
         }
-        // The `Just` has finished: room for one more element, as `completeInner` makes.
-        return maxPublishers == .unlimited ? .none : .max(1)
+        return .none
     }
 
     @inlinable
