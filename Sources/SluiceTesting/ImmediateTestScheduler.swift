@@ -98,7 +98,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
 extension ImmediateTestScheduler: OwnScheduler {}
 
-extension ImmediateTestScheduler where SchedulerTimeType == ImmediateScheduler.SchedulerTimeType, SchedulerOptions == Never {
+extension ImmediateTestScheduler where SchedulerTimeType == VirtualTime, SchedulerOptions == Never {
     /// A scheduler whose clock starts at zero nanoseconds.
     public convenience init() { self.init(now: SchedulerTimeType(nanoseconds: 0)) }
 }

@@ -101,9 +101,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
 extension TestScheduler: OwnScheduler {}
 
 /// A ``TestScheduler`` whose time counts nanoseconds from zero and which takes no options.
-public typealias VirtualTimeScheduler = TestScheduler<ImmediateScheduler.SchedulerTimeType, Never>
+public typealias VirtualTimeScheduler = TestScheduler<VirtualTime, Never>
 
-extension TestScheduler where SchedulerTimeType == ImmediateScheduler.SchedulerTimeType, SchedulerOptions == Never {
+extension TestScheduler where SchedulerTimeType == VirtualTime, SchedulerOptions == Never {
     /// A scheduler whose clock starts at zero.
     public convenience init() { self.init(now: SchedulerTimeType(nanoseconds: 0)) }
 }

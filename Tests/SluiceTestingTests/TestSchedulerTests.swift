@@ -133,4 +133,15 @@ struct CancellableSlot: Sendable {
     private let slot = Locked<AnyCancellable?>(nil)
     func set(_ cancellable: any Cancellable) { slot.withLock { $0 = AnyCancellable(cancellable) } }
     func cancel() { slot.withLock { $0 }?.cancel() }
+
+    @Test("virtual time counts nanoseconds and saturates at the ends of Int")
+    func virtualTimeSaturates() {
+        let far = VirtualTime(nanoseconds: .max - 1)
+        #expect(far.advanced(by: .seconds(1)).nanoseconds == .max)
+        #expect(VirtualTime(nanoseconds: .min + 1).advanced(by: .seconds(-1)).nanoseconds == .min)
+        #expect(VirtualTime(nanoseconds: .min).distance(to: far) == .nanoseconds(.max))
+        #expect(far.distance(to: VirtualTime(nanoseconds: .min)) == .nanoseconds(.min))
+        #expect(VirtualTime(nanoseconds: 5).distance(to: VirtualTime(nanoseconds: 2)) == .nanoseconds(-3))
+        #expect(VirtualTimeScheduler().now == VirtualTime(nanoseconds: 0))
+    }
 }

@@ -10,19 +10,58 @@
 /// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
 /// state is an error, not the warning that a generic `Scheduler` gives.
 public struct ImmediateScheduler: SendableActionScheduler, Sendable {
-    /// The time type of ``ImmediateScheduler``: an instant that never advances on its own.
+    /// The time type of ``ImmediateScheduler``, as Combine's: one instant. Advancing it gives
+    /// the same instant, and the distance between two is zero, as the scheduler never waits.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
-        /// The interval between two instants.
-        public typealias Stride = NanosecondStride
+        @inlinable init() {}
 
-        /// Nanoseconds since an arbitrary origin.
-        public var nanoseconds: Int
+        /// Zero: every instant of this scheduler is the same.
+        @inlinable public func distance(to other: Self) -> Stride { 0 }
 
-        /// The instant `nanoseconds` after the origin.
-        @inlinable public init(nanoseconds: Int) { self.nanoseconds = nanoseconds }
+        /// The same instant.
+        @inlinable public func advanced(by n: Stride) -> Self { self }
 
-        @inlinable public func distance(to other: Self) -> Stride { .nanoseconds(other.nanoseconds.subtractingSaturating(nanoseconds)) }
-        @inlinable public func advanced(by n: Stride) -> Self { Self(nanoseconds: nanoseconds.addingSaturating(n.magnitude)) }
+        /// An interval of this scheduler, as Combine's: a plain count with no unit. Its
+        /// conversions from seconds, milliseconds, microseconds and nanoseconds all give zero,
+        /// and a floating-point literal is truncated (`14.6` is `14`), since no interval
+        /// changes what the scheduler does. It encodes as `{"magnitude": n}`.
+        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Codable,
+            ExpressibleByFloatLiteral, Sendable
+        {
+            /// The count.
+            public var magnitude: Int
+
+            /// The interval `value`.
+            @inlinable public init(_ value: Int) { magnitude = value }
+            /// The interval `value`.
+            @inlinable public init(integerLiteral value: Int) { magnitude = value }
+            /// The interval `value`, truncated toward zero.
+            @inlinable public init(floatLiteral value: Double) { magnitude = Int(value) }
+            /// The interval `source`, if it fits in an `Int`.
+            @inlinable public init?<T: BinaryInteger>(exactly source: T) {
+                guard let value = Int(exactly: source) else { return nil }
+                magnitude = value
+            }
+
+            /// Zero, whatever `s`, as in Combine.
+            @inlinable public static func seconds(_ s: Int) -> Self { 0 }
+            /// Zero, whatever `s`, as in Combine.
+            @inlinable public static func seconds(_ s: Double) -> Self { 0 }
+            /// Zero, whatever `ms`, as in Combine.
+            @inlinable public static func milliseconds(_ ms: Int) -> Self { 0 }
+            /// Zero, whatever `us`, as in Combine.
+            @inlinable public static func microseconds(_ us: Int) -> Self { 0 }
+            /// Zero, whatever `ns`, as in Combine.
+            @inlinable public static func nanoseconds(_ ns: Int) -> Self { 0 }
+
+            @inlinable public static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
+            @inlinable public static func + (lhs: Self, rhs: Self) -> Self { Self(lhs.magnitude + rhs.magnitude) }
+            @inlinable public static func - (lhs: Self, rhs: Self) -> Self { Self(lhs.magnitude - rhs.magnitude) }
+            @inlinable public static func * (lhs: Self, rhs: Self) -> Self { Self(lhs.magnitude * rhs.magnitude) }
+            @inlinable public static func += (lhs: inout Self, rhs: Self) { lhs.magnitude += rhs.magnitude }
+            @inlinable public static func -= (lhs: inout Self, rhs: Self) { lhs.magnitude -= rhs.magnitude }
+            @inlinable public static func *= (lhs: inout Self, rhs: Self) { lhs.magnitude *= rhs.magnitude }
+        }
     }
 
     /// It takes no options.
@@ -32,7 +71,7 @@ public struct ImmediateScheduler: SendableActionScheduler, Sendable {
     public static let shared = ImmediateScheduler()
 
     /// Always the same instant.
-    @inlinable public var now: SchedulerTimeType { SchedulerTimeType(nanoseconds: 0) }
+    @inlinable public var now: SchedulerTimeType { SchedulerTimeType() }
 
     /// Zero.
     @inlinable public var minimumTolerance: SchedulerTimeType.Stride { .zero }

@@ -1,7 +1,6 @@
 /// A signed interval counted in whole nanoseconds: the stride of Sluice's schedulers whose clock
-/// counts nanoseconds (``ImmediateScheduler``, ``ClockScheduler``, the test schedulers' virtual
-/// time), whose `SchedulerTimeType.Stride` names this one type. `DispatchQueue`'s stride has
-/// the same API and the same conversions but is a type of its own, as Combine gives it rules of
+/// counts nanoseconds (``ClockScheduler``, the test schedulers' virtual time), whose
+/// `SchedulerTimeType.Stride` names this one type. `DispatchQueue`'s stride has the same API and the same conversions but is a type of its own, as Combine gives it rules of
 /// its own (an integer is seconds, `*` gives zero, another encoding).
 ///
 /// A literal is a number of seconds, as in Combine: `debounce(for: 0.3, scheduler: queue)` waits

@@ -110,7 +110,7 @@ extension Registry {
 /// An `ImmediateTestScheduler` behind a scheduler type Sluice does not own, as a scheduler
 /// written for Combine would be: `debounce` and `throttle` make Combine's calls to it.
 final class ForeignImmediateScheduler: Scheduler, Sendable {
-    typealias SchedulerTimeType = ImmediateTestScheduler<ImmediateScheduler.SchedulerTimeType, Never>.SchedulerTimeType
+    typealias SchedulerTimeType = VirtualTime
     typealias SchedulerOptions = Never
 
     let base = ImmediateTestScheduler()

@@ -90,11 +90,11 @@ struct SchedulerIsolationCompileTests {
             import Sluice
             // A conformer declaring Combine's signatures, one of them non-escaping.
             struct InlineScheduler: Scheduler {
-                var now: ImmediateScheduler.SchedulerTimeType { .init(nanoseconds: 0) }
-                var minimumTolerance: NanosecondStride { .zero }
+                var now: ImmediateScheduler.SchedulerTimeType { ImmediateScheduler.shared.now }
+                var minimumTolerance: ImmediateScheduler.SchedulerTimeType.Stride { .zero }
                 func schedule(options: Never?, _ action: () -> Void) { action() }
-                func schedule(after date: ImmediateScheduler.SchedulerTimeType, tolerance: NanosecondStride, options: Never?, _ action: @escaping () -> Void) { action() }
-                func schedule(after date: ImmediateScheduler.SchedulerTimeType, interval: NanosecondStride, tolerance: NanosecondStride, options: Never?, _ action: @escaping () -> Void) -> any Cancellable { action(); return AnyCancellable {} }
+                func schedule(after date: ImmediateScheduler.SchedulerTimeType, tolerance: ImmediateScheduler.SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) { action() }
+                func schedule(after date: ImmediateScheduler.SchedulerTimeType, interval: ImmediateScheduler.SchedulerTimeType.Stride, tolerance: ImmediateScheduler.SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) -> any Cancellable { action(); return AnyCancellable {} }
             }
             // A type eraser made of unapplied references typed with Combine's actions.
             struct Erased<Time: Strideable, Options> where Time.Stride: SchedulerTimeIntervalConvertible {

@@ -8,7 +8,7 @@ struct AnySchedulerTests {
     /// A scheduler that records each call it gets (with its arguments) and runs nothing
     /// until asked.
     final class RecordingScheduler: Scheduler, Sendable {
-        typealias SchedulerTimeType = ImmediateScheduler.SchedulerTimeType
+        typealias SchedulerTimeType = VirtualTime
         typealias SchedulerOptions = String
 
         let calls = Locked<[String]>([])
