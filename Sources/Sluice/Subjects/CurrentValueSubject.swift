@@ -28,10 +28,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
         storage = SubjectStorage(currentValue: value)
     }
 
-    /// A subject whose subscriptions describe themselves as `subscriptionName`, as the subject
-    /// behind `@Published` does in Combine (`"PublishedSubject"`).
-    init(_ value: Output, subscriptionName: String) {
-        storage = SubjectStorage(currentValue: value, name: subscriptionName)
+    /// The subject behind `@Published`, whose subscriptions are named as Combine's
+    /// (`"PublishedSubject"`).
+    init(_ value: Output, kind: SubjectKind) {
+        storage = SubjectStorage(currentValue: value, kind: kind)
     }
 
     deinit { storage.cancelUpstreams() }

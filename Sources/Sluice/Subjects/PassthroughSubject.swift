@@ -32,9 +32,9 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// Creates a subject with no subscribers.
     public init() { storage = SubjectStorage(currentValue: nil) }
 
-    /// A subject whose subscriptions describe themselves as `subscriptionName`, as the subject
-    /// behind `ObservableObject` does in Combine (`"ObservableObjectPublisher"`).
-    init(subscriptionName: String) { storage = SubjectStorage(currentValue: nil, name: subscriptionName) }
+    /// The subject behind `ObservableObject`, whose subscriptions are named and mirrored as
+    /// Combine's (`"ObservableObjectPublisher"`).
+    init(kind: SubjectKind) { storage = SubjectStorage(currentValue: nil, kind: kind) }
 
     deinit { storage.cancelUpstreams() }
 

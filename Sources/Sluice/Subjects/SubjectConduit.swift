@@ -33,16 +33,16 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 
     /// The subject's shared state; dropped on cancel and completion.
     @usableFromInline let parent: Locked<SubjectStorage<Output, Failure>?>
-    /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscription.
-    @usableFromInline let description: String
+    /// The subject it subscribes to, which names it.
+    @usableFromInline let kind: SubjectKind
     /// Where its entry is in the subject's slots.
     @usableFromInline let slot = SlotHint()
     @usableFromInline let entryPoints: EntryPoints
 
     @inlinable
-    init(parent: SubjectStorage<Output, Failure>, description: String, entryPoints: EntryPoints) {
+    init(parent: SubjectStorage<Output, Failure>, kind: SubjectKind, entryPoints: EntryPoints) {
         self.parent = Locked(parent)
-        self.description = description
+        self.kind = kind
         self.entryPoints = entryPoints
     }
 
@@ -99,9 +99,14 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     var customMirror: Mirror {
         let parent = self.parent.withLock { $0 }
         let (downstream, demand) = parent?.mirrored(self) ?? (nil, .none)
-        if description == "ObservableObjectPublisher" { return Mirror(self, children: ["downstream": downstream as Any]) }
+        if kind.mirrorsOnlyDownstream { return Mirror(self, children: ["downstream": downstream as Any]) }
         return Mirror(self, children: ["parent": parent as Any, "downstream": downstream as Any, "demand": demand, "subject": parent as Any])
     }
+
+    /// `"PassthroughSubject"`, `"CurrentValueSubject"` (or the name of the subject behind
+    /// `@Published` or `ObservableObject`), as Combine names the subscription.
+    @usableFromInline
+    var description: String { kind.subscriptionName }
 
     /// The same as ``description``.
     @usableFromInline

@@ -113,7 +113,7 @@ extension SubjectStorage {
     /// subscriber here, in the client; after completion, sends the completion at once.
     @inlinable
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit<Output, Failure>(parent: self, description: description, entryPoints: .init())
+        let conduit = SubjectConduit<Output, Failure>(parent: self, kind: kind, entryPoints: .init())
         let receiver = Receiver(subscriber)
         let machine = ConduitState(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
         if let completion = add(conduit, machine) {

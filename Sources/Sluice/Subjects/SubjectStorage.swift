@@ -233,18 +233,19 @@ final class SubjectStorage<Output, Failure: Error> {
     @usableFromInline let state: Locked<State>
     /// `CurrentValueSubject`: each subscriber gets the current value with its first demand.
     @usableFromInline let deliversCurrentValue: Bool
-    /// `"PassthroughSubject"` or `"CurrentValueSubject"`, as Combine names the subscriptions
-    /// (`"PublishedSubject"` and `"ObservableObjectPublisher"` for the subjects behind
-    /// `@Published` and `ObservableObject`).
-    @usableFromInline let description: String
+    /// The subject this storage is behind, which names its subscriptions.
+    @usableFromInline let kind: SubjectKind
+
+    /// What the subscriptions are named, as Combine names them.
+    @usableFromInline var description: String { kind.subscriptionName }
 
     /// A `PassthroughSubject`'s storage (`currentValue == nil`) or a `CurrentValueSubject`'s;
-    /// `name` replaces the subscriptions' description.
+    /// `kind` is one of the subjects behind `@Published` and `ObservableObject`, if not either.
     @usableFromInline
-    init(currentValue: Output?, name: String? = nil) {
+    init(currentValue: Output?, kind: SubjectKind? = nil) {
         state = Locked(State(currentValue: currentValue))
         deliversCurrentValue = currentValue != nil
-        description = name ?? (currentValue == nil ? "PassthroughSubject" : "CurrentValueSubject")
+        self.kind = kind ?? (currentValue == nil ? .passthrough : .currentValue)
     }
 
     @inlinable
@@ -420,3 +421,32 @@ extension SubjectStorage.Entry: Sendable where Output: Sendable {}
 // Described as the subject it belongs to ("PassthroughSubject", …), as a subscription's mirror
 // shows its subject.
 extension SubjectStorage: CustomStringConvertible {}
+
+/// The subject a ``SubjectStorage`` is behind: what its subscriptions are named and what their
+/// mirrors show, as Combine's.
+@usableFromInline
+enum SubjectKind: Sendable {
+    case passthrough
+    case currentValue
+    /// The subject behind `@Published`.
+    case published
+    /// The subject behind `ObservableObject`'s `objectWillChange`.
+    case observableObject
+
+    @inlinable
+    var subscriptionName: String {
+        switch self {
+        case .passthrough: "PassthroughSubject"
+        case .currentValue: "CurrentValueSubject"
+        case .published: "PublishedSubject"
+        case .observableObject: "ObservableObjectPublisher"
+        }
+    }
+
+    /// Combine's `ObservableObjectPublisher` subscription shows only its subscriber; the
+    /// others also show the subject and the outstanding demand.
+    @inlinable
+    var mirrorsOnlyDownstream: Bool {
+        if case .observableObject = self { true } else { false }
+    }
+}

@@ -59,7 +59,7 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
     public typealias Output = Void
     public typealias Failure = Never
 
-    @usableFromInline let subject = PassthroughSubject<Void, Never>(subscriptionName: "ObservableObjectPublisher")
+    @usableFromInline let subject = PassthroughSubject<Void, Never>(kind: .observableObject)
 
     /// Creates a publisher with no subscribers.
     public init() {}

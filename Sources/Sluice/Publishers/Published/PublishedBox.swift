@@ -19,7 +19,7 @@ final class PublishedBox<Value> {
     @usableFromInline
     init(_ value: Value) {
         state = Locked(State(value: value))
-        subject = CurrentValueSubject(value, subscriptionName: "PublishedSubject")
+        subject = CurrentValueSubject(value, kind: .published)
     }
 
     @inlinable var value: Value { state.withLock { $0.value } }
