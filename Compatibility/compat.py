@@ -55,6 +55,7 @@ REASONS = {
     "toolchain-defect": "a toolchain defect (reproducer in the repository)",
     "swift6-soundness": "a deliberate Swift 6 soundness difference (Migration.md)",
     "beyond-demand": "Combine delivers values the subscriber has not requested; Sluice keeps rule 2 (Migration.md)",
+    "reentrant-request": "Combine traps on a request made from inside receive(_:); Sluice keeps rule 5 (Migration.md)",
     "not-yet-fixed": "a behaviour difference still to fix",
     "description": "compares description strings or mirrors (still to fix)",
 }
