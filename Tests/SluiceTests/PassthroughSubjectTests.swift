@@ -273,6 +273,38 @@ struct PassthroughSubjectTests {
                 "the subscriber is let go at the cancel")
     }
 
+    @Test("after a cancel, a completion or a completion delivered by a sender, the mirror still shows the demand the subscription had, with no subject or subscriber, as Combine's")
+    func mirrorKeepsTheLastDemand() throws {
+        func labelled(_ subscription: any Subscription) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: Mirror(reflecting: subscription).children.map { ($0.label ?? "", String(describing: $0.value)) })
+        }
+        let subject = PassthroughSubject<Int, Never>()
+        let cancelled = RecordingSubscriber<Int, Never>(initialDemand: .max(12))
+        let completed = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
+        subject.subscribe(cancelled)
+        subject.subscribe(completed)
+        subject.send(1)
+        let first = try #require(cancelled.subscription), second = try #require(completed.subscription)
+        #expect(labelled(first)["demand"] == "max(11)")
+        cancelled.cancel()
+        first.request(.max(3))
+        #expect(labelled(first) == ["parent": "nil", "downstream": "nil", "demand": "max(11)", "subject": "nil"])
+        subject.send(completion: .finished)
+        #expect(labelled(second) == ["parent": "nil", "downstream": "nil", "demand": "max(4)", "subject": "nil"])
+
+        // A completion that its deliverer hands over (the subscriber was being sent a value).
+        let other = PassthroughSubject<Int, Never>()
+        let inside = RecordingSubscriber<Int, Never>(initialDemand: .max(7))
+        inside.onValue { _ in
+            other.send(completion: .finished)
+            return .none
+        }
+        other.subscribe(inside)
+        other.send(1)
+        #expect(inside.completion == .finished)
+        #expect(labelled(try #require(inside.subscription))["demand"] == "max(6)")
+    }
+
     @Test func requestingZeroDemandTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subject = PassthroughSubject<Int, Never>()

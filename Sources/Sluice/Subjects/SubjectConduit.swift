@@ -31,8 +31,17 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         }
     }
 
-    /// The subject's shared state; dropped on cancel and completion.
-    @usableFromInline let parent: Locked<SubjectStorage<Output, Failure>?>
+    /// The subject's shared state, dropped on cancel and completion; then the demand that was
+    /// outstanding, which the mirror still shows, as Combine's.
+    @usableFromInline let parent: Locked<Link>
+
+    /// What ``parent`` holds.
+    @usableFromInline
+    struct Link {
+        @usableFromInline var storage: SubjectStorage<Output, Failure>?
+        @usableFromInline var demandAtEnd = Subscribers.Demand.none
+        @inlinable init(_ storage: SubjectStorage<Output, Failure>) { self.storage = storage }
+    }
     /// The subject it subscribes to, which names it.
     @usableFromInline let kind: SubjectKind
     /// Where its entry is in the subject's slots.
@@ -41,7 +50,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 
     @inlinable
     init(parent: SubjectStorage<Output, Failure>, kind: SubjectKind, entryPoints: EntryPoints) {
-        self.parent = Locked(parent)
+        self.parent = Locked(Link(parent))
         self.kind = kind
         self.entryPoints = entryPoints
     }
@@ -56,7 +65,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        parent.withLock { $0 }?.request(self, demand)
+        parent.withLock { $0.storage }?.request(self, demand)
     }
 
     /// Stops delivery, releases the subscriber and detaches from the subject. Idempotent.
@@ -75,30 +84,32 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         // The subject's side is idempotent. While a deliverer is out, the reference stays
         // (the deliverer drops it on return), so that a later cancel by the owner still
         // learns that it is out.
-        guard let parent = parent.withLock({ $0 }) else { return false }
+        guard let parent = parent.withLock({ $0.storage }) else { return false }
         let (released, delivering, reportsDeliveryEnd) = parent.cancel(self, reportingFor: owner)
-        if !delivering { detach() }
+        if !delivering { detach(demandAtEnd: released?.machine.demand ?? .none) }
         withExtendedLifetime(released) {}  // the subscriber is released after unlocking
         return reportsDeliveryEnd
     }
 
-    /// Drops the reference to the subject's storage; returns it if it was still held.
+    /// Drops the reference to the subject's storage, keeping the demand that was outstanding
+    /// when the subscription ended (the first time: a later call changes nothing).
     @inlinable
-    @discardableResult
-    func detach() -> SubjectStorage<Output, Failure>? {
-        parent.withLock { parent in
-            defer { parent = nil }
-            return parent
+    func detach(demandAtEnd demand: Subscribers.Demand) {
+        let storage = parent.withLock { link in
+            defer { link.storage = nil }
+            if link.storage != nil { link.demandAtEnd = demand }
+            return link.storage
         }
+        withExtendedLifetime(storage) {}  // released after unlocking
     }
 
     /// Combine's children: the subject (`parent`, and again as `subject`), the subscriber and
-    /// its outstanding demand while the subscription lasts; an `ObservableObjectPublisher`'s
-    /// shows only the subscriber.
+    /// its outstanding demand while the subscription lasts, then only the demand it had when it
+    /// ended; an `ObservableObjectPublisher`'s shows only the subscriber.
     @usableFromInline
     var customMirror: Mirror {
-        let parent = self.parent.withLock { $0 }
-        let (downstream, demand) = parent?.mirrored(self) ?? (nil, .none)
+        let (parent, demandAtEnd) = self.parent.withLock { ($0.storage, $0.demandAtEnd) }
+        let (downstream, demand) = parent?.mirrored(self) ?? (nil, demandAtEnd)
         if kind.mirrorsOnlyDownstream { return Mirror(self, children: ["downstream": downstream as Any]) }
         return Mirror(self, children: ["parent": parent as Any, "downstream": downstream as Any, "demand": demand, "subject": parent as Any])
     }
@@ -121,3 +132,4 @@ extension SubjectConduit: DeferredCancelSubscription {
 // Sendable by construction: the one mutable reference is behind a lock; the subscriber's state
 // is in the subject's storage, behind its lock.
 extension SubjectConduit: Sendable where Output: Sendable {}
+extension SubjectConduit.Link: Sendable where Output: Sendable {}

@@ -59,15 +59,16 @@ extension SubjectStorage {
     /// gets it from its deliverer), or `nil` if already completed.
     func complete(
         _ completion: Subscribers.Completion<Failure>
-    ) -> [(Receiver, SubjectConduit<Output, Failure>)]? {
+    ) -> [(Receiver, SubjectConduit<Output, Failure>, Subscribers.Demand)]? {
         state.withLock { state in
             guard state.completion == nil else { return nil }
             state.completion = completion
-            var now: [(Receiver, SubjectConduit<Output, Failure>)] = []
+            var now: [(Receiver, SubjectConduit<Output, Failure>, Subscribers.Demand)] = []
             var delivering: [Entry] = []
             for var entry in state.liveEntries {
+                let demand = entry.machine.demand
                 if case .complete(let receiver, _) = entry.machine.finish(completion) {
-                    now.append((receiver, entry.conduit))
+                    now.append((receiver, entry.conduit, demand))
                 } else if !entry.machine.isTerminated {
                     delivering.append(entry)
                 }
@@ -81,9 +82,9 @@ extension SubjectStorage {
     /// unlocking; a subscriber being delivered to gets it from its deliverer. Sticky.
     func send(completion: Subscribers.Completion<Failure>) {
         guard let now = complete(completion) else { return }
-        for (receiver, conduit) in now {
+        for (receiver, conduit, demand) in now {
             receiver.receive(completion: completion)
-            conduit.detach()
+            conduit.detach(demandAtEnd: demand)
         }
     }
 
@@ -117,7 +118,7 @@ extension SubjectStorage {
         let receiver = Receiver(subscriber)
         let machine = ConduitState(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
         if let completion = add(conduit, machine) {
-            conduit.detach()
+            conduit.detach(demandAtEnd: .none)
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
         } else {

@@ -224,7 +224,8 @@ final class SubjectStorage<Output, Failure: Error> {
     enum DeliveryAction {
         case stop
         case deliver(Borrowed, Output)
-        case complete(Receiver, Subscribers.Completion<Failure>, SubjectConduit<Output, Failure>)
+        /// Deliver the completion, then detach the conduit (with the demand it had).
+        case complete(Receiver, Subscribers.Completion<Failure>, SubjectConduit<Output, Failure>, Subscribers.Demand)
         /// Cancelled during the delivery: release the entry (it holds the subscriber).
         case release(Entry)
     }
@@ -352,7 +353,7 @@ final class SubjectStorage<Output, Failure: Error> {
     /// be told, then drops the entry (and with it the subscriber).
     @inlinable
     func release(_ entry: consuming Entry) {
-        entry.conduit.detach()
+        entry.conduit.detach(demandAtEnd: entry.machine.demand)
         if entry.machine.reportsDeliveryEnd { entry.machine.receiver?.deliveryEnded?() }
     }
 
@@ -380,9 +381,9 @@ final class SubjectStorage<Output, Failure: Error> {
             case .deliver(let next, let value):
                 receiver = next
                 more = next.receive(value)
-            case .complete(let receiver, let completion, let conduit):
+            case .complete(let receiver, let completion, let conduit, let demand):
                 receiver.receive(completion: completion)
-                conduit.detach()
+                conduit.detach(demandAtEnd: demand)
                 return
             case .release(let entry):
                 release(entry)
@@ -397,13 +398,15 @@ final class SubjectStorage<Output, Failure: Error> {
             guard let index = state.index(of: receiver) else { return .stop }
             // Copied out only when a request is owed it (the machine reads it only then).
             let current = state[index].machine.currentValueRequested ? state.currentValue : nil
+            let demand = state[index].machine.demand
             switch state[index].machine.delivered(more: more, currentValue: { current }) {
             case .stop:
                 return .stop
             case .deliver(let receiver, let value):
                 return .deliver(receiver, value)
             case .complete(let receiver, let completion):
-                return .complete(receiver, completion, state.remove(at: index).conduit)
+                // The machine has let its demand go: it was what it had, with `more` added.
+                return .complete(receiver, completion, state.remove(at: index).conduit, demand + more)
             case .cancelled:
                 return .release(state.remove(at: index))
             }
