@@ -19,6 +19,21 @@ struct UntilOutputTests {
         recorder.cancel()
     }
 
+    @Test("prefix(untilOutputFrom:)'s subscription and its subscriber of the other publisher have no description or mirror of their own, as Combine's")
+    func prefixUntilOutputReflection() throws {
+        let other = HandingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        PassthroughSubject<Int, Never>().prefix(untilOutputFrom: other).subscribe(recorder)
+        for value in [try #require(other.raw) as Any, try #require(recorder.subscription) as Any] {
+            #expect(!(value is any CustomStringConvertible))
+            #expect(!(value is any CustomReflectable))
+            #expect(!(value is any CustomPlaygroundDisplayConvertible))
+        }
+        recorder.cancel()
+        other.subscriber = nil
+        other.raw = nil
+    }
+
     @Test("prefix: the other publisher's first value finishes the stream and cancels the upstream")
     func prefixEndsOnTrigger() {
         let upstream = ControllablePublisher<Int, Never>()

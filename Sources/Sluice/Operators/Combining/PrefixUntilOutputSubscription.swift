@@ -1,10 +1,9 @@
 /// The subscription of `prefix(untilOutputFrom:)`: the subscriber of the upstream, and through
 /// ``Trigger`` of the other publisher. Every transition is under one lock
-/// (``PrefixUntilOutputState`` lists them); every call out happens after unlocking.
+/// (``PrefixUntilOutputState`` lists them); every call out happens after unlocking. Neither
+/// it nor ``Trigger`` has a description or mirror of its own, as Combine's have none.
 @usableFromInline
-final class PrefixUntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+final class PrefixUntilOutputSubscription<Downstream: Subscriber>: Subscriber, Subscription {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -113,14 +112,10 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber>: Subscriber, S
         for subscription in cancels { subscription.cancel() }
     }
 
-    @usableFromInline var description: String { "PrefixUntilOutput" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-    @usableFromInline var playgroundDescription: Any { description }
-
     /// The subscriber of the trigger publisher; its failure is ignored. It has the
     /// subscription's identifier, as Combine's has: both publishers see one subscriber.
     @usableFromInline
-    struct Trigger<TriggerOutput, TriggerFailure: Error>: Subscriber, CustomStringConvertible {
+    struct Trigger<TriggerOutput, TriggerFailure: Error>: Subscriber {
         @usableFromInline typealias Input = TriggerOutput
         @usableFromInline typealias Failure = TriggerFailure
         @usableFromInline let subscription: PrefixUntilOutputSubscription
@@ -138,7 +133,5 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber>: Subscriber, S
         }
 
         @inlinable func receive(completion: Subscribers.Completion<TriggerFailure>) { subscription.triggerEnded() }
-
-        @usableFromInline var description: String { subscription.description }
     }
 }

@@ -5,10 +5,9 @@
 /// `schedule(after: now + interval, tolerance:options:)`; nothing else (the clock is not read
 /// at the subscription, at a request or when a signal is delivered). The scheduled action holds
 /// the subscription strongly until the subscription ends, as Combine's does until it has run.
-/// The scheduler is called after unlocking (rule 6).
-final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+/// The scheduler is called after unlocking (rule 6). It has no description or mirror of its
+/// own, as Combine's has none: a log shows its type.
+final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
@@ -85,7 +84,4 @@ final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subsc
         upstream?.cancel()
     }
 
-    var description: String { "Delay" }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-    var playgroundDescription: Any { description }
 }
