@@ -52,7 +52,7 @@ extension URLSession {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: DataTaskSubscription(request: request, session: session, downstream: subscriber))
+            subscriber.receive(subscription: DataTaskSubscription(parent: self, downstream: subscriber))
         }
     }
 }

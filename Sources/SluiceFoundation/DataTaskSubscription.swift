@@ -16,32 +16,41 @@ import FoundationNetworking
 final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
-    private enum State {
-        case waiting(URLRequest, URLSession, Downstream)
-        case running(URLSessionDataTask, Downstream)
+    private enum Stage {
+        case waiting(URLSession.DataTaskPublisher, Downstream)
+        case running(URLSessionDataTask, URLSession.DataTaskPublisher, Downstream)
         case ended
+    }
+
+    private struct State {
+        var stage: Stage
+        /// Requested so far, for the mirror (one value is all the task gives).
+        var demand = Subscribers.Demand.none
     }
 
     let combineIdentifier = CombineIdentifier()
     private let state: Locked<State>
 
-    init(request: URLRequest, session: URLSession, downstream: Downstream) {
-        state = Locked(.waiting(request, session, downstream))
+    init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
+        state = Locked(State(stage: .waiting(parent, downstream)))
     }
 
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        let current = state.withLock { $0 }
-        if case .running(let task, _) = current { return task.resume() }
-        guard case .waiting(let request, let session, let downstream) = current else { return }
+        let current = state.withLock { state in
+            if case .ended = state.stage {} else { state.demand += demand }
+            return state.stage
+        }
+        if case .running(let task, _, _) = current { return task.resume() }
+        guard case .waiting(let parent, let downstream) = current else { return }
         // URLSession wants a `@Sendable` handler, which could not call this generic subscription
         // directly (it would capture the downstream's metatype): see ``CallbackEntry``.
         let completion = CallbackEntry<(Data?, URLResponse?, (any Error)?)> { self.finish($0.0, $0.1, $0.2) }.callback
-        let task = session.dataTask(with: request) { data, response, error in completion((data, response, error)) }
+        let task = parent.session.dataTask(with: parent.request) { data, response, error in completion((data, response, error)) }
         let started = state.withLock { state -> Bool in
             // A cancel, or a request on another thread, may have come meanwhile.
-            guard case .waiting = state else { return false }
-            state = .running(task, downstream)
+            guard case .waiting = state.stage else { return false }
+            state.stage = .running(task, parent, downstream)
             return true
         }
         if started { task.resume() }
@@ -50,8 +59,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     /// The task's completion handler, on the session's delegate queue.
     private func finish(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
         let downstream = state.withLock { state -> Downstream? in
-            guard case .running(_, let downstream) = state else { return nil }
-            state = .ended
+            guard case .running(_, _, let downstream) = state.stage else { return nil }
+            state.stage = .ended
             return downstream
         }
         guard let downstream else { return }
@@ -68,14 +77,27 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     func cancel() {
         let task = state.withLock { state -> URLSessionDataTask? in
-            defer { state = .ended }
-            if case .running(let task, _) = state { return task }
+            defer { state.stage = .ended }
+            if case .running(let task, _, _) = state.stage { return task }
             return nil
         }
         task?.cancel()
     }
 
     var description: String { "DataTaskPublisher" }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// Combine's children: the task once made, the subscriber and the publisher (`parent`)
+    /// until the stream ends, and the demand requested so far.
+    var customMirror: Mirror {
+        let (task, parent, downstream, demand) = state.withLock { state -> (URLSessionDataTask?, URLSession.DataTaskPublisher?, Downstream?, Subscribers.Demand) in
+            switch state.stage {
+            case .waiting(let parent, let downstream): (nil, parent, downstream, state.demand)
+            case .running(let task, let parent, let downstream): (task, parent, downstream, state.demand)
+            case .ended: (nil, nil, nil, state.demand)
+            }
+        }
+        return Mirror(self, children: ["task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand])
+    }
+
     var playgroundDescription: Any { description }
 }

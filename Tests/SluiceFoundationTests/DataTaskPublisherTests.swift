@@ -58,6 +58,26 @@ final class DataTaskPublisherTests {
         #expect(recorder.violations.isEmpty)
     }
 
+    @Test("the subscription reads as DataTaskPublisher and mirrors Combine's children: the task once made, the subscriber and publisher until the end, the demand")
+    func reflection() async throws {
+        defer { server.stop() }
+        let recorder = Recorder(initialDemand: .none)
+        let publisher = session.dataTaskPublisher(for: url("/forecast"))
+        publisher.subscribe(recorder)
+        let subscription = try #require(recorder.subscription)
+        #expect(String(describing: subscription) == "DataTaskPublisher")
+        func children() -> [(String, String)] {
+            Mirror(reflecting: subscription).children.map { ($0.label ?? "", String(describing: $0.value)) }
+        }
+        #expect(children().map(\.0) == ["task", "downstream", "parent", "demand"])
+        #expect(children()[0].1 == "nil" && children()[3].1 == "max(0)")
+        #expect(children()[1].1.contains("RecordingSubscriber"))
+        #expect(children()[2].1 == String(describing: Optional(publisher)))
+        recorder.request(.max(2))
+        _ = await recorder.waitForCompletion()
+        #expect(children().map(\.1)[1...] == ["nil", "nil", "max(2)"])
+    }
+
     @Test("a 404 and a 500 are responses, not failures")
     func errorStatuses() async {
         defer { server.stop() }
