@@ -76,7 +76,7 @@ extension Timer {
             Publishers.Emitting<Date, Never> { emitter in
                 let id = fanOut.attach(emitter)
                 emitter.onCancel { fanOut.detach(id) }
-            }.receive(subscriber: subscriber)
+            }.receive(subscriber: TimerSubscriber(downstream: subscriber))
         }
 
         /// Adds a repeating timer to ``runLoop`` in ``mode``, firing first one ``interval`` from
@@ -131,6 +131,30 @@ private final class TimerFanOut: Sendable {
         }
         withExtendedLifetime(removed) {}
     }
+}
+
+/// Hands the downstream a ``TimerSubscription`` for the emitter's subscription and passes the
+/// firings straight on.
+private struct TimerSubscriber<Downstream: Subscriber>: Subscriber where Downstream.Input == Date, Downstream.Failure == Never {
+    let downstream: Downstream
+    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: TimerSubscription(subscription))
+    }
+
+    func receive(_ input: Date) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: completion) }
+}
+
+/// A timer subscriber's subscription: the emitter's, with no description or mirror of its
+/// own, as Combine's timer subscription has none.
+private final class TimerSubscription: Subscription {
+    let base: any Subscription
+    init(_ base: any Subscription) { self.base = base }
+    var combineIdentifier: CombineIdentifier { base.combineIdentifier }
+    func request(_ demand: Subscribers.Demand) { base.request(demand) }
+    func cancel() { base.cancel() }
 }
 
 /// One connection of a `Timer.TimerPublisher`: cancelling it invalidates its timer once.

@@ -9,6 +9,23 @@ struct TimerPublisherTests {
     /// The interval of the timers under test: short, since every test waits for real firings.
     static let interval: TimeInterval = 0.005
 
+    @Test("the subscription and the connection have no description or mirror of their own, as Combine's")
+    func noDescriptions() throws {
+        let timer = Timer.publish(every: 60, on: .main, in: .default)
+        let recorder = RecordingSubscriber<Date, Never>(initialDemand: .none)
+        timer.subscribe(recorder)
+        let connection = timer.connect()
+        defer { connection.cancel() }
+        let subscription = try #require(recorder.subscription)
+        for value in [subscription as Any, connection as Any] {
+            #expect(!(value is any CustomStringConvertible))
+            #expect(!(value is any CustomReflectable))
+            #expect(!(value is any CustomPlaygroundDisplayConvertible))
+            #expect(!(value is any CustomDebugStringConvertible))
+        }
+        recorder.cancel()
+    }
+
     @Test func aSubscriberAskingForThreeGetsThreeThenOnlyFiringsAfterItAsksForMore() async {
         let (thread, runLoop) = await RunLoopThread.start()
         defer { thread.stop() }
