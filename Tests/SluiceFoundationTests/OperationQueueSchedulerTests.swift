@@ -17,10 +17,22 @@ private func serialQueue() -> OperationQueue {
 /// is behind a lock.
 private final class RecordingQueue: OperationQueue, @unchecked Sendable {
     let added = Locked<[Operation]>([])
+    /// The number of operations added so far, after each addition.
+    let additions = AsyncStream<Int>.makeStream()
 
     override func addOperation(_ op: Operation) {
-        added.withLock { $0.append(op) }
+        let count = added.withLock { added in
+            added.append(op)
+            return added.count
+        }
         super.addOperation(op)
+        additions.continuation.yield(count)
+    }
+
+    /// Returns once `count` operations have been added.
+    func waitForAdditions(_ count: Int) async {
+        if added.withLock({ $0.count }) >= count { return }
+        for await added in additions.stream where added >= count { return }
     }
 }
 
@@ -60,6 +72,62 @@ struct OperationQueueSchedulerTests {
         await ran.waitForValues(count: 3)
         #expect(ran.values[0] == .distantPast && ran.values[1] == .distantPast)
         #expect(ran.values[2] >= due.date)
+    }
+
+    @Test("a timed action is one operation added at once, not a BlockOperation and not ready before its date, that runs once, as Combine's")
+    func aTimedActionIsAnOperationThatBecomesReady() async {
+        let queue = RecordingQueue()
+        let (subject, recorder) = reports()
+        defer { recorder.cancel() }
+        let due = queue.now.advanced(by: .milliseconds(50))
+        queue.schedule(after: due) { subject.send(Ran(id: 1, thread: 0)) }
+        let added = queue.added.withLock { $0 }
+        #expect(added.count == 1)
+        let operation = added[0]
+        #expect(!(operation is BlockOperation) && operation is any Cancellable)
+        #expect(!operation.isAsynchronous && !operation.isCancelled && !operation.isFinished)
+        #expect(!operation.isReady || Date() >= due.date, "ready only once its date has passed")
+        await recorder.waitForValues(count: 1)
+        #expect(Date() >= due.date)
+        operation.main()   // a second run does nothing: the action is gone
+        queue.schedule { subject.send(Ran(id: 2, thread: 0)) }
+        await recorder.wait { $0.contains(.value(Ran(id: 2, thread: 0))) }
+        #expect(recorder.values.map(\.id) == [1, 2])
+    }
+
+    @Test("a repeating action adds the operation of each next run once the run before has returned; cancelling stops them and lets the waiting one go")
+    func aRepeatingActionAddsOneOperationPerRun() async {
+        let queue = RecordingQueue()
+        let (subject, recorder) = reports()
+        defer { recorder.cancel() }
+        // Three runs, the third cancelling from inside itself: no fourth operation is added.
+        let runs = Locked(0)
+        let cancellable = Locked<AnyCancellable?>(nil)
+        cancellable.withLock { held in
+            held = queue.schedule(after: queue.now, interval: .milliseconds(1), tolerance: .zero, options: nil) {
+                let run = runs.withLock { runs in
+                    runs += 1
+                    return runs
+                }
+                subject.send(Ran(id: run, thread: 0))
+                if run == 3 { cancellable.withLock { $0 }?.cancel() }
+            } as? AnyCancellable
+        }
+        await recorder.waitForValues(count: 3)
+        queue.schedule(after: queue.now.advanced(by: .milliseconds(20))) { subject.send(Ran(id: 0, thread: 0)) }
+        await recorder.wait { $0.contains(.value(Ran(id: 0, thread: 0))) }
+        #expect(recorder.values.map(\.id) == [1, 2, 3, 0], "no run after the cancel")
+        #expect(queue.added.withLock { $0.count } == 4, "one operation per run, then the marker's")
+
+        // Cancelled while the next run's operation waits (an hour): it is let go at once.
+        let waiting = RecordingQueue()
+        let hourly = waiting.schedule(after: waiting.now, interval: .seconds(3_600), tolerance: .zero, options: nil) {
+            subject.send(Ran(id: 5, thread: 0))
+        }
+        await waiting.waitForAdditions(2)
+        hourly.cancel()
+        let next = waiting.added.withLock { $0[1] }
+        #expect(next.isCancelled && next.isReady, "cancelled, and ready for the queue to let go")
     }
 
     @Test func aRepeatingActionRunsUntilCancelledAndNeverOverlapsItself() async {
