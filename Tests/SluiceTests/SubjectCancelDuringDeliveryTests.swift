@@ -79,7 +79,7 @@ struct SubjectCancelDuringDeliveryTests {
         _ = connection
     }
 
-    @Test("a multicast's connection cancelled while the upstream subject calls through it keeps the multicast's subject until the call returns")
+    @Test("a connection holding its subject strongly (share's), cancelled while the upstream subject calls through it, keeps the subject until the call returns")
     func connectionCancelledDuringDelivery() {
         let entered = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
@@ -93,7 +93,8 @@ struct SubjectCancelDuringDeliveryTests {
                 entered.signal()
                 proceed.wait(for: "the test to let the call return")
             }
-            // What `multicast(subject:).connect()` makes; nothing else keeps `shared`.
+            // What `share()`'s and `makeConnectable()`'s connections make; besides it only the
+            // sink's subscription keeps `shared`.
             let connection = SubjectSubscriber<StrongSubject<PassthroughSubject<Int, Never>>>(shared)
             upstream.subscribe(connection)
             return (sink, connection)
@@ -108,9 +109,9 @@ struct SubjectCancelDuringDeliveryTests {
         proceed.signal()
         finished.wait(for: "the send to return")
         #expect(connection.state.withLock { $0.hold.subject } == nil, "let go once the call returned")
-        #expect(weakShared == nil)
         upstream.send(2)  // goes nowhere
         sink.cancel()
+        #expect(weakShared == nil)
     }
 
     @Test("a sink cancelled from inside its closure finishes that call, then releases its closures", arguments: SinkRoute.allCases)
@@ -201,23 +202,21 @@ struct SubjectCancelDuringDeliveryTests {
     }
 
     @Test(
-        "a multicast's own subject that cancels its connection while sending is kept until that send returns: cancelled twice, or first through the conduit its mirror shows",
+        "a subject held strongly by its connection (AnySubscriber(subject)) that cancels it while sending is kept until that send returns: cancelled twice, or first through the conduit its mirror shows",
         arguments: [true, false])
     func connectionCancelledBySubject(cancelsTwice: Bool) {
         weak var weakSubject: CancellingSubject?
         let heldDuringSend = Locked<[Bool]>([])
         let upstream = PassthroughSubject<Int, Never>()
-        let (connection, sink): (any Cancellable, AnyCancellable) = {
+        let sink: AnyCancellable = {
             let subject = CancellingSubject(cancelsTwice: cancelsTwice, record: heldDuringSend)
             weakSubject = subject
-            let multicast = upstream.multicast(subject: subject)  // it goes: only the connection keeps the subject
-            let sink = multicast.sink { _ in }
-            return (multicast.connect(), sink)
+            upstream.subscribe(AnySubscriber(subject))  // it goes: only the connection keeps the subject
+            return subject.sink { _ in }
         }()
         upstream.send(1)
         #expect(heldDuringSend.withLock { $0 } == [true])
         #expect(weakSubject == nil, "let go once its send returned")
-        _ = connection
         sink.cancel()
     }
 

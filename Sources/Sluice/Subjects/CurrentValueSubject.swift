@@ -9,7 +9,8 @@
 /// subject sends nothing more (``value`` can still be read and set), and a later subscriber
 /// receives the completion at once. `send` is thread-safe as for ``PassthroughSubject``, and
 /// like it may wait while a subscriber being delivered to on another thread has a full
-/// hand-over queue.
+/// hand-over queue. A subscription keeps the subject alive until it is cancelled or
+/// completes, as in Combine.
 ///
 /// <!-- snippet: CurrentValueSubjectReplay -->
 /// ```swift
@@ -68,7 +69,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     /// completion, sends it the completion at once.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        storage.subscribe(subscriber)
+        storage.subscribe(subscriber, to: self)
     }
 
     /// `"CurrentValueSubject"`, as Combine prints it.

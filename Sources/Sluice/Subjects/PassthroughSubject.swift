@@ -2,7 +2,8 @@
 ///
 /// Unlike ``CurrentValueSubject``, it has no initial value and keeps no value: a subscriber
 /// that has no outstanding demand when a value is sent misses it. Once completed, the subject
-/// sends nothing more, and a later subscriber receives the completion at once.
+/// sends nothing more, and a later subscriber receives the completion at once. A
+/// subscription keeps the subject alive until it is cancelled or completes, as in Combine.
 ///
 /// `send` may be called from any number of threads: each subscriber still receives one
 /// signal at a time, and each sender's values in the order it sent them. A sender that finds
@@ -59,7 +60,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// Adds a subscriber; after completion, sends it the completion at once.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        storage.subscribe(subscriber)
+        storage.subscribe(subscriber, to: self)
     }
 
     /// `"PassthroughSubject"`, as Combine prints it.

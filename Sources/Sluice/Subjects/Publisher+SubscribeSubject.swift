@@ -8,8 +8,8 @@ extension Publisher {
     /// requests `.unlimited` from this publisher as Combine's subjects do: a
     /// ``PassthroughSubject`` once one of its own subscribers has asked for a value, and
     /// nothing before; a ``CurrentValueSubject`` at once. Cancel the returned
-    /// ``AnyCancellable`` to detach. The subject is held weakly: once it is deinitialized,
-    /// values go nowhere.
+    /// ``AnyCancellable`` to detach. The subject is held weakly, as Combine's: its owner and
+    /// its subscribers' subscriptions keep it; once it is deinitialized, values go nowhere.
     ///
     /// <!-- snippet: PublisherSubscribeSubject -->
     /// ```swift
@@ -247,8 +247,8 @@ struct WeakSubject<Held: Subject>: SubjectHold {
     @inlinable init(_ subject: Held) { self.subject = subject }
 }
 
-/// Strongly, for a multicast's connection: the multicast keeps the subject for as long as it
-/// lives anyway, and a strong reference spares each value a weak load. The cycle through the
+/// Strongly, for the connection of `share()` and `makeConnectable()` (whose subject no one else
+/// sees) and for `AnySubscriber(subject)`: a strong reference spares each value a weak load. The cycle through the
 /// subject is broken when the connection ends (cancel or completion).
 @usableFromInline
 struct StrongSubject<Held: Subject>: SubjectHold {

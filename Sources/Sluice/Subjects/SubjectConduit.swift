@@ -31,16 +31,22 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         }
     }
 
-    /// The subject's shared state, dropped on cancel and completion; then the demand that was
-    /// outstanding, which the mirror still shows, as Combine's.
+    /// The subject's shared state and the subject itself, dropped on cancel and completion;
+    /// then the demand that was outstanding, which the mirror still shows, as Combine's.
     @usableFromInline let parent: Locked<Link>
 
     /// What ``parent`` holds.
     @usableFromInline
     struct Link {
         @usableFromInline var storage: SubjectStorage<Output, Failure>?
+        /// Keeps the subject alive while the subscription lasts, as Combine's subscription
+        /// does: a connection (`multicast(subject:)`, `subscribe(subject)`) holds it weakly.
+        @usableFromInline var subject: SubjectRetainer?
         @usableFromInline var demandAtEnd = Subscribers.Demand.none
-        @inlinable init(_ storage: SubjectStorage<Output, Failure>) { self.storage = storage }
+        @inlinable init(_ storage: SubjectStorage<Output, Failure>, subject: AnyObject) {
+            self.storage = storage
+            self.subject = SubjectRetainer(object: subject)
+        }
     }
     /// The subject it subscribes to, which names it.
     @usableFromInline let kind: SubjectKind
@@ -49,8 +55,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @usableFromInline let entryPoints: EntryPoints
 
     @inlinable
-    init(parent: SubjectStorage<Output, Failure>, kind: SubjectKind, entryPoints: EntryPoints) {
-        self.parent = Locked(Link(parent))
+    init(parent: SubjectStorage<Output, Failure>, subject: AnyObject, kind: SubjectKind, entryPoints: EntryPoints) {
+        self.parent = Locked(Link(parent, subject: subject))
         self.kind = kind
         self.entryPoints = entryPoints
     }
@@ -95,12 +101,15 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// when the subscription ended (the first time: a later call changes nothing).
     @inlinable
     func detach(demandAtEnd demand: Subscribers.Demand) {
-        let storage = parent.withLock { link in
-            defer { link.storage = nil }
+        let released = parent.withLock { link in
+            defer {
+                link.storage = nil
+                link.subject = nil
+            }
             if link.storage != nil { link.demandAtEnd = demand }
-            return link.storage
+            return (link.storage, link.subject)
         }
-        withExtendedLifetime(storage) {}  // released after unlocking
+        withExtendedLifetime(released) {}  // released after unlocking (the subject's deinit may run)
     }
 
     /// Combine's children: the subject (`parent`, and again as `subject`), the subscriber and
@@ -133,3 +142,14 @@ extension SubjectConduit: DeferredCancelSubscription {
 // is in the subject's storage, behind its lock.
 extension SubjectConduit: Sendable where Output: Sendable {}
 extension SubjectConduit.Link: Sendable where Output: Sendable {}
+
+/// A strong reference to a subject that is only held, never used: it keeps the subject alive
+/// while a subscription to it lasts.
+///
+/// `@unchecked Sendable`: nothing reads or calls through it (holding an object from any thread
+/// is safe), so the subject's own sendability does not matter.
+@usableFromInline
+struct SubjectRetainer: @unchecked Sendable {
+    @usableFromInline let object: AnyObject
+    @inlinable init(object: AnyObject) { self.object = object }
+}

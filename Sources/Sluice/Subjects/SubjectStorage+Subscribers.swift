@@ -110,11 +110,12 @@ extension SubjectStorage {
         for upstream in upstreams { upstream.base.cancel() }
     }
 
-    /// `receive(subscriber:)`: adds a conduit whose receiver is specialised for the concrete
-    /// subscriber here, in the client; after completion, sends the completion at once.
+    /// `receive(subscriber:)` of `subject`: adds a conduit whose receiver is specialised for the
+    /// concrete subscriber here, in the client; after completion, sends the completion at once.
+    /// The conduit keeps `subject` alive until it ends, as Combine's subscription does.
     @inlinable
-    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit<Output, Failure>(parent: self, kind: kind, entryPoints: .init())
+    func subscribe<S: Subscriber>(_ subscriber: S, to subject: AnyObject) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit<Output, Failure>(parent: self, subject: subject, kind: kind, entryPoints: .init())
         let receiver = Receiver(subscriber)
         let machine = ConduitState(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
         if let completion = add(conduit, machine) {

@@ -307,6 +307,41 @@ struct MulticastTests {
         #expect(String(describing: first.subscription!) == "Multicast")
     }
 
+    @Test("a connection holds the subject weakly and a subscription strongly, as Combine's: with the multicast gone, the subject lives while subscribed, then goes")
+    func connectionHoldsTheSubjectWeakly() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        weak var released: PassthroughSubject<Int, Never>?
+        var connection: (any Cancellable)?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            released = subject
+            connection = upstream.multicast(subject: subject).connect()
+        }
+        #expect(released == nil, "the upstream's subscriber alone does not keep the subject")
+        #expect(upstream.subscriptions.count == 1)
+        upstream.subscriptions[0].send(1)   // reaches no subject
+        connection?.cancel()
+        #expect(upstream.subscriptions[0].cancelCount == 1)
+
+        // A subscriber keeps the subject (through its subscription) after the multicast is gone.
+        let recorder = RecordingSubscriber<Int, Never>()
+        weak var kept: PassthroughSubject<Int, Never>?
+        let live: (any Cancellable)? = {
+            let subject = PassthroughSubject<Int, Never>()
+            kept = subject
+            let multicast = upstream.multicast(subject: subject)
+            multicast.subscribe(recorder)
+            return multicast.connect()
+        }()
+        #expect(kept != nil)
+        upstream.subscriptions[1].send(2)
+        #expect(recorder.values == [2])
+        recorder.cancel()
+        #expect(kept == nil, "the subscription's end lets the subject go")
+        live?.cancel()
+    }
+
     @Test("a createSubject closure that subscribes to its own multicast traps naming the misuse")
     func reentrantFactoryTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

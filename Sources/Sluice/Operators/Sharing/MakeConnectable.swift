@@ -14,7 +14,7 @@ extension Publishers {
 
         /// Creates a connectable publisher of `upstream`.
         public init(upstream: Upstream) {
-            inner = Multicast(upstream: upstream) { PassthroughSubject() }
+            inner = Multicast(upstream: upstream, keepingSubject: ()) { PassthroughSubject() }
         }
 
         /// Subscribes `subscriber` to the shared subject.

@@ -4,7 +4,7 @@ extension Publishers {
     ///
     /// The subject is made by ``createSubject`` on first use (the first subscriber or the
     /// first ``connect()``), exactly once, even when threads race to it; the multicast keeps
-    /// it. Each subscriber is subscribed to that subject, so it receives what the subject
+    /// it (a connection refers to it weakly, as Combine's does). Each subscriber is subscribed to that subject, so it receives what the subject
     /// sends from then on, within its own demand: nothing from before it subscribed, and,
     /// through a `PassthroughSubject`, nothing sent while it has no demand. Nothing flows
     /// until ``connect()``.
@@ -31,11 +31,24 @@ extension Publishers {
         public let createSubject: () -> SubjectType
 
         @usableFromInline let subject = LazySubject<SubjectType>()
+        /// A connection holds the subject strongly: for `share()` and `makeConnectable()`,
+        /// whose subject no one else can see go (and a strong reference spares each value a
+        /// weak load).
+        @usableFromInline let connectionKeepsSubject: Bool
 
         /// Creates a multicast of `upstream` through the subject `createSubject` makes.
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
             self.upstream = upstream
             self.createSubject = createSubject
+            connectionKeepsSubject = false
+        }
+
+        /// A multicast whose connections keep its subject alive (`share()`, `makeConnectable()`).
+        @usableFromInline
+        init(upstream: Upstream, keepingSubject: Void, createSubject: @escaping () -> SubjectType) {
+            self.upstream = upstream
+            self.createSubject = createSubject
+            connectionKeepsSubject = true
         }
 
         /// Subscribes `subscriber` to the subject; it receives only what the subject sends
@@ -48,13 +61,20 @@ extension Publishers {
         /// Subscribes the subject to the upstream; cancelling the returned ``AnyCancellable``
         /// cancels that subscription.
         ///
+        /// The connection holds the subject weakly, as Combine's does: the multicast and the
+        /// subject's subscriptions keep it (Sluice's subjects' subscriptions do, until they
+        /// end). Once all have let it go, the subject goes, and the connection passes nothing
+        /// on; the upstream's subscription stays until the connection is cancelled.
+        ///
         /// Each call subscribes again, as in Combine: connecting twice without cancelling
         /// subscribes the subject to the upstream twice, and a hot upstream's values then
         /// reach the subject (and every subscriber) twice. After the subject has completed,
         /// connecting again subscribes the upstream, but the subject sends nothing more.
         @inlinable
         public func connect() -> any Cancellable {
-            upstream.subscribe(subject.get(createSubject), holding: StrongSubject<SubjectType>.self)
+            connectionKeepsSubject
+                ? upstream.subscribe(subject.get(createSubject), holding: StrongSubject<SubjectType>.self)
+                : upstream.subscribe(subject.get(createSubject), holding: WeakSubject<SubjectType>.self)
         }
     }
 }

@@ -25,7 +25,7 @@ extension Publishers {
         /// Creates a publisher sharing `upstream`.
         public init(upstream: Upstream) {
             self.upstream = upstream
-            inner = Autoconnect(upstream: Multicast(upstream: upstream) { PassthroughSubject() })
+            inner = Autoconnect(upstream: Multicast(upstream: upstream, keepingSubject: ()) { PassthroughSubject() })
         }
 
         /// Subscribes `subscriber`; the first one since the upstream subscription was last
