@@ -130,6 +130,17 @@ private final class LoggingSubject: Subject {
         #expect(String(describing: erased) == "Subject")   // as Combine prints it
         #expect(String(describing: AnySubscriber(PassthroughSubject<Int, Never>())) == "Subject")
     }
+
+    @Test("mirrors what it wraps, as Combine's: a closure-made one as a string, a subject's as SubjectSubscriber<Subject>, a subscriber as itself")
+    func mirrors() {
+        let anonymous = Mirror(reflecting: AnySubscriber<Int, Oops>())
+        #expect(String(describing: anonymous.subjectType) == "String" && anonymous.children.isEmpty)
+        let subject = Mirror(reflecting: AnySubscriber(PassthroughSubject<Int, Oops>()))
+        #expect(String(describing: subject.subjectType) == "SubjectSubscriber<PassthroughSubject<Int, Oops>>")
+        #expect(subject.children.map(\.label) == ["downstreamSubject", "upstreamSubscription"])
+        let recorder = RecordingSubscriber<Int, Oops>()
+        #expect(String(describing: Mirror(reflecting: AnySubscriber(recorder)).subjectType) == "RecordingSubscriber<Int, Oops>")
+    }
 }
 
 extension AnySubscriberTests {

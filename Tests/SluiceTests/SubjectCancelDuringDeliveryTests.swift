@@ -95,7 +95,7 @@ struct SubjectCancelDuringDeliveryTests {
             }
             // What `share()`'s and `makeConnectable()`'s connections make; besides it only the
             // sink's subscription keeps `shared`.
-            let connection = SubjectSubscriber<StrongSubject<PassthroughSubject<Int, Never>>>(shared)
+            let connection = SubjectSubscriber(shared, strongly: true)
             upstream.subscribe(connection)
             return (sink, connection)
         }()
@@ -224,7 +224,7 @@ struct SubjectCancelDuringDeliveryTests {
     func sinkWithAForeignConduit() {
         let upstream = PassthroughSubject<Int, Never>()
         let shared = PassthroughSubject<Int, Never>()
-        let connection = SubjectSubscriber<StrongSubject<PassthroughSubject<Int, Never>>>(shared)
+        let connection = SubjectSubscriber(shared, strongly: true)
         upstream.subscribe(connection)
         let conduit = connection.state.withLock { $0.upstream.current }!
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
@@ -268,7 +268,7 @@ private final class CancellingSubject: Subject, @unchecked Sendable {
             (conduit as? any Subscription)?.cancel()
         }
         connection?.cancel()
-        let held = (connection as? SubjectSubscriber<StrongSubject<CancellingSubject>>)?.state.withLock { $0.hold.subject != nil }
+        let held = (connection as? SubjectSubscriber<CancellingSubject>)?.state.withLock { $0.hold.subject != nil }
         heldDuringSend.withLock { $0.append(held ?? false) }
     }
 

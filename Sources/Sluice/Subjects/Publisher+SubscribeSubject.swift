@@ -22,14 +22,14 @@ extension Publisher {
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {
-        subscribe(subject, holding: WeakSubject<S>.self)
+        subscribe(subject, strongly: false)
     }
 
-    /// `subscribe(_:)` with the subject held as `Hold` holds it.
+    /// `subscribe(_:)`, holding the subject strongly or weakly.
     @inlinable
-    func subscribe<Hold: SubjectHold>(_ subject: Hold.Held, holding _: Hold.Type) -> AnyCancellable
-    where Hold.Held.Output == Output, Hold.Held.Failure == Failure {
-        let subscriber = SubjectSubscriber<Hold>(subject)
+    func subscribe<S: Subject>(_ subject: S, strongly: Bool) -> AnyCancellable
+    where S.Output == Output, S.Failure == Failure {
+        let subscriber = SubjectSubscriber(subject, strongly: strongly)
         subscribe(subscriber)
         return AnyCancellable(subscriber)
     }
@@ -45,19 +45,18 @@ extension Publisher {
 /// Inlinable, so that a client's `publisher.subscribe(subject)` (and so `multicast`, `share`)
 /// delivers each value to its subject through specialised code.
 @usableFromInline
-final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, CustomStringConvertible,
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    @usableFromInline typealias Downstream = Hold.Held
     @usableFromInline typealias Input = Downstream.Output
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline
     struct State {
-        @usableFromInline var hold: Hold
+        @usableFromInline var hold: SubjectHold<Downstream>
         @usableFromInline var upstream = SubscriptionSlot.awaiting
 
-        @inlinable init(subject: Downstream) { hold = Hold(subject) }
+        @inlinable init(subject: Downstream, strongly: Bool) { hold = SubjectHold(subject, strongly: strongly) }
     }
 
     @usableFromInline let state: Locked<State>
@@ -71,10 +70,12 @@ final class SubjectSubscriber<Hold: SubjectHold>: Subscriber, Subscription, Cust
     /// not come through them may be concurrent with a call through ``unretained``.
     @usableFromInline let calledBySubject = Atomic<Bool>(false)
 
+    /// Holds `subject` strongly (`share()`, `makeConnectable()`, `AnySubscriber(subject)`) or
+    /// weakly (`subscribe(_:)`, `multicast(subject:)`), as Combine's does, until it ends.
     @inlinable
-    init(_ subject: Downstream) {
-        state = Locked(State(subject: subject))
-        unretained = Hold.isStrong ? .passUnretained(subject) : nil
+    init(_ subject: Downstream, strongly: Bool) {
+        state = Locked(State(subject: subject, strongly: strongly))
+        unretained = strongly ? .passUnretained(subject) : nil
     }
 
     @inlinable
@@ -227,32 +228,31 @@ extension SubjectSubscriber: SubjectDeliveredSubscriber {
     }
 }
 
-/// How a ``SubjectSubscriber`` holds its subject until the subscription ends.
+/// How a ``SubjectSubscriber`` holds its subject until the subscription ends: weakly, for
+/// `publisher.subscribe(subject)` and `multicast(subject:)` (the subject keeps its upstream
+/// subscriptions alive, and does not outlive its owner and subscribers because of them, as in
+/// Combine); strongly, for the connection of `share()` and `makeConnectable()` (whose subject
+/// no one else sees) and for `AnySubscriber(subject)`, which spares each value a weak load.
+/// The cycle through a strongly held subject is broken when the connection ends.
 @usableFromInline
-protocol SubjectHold {
-    associatedtype Held: Subject
+struct SubjectHold<Held: Subject> {
+    @usableFromInline weak var weakSubject: Held?
+    @usableFromInline var strongSubject: Held?
     /// Whether it keeps the subject alive (so that an unretained reference to it is valid
     /// until it lets go).
-    static var isStrong: Bool { get }
-    init(_ subject: Held)
-    var subject: Held? { get set }
-}
+    @usableFromInline let isStrong: Bool
 
-/// Weakly, for `publisher.subscribe(subject)`: the subject keeps its upstream subscriptions
-/// (the subscriber) alive, and does not outlive its owner because of them.
-@usableFromInline
-struct WeakSubject<Held: Subject>: SubjectHold {
-    @usableFromInline weak var subject: Held?
-    @inlinable static var isStrong: Bool { false }
-    @inlinable init(_ subject: Held) { self.subject = subject }
-}
+    @inlinable
+    init(_ subject: Held, strongly: Bool) {
+        isStrong = strongly
+        if strongly { strongSubject = subject } else { weakSubject = subject }
+    }
 
-/// Strongly, for the connection of `share()` and `makeConnectable()` (whose subject no one else
-/// sees) and for `AnySubscriber(subject)`: a strong reference spares each value a weak load. The cycle through the
-/// subject is broken when the connection ends (cancel or completion).
-@usableFromInline
-struct StrongSubject<Held: Subject>: SubjectHold {
-    @usableFromInline var subject: Held?
-    @inlinable static var isStrong: Bool { true }
-    @inlinable init(_ subject: Held) { self.subject = subject }
+    @inlinable
+    var subject: Held? {
+        get { isStrong ? strongSubject : weakSubject }
+        set {
+            if isStrong { strongSubject = newValue } else { weakSubject = newValue }
+        }
+    }
 }

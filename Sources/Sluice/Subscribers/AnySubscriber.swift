@@ -40,7 +40,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// then the values and the first completion, nothing after it. The subject is held until
     /// the stream ends or is cancelled, as Combine's does.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        self.init(SubjectSubscriber<StrongSubject<S>>(s))
+        self.init(SubjectSubscriber(s, strongly: true))
     }
 
     /// Creates a type-erasing subscriber that runs the given closures; a missing closure
@@ -182,7 +182,8 @@ private final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBo
     override func receive(subscription: any Subscription) { receiveSubscriptionBody?(subscription) }
     override func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody?(completion) }
     override var description: String { "Anonymous AnySubscriber" }
-    override var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// The description's, as Combine's anonymous subscriber mirrors: a string, no children.
+    override var customMirror: Mirror { Mirror(reflecting: description) }
 }
 
 /// ``AnySubscriber``'s closures, made in code isolated to `actor`: every signal is handed to
@@ -232,5 +233,6 @@ private final class IsolatedClosureSubscriberBox<Input, Failure: Error>: AnySubs
     }
 
     override var description: String { "Anonymous AnySubscriber" }
-    override var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// The description's, as Combine's anonymous subscriber mirrors: a string, no children.
+    override var customMirror: Mirror { Mirror(reflecting: description) }
 }

@@ -72,9 +72,7 @@ extension Publishers {
         /// connecting again subscribes the upstream, but the subject sends nothing more.
         @inlinable
         public func connect() -> any Cancellable {
-            connectionKeepsSubject
-                ? upstream.subscribe(subject.get(createSubject), holding: StrongSubject<SubjectType>.self)
-                : upstream.subscribe(subject.get(createSubject), holding: WeakSubject<SubjectType>.self)
+            upstream.subscribe(subject.get(createSubject), strongly: connectionKeepsSubject)
         }
     }
 }
