@@ -5,7 +5,8 @@
 /// The subscriber is reached only through the two closures made in the subject's inlinable
 /// `receive(subscriber:)`, i.e. specialised for the concrete subscriber in the client, so the
 /// per-value call to the subscriber is direct. Cancelling and completing release them and
-/// drop the reference to the subject's storage.
+/// drop the references to the subject's storage and to the subject (which the subscription
+/// keeps alive until then, as Combine's does).
 ///
 /// Its `request` and `cancel` are protocol witnesses of a generic class, so they run
 /// unspecialised, and every generic step there (the lock, the storage, the tuples it returns)
@@ -48,6 +49,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
             self.subject = SubjectRetainer(object: subject)
         }
     }
+
     /// The subject it subscribes to, which names it.
     @usableFromInline let kind: SubjectKind
     /// Where its entry is in the subject's slots.
