@@ -98,6 +98,8 @@ struct OperationQueueSchedulerTests {
     @Test("a repeating action adds the operation of each next run once the run before has returned; cancelling stops them and lets the waiting one go")
     func aRepeatingActionAddsOneOperationPerRun() async {
         let queue = RecordingQueue()
+        // The recorded operations of a repeating action hold it, and it holds the queue.
+        defer { queue.added.withLock { $0 = [] } }
         let (subject, recorder) = reports()
         defer { recorder.cancel() }
         // Three runs, the third cancelling from inside itself: no fourth operation is added.
@@ -119,13 +121,14 @@ struct OperationQueueSchedulerTests {
         #expect(recorder.values.map(\.id) == [1, 2, 3, 0], "no run after the cancel")
         #expect(queue.added.withLock { $0.count } == 4, "one operation per run, then the marker's")
 
-        // Cancelled while the next run's operation waits (an hour): it is let go at once.
+        // Cancelled while the next run's operation waits (half a second): it is let go at once.
         let waiting = RecordingQueue()
-        let hourly = waiting.schedule(after: waiting.now, interval: .seconds(3_600), tolerance: .zero, options: nil) {
+        defer { waiting.added.withLock { $0 = [] } }
+        let later = waiting.schedule(after: waiting.now, interval: .milliseconds(500), tolerance: .zero, options: nil) {
             subject.send(Ran(id: 5, thread: 0))
         }
         await waiting.waitForAdditions(2)
-        hourly.cancel()
+        later.cancel()
         let next = waiting.added.withLock { $0[1] }
         #expect(next.isCancelled && next.isReady, "cancelled, and ready for the queue to let go")
     }
