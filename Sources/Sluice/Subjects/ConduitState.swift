@@ -72,7 +72,9 @@ struct ConduitState<Output, Failure: Error> {
     enum DeliveryAction {
         case stop
         case deliver(BorrowedReceiver<Output, Failure>, Output)
-        case complete(Receiver, Subscribers.Completion<Failure>)
+        /// The completion to deliver, with the demand the subscriber had at its end (which
+        /// its subscription's mirror keeps showing, as Combine's does).
+        case complete(Receiver, Subscribers.Completion<Failure>, demandAtEnd: Subscribers.Demand)
         /// Cancelled during the delivery: the entry is to be removed and released.
         case cancelled
     }
@@ -124,8 +126,9 @@ struct ConduitState<Output, Failure: Error> {
             receiver.setDelivering(hasNews: delivery.hasMore)
             return .deliver(BorrowedReceiver(receiver), value)
         case .completion(let completion):
+            let demand = delivery.demand
             terminate()
-            return .complete(receiver, completion)
+            return .complete(receiver, completion, demandAtEnd: demand)
         case .idle:
             if currentValueRequested, let action = deliverCurrentValue(currentValue()) { return action }
             receiver.setIdle()
@@ -191,8 +194,9 @@ struct ConduitState<Output, Failure: Error> {
         _ = deliveringAndNotified()
         guard !isTerminated, !cancelledWhileDelivering, let receiver else { return .stop }
         guard delivery.finish(completion) else { return .stop }
+        let demand = delivery.demand
         terminate()
-        return .complete(receiver, completion)
+        return .complete(receiver, completion, demandAtEnd: demand)
     }
 
     @inlinable

@@ -66,8 +66,7 @@ extension SubjectStorage {
             var now: [(Receiver, SubjectConduit<Output, Failure>, Subscribers.Demand)] = []
             var delivering: [Entry] = []
             for var entry in state.liveEntries {
-                let demand = entry.machine.demand
-                if case .complete(let receiver, _) = entry.machine.finish(completion) {
+                if case .complete(let receiver, _, let demand) = entry.machine.finish(completion) {
                     now.append((receiver, entry.conduit, demand))
                 } else if !entry.machine.isTerminated {
                     delivering.append(entry)

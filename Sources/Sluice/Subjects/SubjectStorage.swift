@@ -398,15 +398,13 @@ final class SubjectStorage<Output, Failure: Error> {
             guard let index = state.index(of: receiver) else { return .stop }
             // Copied out only when a request is owed it (the machine reads it only then).
             let current = state[index].machine.currentValueRequested ? state.currentValue : nil
-            let demand = state[index].machine.demand
             switch state[index].machine.delivered(more: more, currentValue: { current }) {
             case .stop:
                 return .stop
             case .deliver(let receiver, let value):
                 return .deliver(receiver, value)
-            case .complete(let receiver, let completion):
-                // The machine has let its demand go: it was what it had, with `more` added.
-                return .complete(receiver, completion, state.remove(at: index).conduit, demand + more)
+            case .complete(let receiver, let completion, let demand):
+                return .complete(receiver, completion, state.remove(at: index).conduit, demand)
             case .cancelled:
                 return .release(state.remove(at: index))
             }
