@@ -17,7 +17,9 @@ enum DataTaskExamples {
     /// Starts a server on the loopback interface that serves one forecast at `/forecast`.
     static func startServer() throws -> LoopbackHTTPServer {
         try LoopbackHTTPServer(routes: [
-            "/forecast": .respond(.init(status: 200, contentType: "application/json", body: #"{"city":"Bergen","celsius":7}"#)),
+            "/forecast": .respond(
+                .init(status: 200, contentType: "application/json", body: #"{"city":"Bergen","celsius":7}"#)
+            ),
         ])
     }
 

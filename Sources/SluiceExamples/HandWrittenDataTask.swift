@@ -22,7 +22,11 @@ struct DecodedDataTaskPublisher<Value: Decodable & Sendable>: Publisher {
     func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == any Error {
         // The subscription is not generic over the subscriber: URLSession's completion handler
         // is `@Sendable`, and may only capture what is safe to send (see below).
-        let subscription = DecodedDataTaskSubscription<Value>(url: url, session: session, subscriber: AnySubscriber(subscriber))
+        let subscription = DecodedDataTaskSubscription<Value>(
+            url: url,
+            session: session,
+            subscriber: AnySubscriber(subscriber)
+        )
         subscriber.receive(subscription: subscription)
     }
 }

@@ -18,7 +18,10 @@ final class DownloadModel: ObservableObject {
             }
         }
         .receive(on: .mainActor)
-        .sink(receiveCompletion: { [weak self] _ in self?.finished = true }, receiveValue: { [weak self] in self?.progress = $0 })
+        .sink(
+            receiveCompletion: { [weak self] _ in self?.finished = true },
+            receiveValue: { [weak self] in self?.progress = $0 }
+        )
     }
 }
 

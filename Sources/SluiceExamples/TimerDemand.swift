@@ -88,9 +88,14 @@ enum TimerDemandExample {
         let runLoop: RunLoop = await withCheckedContinuation { continuation in
             Thread {
                 // A timer that never fires keeps the loop from returning at once while idle.
-                RunLoop.current.add(Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }, forMode: .default)
+                RunLoop.current.add(
+                    Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in },
+                    forMode: .default
+                )
                 continuation.resume(returning: RunLoop.current)
-                while !stopping.isSet { _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) }
+                while !stopping.isSet {
+                    _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+                }
             }.start()
         }
         return (runLoop, { stopping.set() })

@@ -29,12 +29,11 @@ extension URLSession {
     /// A publisher that performs one URL request per subscriber and sends its data and response.
     ///
     /// Each subscription starts its own data task at its first demand (never before), sends one
-    /// `(data, response)` — whatever the HTTP status: a 404 or a 500 is a response, not a
-    /// failure — then finishes; a transport error (no connection, a timeout) fails it with the
-    /// `URLError`, and a task that ends with neither a response nor an error (a custom session
-    /// may) fails it with `URLError(.unknown)`. Cancelling the subscription cancels the task, and nothing is sent after. The
-    /// subscriber is called on the session's delegate queue. `request(.none)` traps, as
-    /// Combine's does.
+    /// `(data, response)` — whatever the HTTP status: a 404 or a 500 is a response, not a failure — then
+    /// finishes; a transport error (no connection, a timeout) fails it with the `URLError`, and a task that ends
+    /// with neither a response nor an error (a custom session may) fails it with `URLError(.unknown)`.
+    /// Cancelling the subscription cancels the task, and nothing is sent after. The subscriber is called on the
+    /// session's delegate queue. `request(.none)` traps, as Combine's does.
     public struct DataTaskPublisher: Publisher, Sendable {
         public typealias Output = (data: Data, response: URLResponse)
         public typealias Failure = URLError

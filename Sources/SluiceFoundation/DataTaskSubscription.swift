@@ -4,10 +4,8 @@ import Sluice
 import FoundationNetworking
 #endif
 
-/// The subscription of a `URLSession.DataTaskPublisher`: it makes the task at the first demand
-/// and delivers the task's result once, unless cancelled first. Each request resumes the task
-/// (a running task ignores it), as Combine's does, so a task suspended meanwhile resumes at the
-/// next demand.
+/// The subscription of a `URLSession.DataTaskPublisher`: it makes the task at the first demand. Each request
+/// resumes the task, as Combine's does, so a task suspended meanwhile resumes at the next demand.
 ///
 /// ```text
 /// waiting ──request──▶ running (task) ──completion handler──▶ ended (value + .finished, or failure)
@@ -43,10 +41,14 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         }
         if case .running(let task, _, _) = current { return task.resume() }
         guard case .waiting(let parent, let downstream) = current else { return }
-        // URLSession wants a `@Sendable` handler, which could not call this generic subscription
-        // directly (it would capture the downstream's metatype): see ``CallbackEntry``.
-        let completion = CallbackEntry<(Data?, URLResponse?, (any Error)?)> { self.finish($0.0, $0.1, $0.2) }.callback
-        let task = parent.session.dataTask(with: parent.request) { data, response, error in completion((data, response, error)) }
+        // A `@Sendable` handler could not call this generic subscription directly (it would capture the
+        // downstream's metatype): see ``CallbackEntry``.
+        let completion = CallbackEntry<(Data?, URLResponse?, (any Error)?)> {
+            self.finish($0.0, $0.1, $0.2)
+        }.callback
+        let task = parent.session.dataTask(with: parent.request) { data, response, error in
+            completion((data, response, error))
+        }
         let started = state.withLock { state -> Bool in
             // A cancel, or a request on another thread, may have come meanwhile.
             guard case .waiting = state.stage else { return false }
@@ -56,7 +58,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         if started { task.resume() }
     }
 
-    /// The task's completion handler, on the session's delegate queue.
+    /// On the session's delegate queue.
     private func finish(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
         let downstream = state.withLock { state -> Downstream? in
             guard case .running(_, _, let downstream) = state.stage else { return nil }
@@ -86,17 +88,20 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     var description: String { "DataTaskPublisher" }
 
-    /// Combine's children: the task once made, the subscriber and the publisher (`parent`)
-    /// until the stream ends, and the demand requested so far.
+    /// Combine's children: the task once made, the subscriber and `parent` until the end, and the demand so far.
     var customMirror: Mirror {
-        let (task, parent, downstream, demand) = state.withLock { state -> (URLSessionDataTask?, URLSession.DataTaskPublisher?, Downstream?, Subscribers.Demand) in
+        let (task, parent, downstream, demand) = state.withLock {
+            state -> (URLSessionDataTask?, URLSession.DataTaskPublisher?, Downstream?, Subscribers.Demand) in
             switch state.stage {
             case .waiting(let parent, let downstream): (nil, parent, downstream, state.demand)
             case .running(let task, let parent, let downstream): (task, parent, downstream, state.demand)
             case .ended: (nil, nil, nil, state.demand)
             }
         }
-        return Mirror(self, children: ["task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand])
+        return Mirror(
+            self,
+            children: ["task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand]
+        )
     }
 
     var playgroundDescription: Any { description }

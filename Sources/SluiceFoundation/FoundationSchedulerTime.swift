@@ -1,19 +1,12 @@
 import Foundation
 import Sluice
 
-// The time types of the Foundation schedulers. Combine has two, `RunLoop.SchedulerTimeType` and
-// `OperationQueue.SchedulerTimeType`, each with its own `Stride`, with the same API; they are
-// two types here as well, so that code extending both (say, a conformance for each, as
-// combine-schedulers-style helpers write) compiles as it does with Combine rather than failing
-// as a redundant conformance. Each forwards its arithmetic to `Seconds` below, so that the
-// conversions are written once.
+// Two time types with the same API, as in Combine, so that code extending both (a conformance for each)
+// compiles rather than failing as a redundant conformance. Both forward their arithmetic to `Seconds` below.
 
 extension RunLoop {
-    /// An instant on the wall clock (a `Date`): the time type of `RunLoop` as a scheduler.
-    ///
-    /// Being a `Date`, it follows the system clock: setting the clock moves it, unlike
-    /// `DispatchQueue`'s uptime. `OperationQueue.SchedulerTimeType` has the same API but is another
-    /// type, as in Combine.
+    /// An instant on the wall clock (a `Date`): the time type of `RunLoop` as a scheduler. It follows the system
+    /// clock, unlike `DispatchQueue`'s uptime. `OperationQueue.SchedulerTimeType` is another type, as in Combine.
     public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
         /// The instant.
         public var date: Date
@@ -22,7 +15,9 @@ extension RunLoop {
         public init(_ date: Date) { self.date = date }
 
         /// The interval from this instant to `other` (negative if `other` is earlier).
-        public func distance(to other: SchedulerTimeType) -> Stride { Stride(Seconds.between(date, other.date)) }
+        public func distance(to other: SchedulerTimeType) -> Stride {
+            Stride(Seconds.between(date, other.date))
+        }
 
         /// The instant `n` after this one (before it, for a negative `n`).
         public func advanced(by n: Stride) -> SchedulerTimeType {
@@ -31,11 +26,8 @@ extension RunLoop {
 
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool { lhs.date < rhs.date }
 
-        /// A signed interval in seconds, as Foundation counts them (`TimeInterval`).
-        ///
-        /// Literals are seconds, integer or not: `0.3` and `.milliseconds(300)` are the same
-        /// interval. As in Combine, ``magnitude`` is the signed interval itself (not its absolute
-        /// value), equal to ``timeInterval``.
+        /// A signed interval in seconds (`TimeInterval`); literals are seconds, integer or not. As in Combine,
+        /// ``magnitude`` is the signed interval itself (not its absolute value), equal to ``timeInterval``.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
             Codable, Hashable, Sendable, CustomStringConvertible
         {
@@ -84,11 +76,8 @@ extension RunLoop {
 }
 
 extension OperationQueue {
-    /// An instant on the wall clock (a `Date`): the time type of `OperationQueue` as a scheduler.
-    ///
-    /// Being a `Date`, it follows the system clock: setting the clock moves it, unlike
-    /// `DispatchQueue`'s uptime. `RunLoop.SchedulerTimeType` has the same API but is another
-    /// type, as in Combine.
+    /// An instant on the wall clock (a `Date`): the time type of `OperationQueue` as a scheduler. It follows the system
+    /// clock, unlike `DispatchQueue`'s uptime. `RunLoop.SchedulerTimeType` is another type, as in Combine.
     public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
         /// The instant.
         public var date: Date
@@ -97,7 +86,9 @@ extension OperationQueue {
         public init(_ date: Date) { self.date = date }
 
         /// The interval from this instant to `other` (negative if `other` is earlier).
-        public func distance(to other: SchedulerTimeType) -> Stride { Stride(Seconds.between(date, other.date)) }
+        public func distance(to other: SchedulerTimeType) -> Stride {
+            Stride(Seconds.between(date, other.date))
+        }
 
         /// The instant `n` after this one (before it, for a negative `n`).
         public func advanced(by n: Stride) -> SchedulerTimeType {
@@ -106,11 +97,8 @@ extension OperationQueue {
 
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool { lhs.date < rhs.date }
 
-        /// A signed interval in seconds, as Foundation counts them (`TimeInterval`).
-        ///
-        /// Literals are seconds, integer or not: `0.3` and `.milliseconds(300)` are the same
-        /// interval. As in Combine, ``magnitude`` is the signed interval itself (not its absolute
-        /// value), equal to ``timeInterval``.
+        /// A signed interval in seconds (`TimeInterval`); literals are seconds, integer or not. As in Combine,
+        /// ``magnitude`` is the signed interval itself (not its absolute value), equal to ``timeInterval``.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
             Codable, Hashable, Sendable, CustomStringConvertible
         {
@@ -158,7 +146,6 @@ extension OperationQueue {
     }
 }
 
-/// The seconds arithmetic both time types forward to.
 private enum Seconds {
     static func between(_ start: Date, _ end: Date) -> TimeInterval {
         end.timeIntervalSinceReferenceDate - start.timeIntervalSinceReferenceDate

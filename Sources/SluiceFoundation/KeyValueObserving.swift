@@ -2,18 +2,15 @@
 import Foundation
 import Sluice
 
-/// The types whose key paths can be published with `publisher(for:options:)`: every
-/// `NSObject` (Combine's name for this marker protocol).
+/// The types whose key paths can be published with `publisher(for:options:)`: every `NSObject` (Combine's name).
 public protocol _KeyValueCodingAndObservingPublishing {}
 
 extension NSObject: _KeyValueCodingAndObservingPublishing {}
 
 extension _KeyValueCodingAndObservingPublishing where Self: NSObject {
-    /// A publisher of the values of the key-value-observable property at `keyPath`.
-    ///
-    /// With the default options, a subscriber receives the current value when it first
-    /// requests demand, then each new value. See `NSObject.KeyValueObservingPublisher`
-    /// for demand and threading.
+    /// A publisher of the values of the key-value-observable property at `keyPath`. With the default options, a
+    /// subscriber receives the current value on its first demand, then each new value. See
+    /// `NSObject.KeyValueObservingPublisher` for demand and threading.
     ///
     /// <!-- snippet: KeyValueObservingRate -->
     /// ```swift
@@ -29,15 +26,10 @@ extension _KeyValueCodingAndObservingPublishing where Self: NSObject {
 extension NSObject {
     /// A publisher of the values of one key-value-observable property of one object.
     ///
-    /// Each subscriber gets its own key-value observation, started when it first requests
-    /// demand (so with `.initial` the current value is its first value) and invalidated when
-    /// it cancels. Each change emits the property's value read at that moment (with `.prior`,
-    /// once before the change, with the old value, and once after). The publisher never
-    /// completes.
-    ///
-    /// Demand: a change notified while the subscriber has no outstanding demand is dropped.
-    ///
-    /// Threading: values are delivered on the thread that changes the property.
+    /// Each subscriber gets its own key-value observation, started on its first demand (so with `.initial` the
+    /// current value is its first value) and invalidated when it cancels. Each change emits the value read at
+    /// that moment (with `.prior`, also once before the change). The publisher never completes. A change
+    /// notified while the subscriber has no demand is dropped. Values arrive on the thread that changes it.
     public struct KeyValueObservingPublisher<Subject: NSObject, Value>: Equatable {
         /// The observed object.
         public let object: Subject
@@ -79,10 +71,7 @@ extension NSObject.KeyValueObservingPublisher: Sluice.Publisher {
     }
 }
 
-/// The subscription of one `NSObject.KeyValueObservingPublisher` subscriber: it
-/// starts the key-value observation on the first demand (so an `.initial` value finds demand)
-/// and invalidates it when the subscriber cancels, and delivers each change's value through an
-/// ``ObserverDelivery`` (on the changing thread, within demand).
+/// Starts the observation on the first demand, so that an `.initial` value finds demand.
 private final class KeyValueObservingSubscription<Subject: NSObject, Value, Downstream: Subscriber>: Subscription,
     CustomStringConvertible
 where Downstream.Input == Value, Downstream.Failure == Never {
@@ -91,7 +80,12 @@ where Downstream.Input == Value, Downstream.Failure == Never {
     private let options: NSKeyValueObservingOptions
     private let delivery: ObserverDelivery<Downstream, NSKeyValueObservation>
 
-    init(object: Subject, keyPath: KeyPath<Subject, Value>, options: NSKeyValueObservingOptions, downstream: Downstream) {
+    init(
+        object: Subject,
+        keyPath: KeyPath<Subject, Value>,
+        options: NSKeyValueObservingOptions,
+        downstream: Downstream
+    ) {
         self.object = object
         self.keyPath = keyPath
         self.options = options

@@ -1,16 +1,12 @@
 import Sluice
 
-/// What an observer-backed subscription (a notification observer, a key-value observation)
-/// keeps behind its one lock: the downstream, its demand and one-at-a-time delivery, and the
-/// observation (`Resource`) to end when the subscription ends.
+/// What an observer-backed subscription (a notification observer, a key-value observation) keeps behind its
+/// one lock: the downstream, its demand and serial delivery, and the observation (`Resource`) to end.
 ///
-/// States:
 /// ```text
 /// waiting ──start──▶ observing ──end──▶ ended (downstream released, observation handed back)
 ///    └───────────────────end─────────────▲
 /// ```
-/// A value offered while observing goes through the ``SerialDelivery``: dropped without demand,
-/// delivered at once by the offering thread, or queued for the thread already delivering.
 /// Every call out (the downstream, ending the observation) happens after unlocking.
 struct ObserverDelivery<Downstream: Subscriber, Resource> where Downstream.Failure == Never {
     private struct State {
@@ -26,8 +22,7 @@ struct ObserverDelivery<Downstream: Subscriber, Resource> where Downstream.Failu
         state = Locked(State(downstream: downstream))
     }
 
-    /// Adds `demand` (nothing once ended). Returns `true` the first time, when the owner
-    /// starts observing if it waits for demand.
+    /// Returns `true` the first time, when the owner starts observing if it waits for demand.
     func request(_ demand: Subscribers.Demand) -> Bool {
         state.withLock { state in
             guard state.downstream != nil else { return false }
@@ -37,8 +32,7 @@ struct ObserverDelivery<Downstream: Subscriber, Resource> where Downstream.Failu
         }
     }
 
-    /// Keeps the observation to end later. Returns `false` if the subscription already ended:
-    /// the caller ends the observation itself.
+    /// Returns `false` if the subscription already ended: the caller ends the observation itself.
     func keep(_ resource: Resource) -> Bool {
         state.withLock { state in
             guard state.downstream != nil else { return false }
@@ -47,8 +41,7 @@ struct ObserverDelivery<Downstream: Subscriber, Resource> where Downstream.Failu
         }
     }
 
-    /// Delivers `value` on this thread if there is demand and no one else is delivering;
-    /// queues it for the deliverer if someone is; drops it without demand.
+    /// Delivers `value` on this thread, queues it for the thread already delivering, or drops it without demand.
     func offer(_ value: Downstream.Input) {
         let downstream = state.withLock { state -> Downstream? in
             guard let downstream = state.downstream, case .deliver = state.delivery.admit(value) else { return nil }
@@ -61,8 +54,7 @@ struct ObserverDelivery<Downstream: Subscriber, Resource> where Downstream.Failu
         }, carryOut: { _ in })
     }
 
-    /// Ends the subscription (once): releases the downstream after unlocking and returns the
-    /// observation for the caller to end.
+    /// Returns the observation for the caller to end.
     func end() -> Resource? {
         let (downstream, resource) = state.withLock { state in
             defer {

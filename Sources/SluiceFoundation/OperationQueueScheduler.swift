@@ -4,16 +4,11 @@ import Sluice
 
 /// `OperationQueue` as a scheduler, as Combine declares it: `receive(on: queue)`.
 ///
-/// Each action runs as an operation on the queue, so the queue's rules apply: on a queue whose
-/// `maxConcurrentOperationCount` is 1 they run one at a time in the order they were added; on
-/// others possibly at once (`receive(on:)` keeps its own order whatever the queue). A timed
-/// action is added to the queue at once, as an operation that becomes ready at its date (a
-/// Dispatch timer waits for it), as in Combine, so it does not hold up the operations added
-/// meanwhile; a suspended queue holds it as it holds any operation.
-///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
+/// Each action runs as an operation on the queue, so the queue's rules apply: with a
+/// `maxConcurrentOperationCount` of 1 they run one at a time in the order added; otherwise possibly at once
+/// (`receive(on:)` keeps its own order). A timed action is added at once, as an operation that becomes ready at
+/// its date, as in Combine, so it does not hold up the operations added meanwhile. Its actions are `@Sendable`
+/// and checked at every call (a `SendableActionScheduler`): capturing non-`Sendable` state is an error.
 extension OperationQueue: SendableActionScheduler {
     /// Options for the operations a queue runs; there are none.
     public struct SchedulerOptions: Sendable {}
@@ -24,16 +19,13 @@ extension OperationQueue: SendableActionScheduler {
     /// Zero.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Adds `action` to the queue as a `BlockOperation`, as Combine's does (one
-    /// `addOperation(_:)` call, which a queue subclass can observe).
+    /// Adds `action` to the queue as a `BlockOperation` in one `addOperation(_:)` call, as Combine's does.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         addOperation(BlockOperation(block: action))
     }
 
-    /// Adds `action` to the queue at once as an operation that becomes ready at `date`, as
-    /// Combine's does (one `addOperation(_:)` call, of an operation that is not a
-    /// `BlockOperation`): the queue runs it then, and the operations added meanwhile are not
-    /// held up by it.
+    /// Adds `action` to the queue at once as an operation (not a `BlockOperation`) that becomes ready at `date`,
+    /// as Combine's does: the operations added meanwhile are not held up by it.
     public func schedule(
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping @Sendable () -> Void
@@ -43,12 +35,9 @@ extension OperationQueue: SendableActionScheduler {
         operation.becomeReady(after: date.date.timeIntervalSinceNow)
     }
 
-    /// Adds `action` to the queue as an operation that becomes ready at `date`; each run, once
-    /// it has returned, adds the next, ready `interval` later, until the returned cancellable
-    /// is cancelled or released, as Combine's does.
-    ///
-    /// Runs never overlap, even on a concurrent queue, and the interval counts from the end of
-    /// a run. After `cancel()` returns, no run starts (one already running finishes).
+    /// Adds `action` to the queue as an operation that becomes ready at `date`; each run, once it has returned,
+    /// adds the next, ready `interval` later, until the returned cancellable is cancelled or released, as
+    /// Combine's does. Runs never overlap, even on a concurrent queue. After `cancel()` returns, no run starts.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
@@ -59,13 +48,9 @@ extension OperationQueue: SendableActionScheduler {
     }
 }
 
-/// An operation added to its queue at once that becomes ready only after a delay, as
-/// Combine's timed operations: its `isReady` turns true (announced through key-value
-/// observing, which the queue watches) when a Dispatch timer fires, or when it is cancelled.
-/// It runs its action once; cancelling it (or running it) drops the action.
-///
-/// `@unchecked Sendable` restates `Operation`'s own conformance: its added state is behind a
-/// lock, and the action it runs is `@Sendable`.
+/// An operation whose `isReady` turns true (announced through KVO, which the queue watches) when a Dispatch
+/// timer fires or it is cancelled. `@unchecked Sendable` restates `Operation`'s own conformance: its added
+/// state is behind a lock, and the action it runs is `@Sendable`.
 private final class TimedOperation: Operation, Cancellable, @unchecked Sendable {
     private struct State {
         var action: (@Sendable () -> Void)?
@@ -73,7 +58,6 @@ private final class TimedOperation: Operation, Cancellable, @unchecked Sendable 
     }
 
     private let state: Locked<State>
-    /// The repeating schedule this run belongs to, which adds the next after it.
     private let repetition: TimedRepetition?
 
     init(action: @escaping @Sendable () -> Void, repetition: TimedRepetition?) {
@@ -82,9 +66,10 @@ private final class TimedOperation: Operation, Cancellable, @unchecked Sendable 
         super.init()
     }
 
-    /// Becomes ready `delay` seconds from now (at once for a date that has passed).
     func becomeReady(after delay: TimeInterval) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + Swift.max(delay, 0)) { [weak self] in self?.markReady() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Swift.max(delay, 0)) { [weak self] in
+            self?.markReady()
+        }
     }
 
     private func markReady() {
@@ -99,7 +84,7 @@ private final class TimedOperation: Operation, Cancellable, @unchecked Sendable 
         #endif
     }
 
-    /// Ready at its date, or once cancelled (so that the queue lets it go at once).
+    /// Ready once cancelled too, so that the queue lets it go at once.
     override var isReady: Bool { super.isReady && (isCancelled || state.withLock { $0.ready }) }
 
     override func main() {
@@ -116,8 +101,6 @@ private final class TimedOperation: Operation, Cancellable, @unchecked Sendable 
     }
 }
 
-/// A repeating action on an `OperationQueue`: the operation waiting for its next run, until
-/// cancelled.
 private final class TimedRepetition: Sendable {
     private struct State {
         var waiting: TimedOperation?
@@ -133,8 +116,7 @@ private final class TimedRepetition: Sendable {
         self.interval = interval
     }
 
-    /// Adds the next run of `action`, ready after `delay` (the interval when `nil`), unless
-    /// cancelled.
+    /// `delay` nil: the interval.
     func add(_ action: @escaping @Sendable () -> Void, after delay: TimeInterval?) {
         let operation = TimedOperation(action: action, repetition: self)
         let adds = state.withLock { state -> Bool in

@@ -4,17 +4,12 @@ import Sluice
 /// `RunLoop` as a scheduler, as Combine declares it: `receive(on: RunLoop.main)`,
 /// `debounce(for: .milliseconds(300), scheduler: RunLoop.main)`.
 ///
-/// Actions run on the thread that runs the run loop, in its `.default` mode, and only while
-/// someone runs it: on Apple platforms the main run loop runs by itself in an app; on Linux,
-/// and for any run loop of your own, a thread must call `RunLoop.run(mode:before:)` (or
-/// `run(until:)`) for anything scheduled here to run. A run loop is not thread-safe in
-/// general, but adding work to it from another thread is supported, and that is all this
-/// scheduler does from the calling thread. Timed actions are `Timer`s added to the run loop,
-/// so they wait while it is busy or runs in another mode.
-///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
+/// Actions run on the thread that runs the run loop, in its `.default` mode, and only while someone runs it:
+/// on Apple platforms the main run loop runs by itself in an app; on Linux, and for any run loop of your own, a
+/// thread must call `RunLoop.run(mode:before:)` (or `run(until:)`). Adding work from another thread is
+/// supported, and that is all this scheduler does from the calling thread. Timed actions are `Timer`s, so they
+/// wait while the run loop is busy or runs in another mode. Its actions are `@Sendable` and checked at every
+/// call (a `SendableActionScheduler`): capturing non-`Sendable` state is an error.
 extension RunLoop: SendableActionScheduler {
     /// Options for the actions a run loop runs; there are none.
     public struct SchedulerOptions: Sendable {}
@@ -25,12 +20,11 @@ extension RunLoop: SendableActionScheduler {
     /// Zero: timers fire as close to their date as the run loop allows.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Runs `action` the next time the run loop runs in its default mode (after whatever it is
-    /// doing now, never inline), after the actions scheduled before it this way.
+    /// Runs `action` the next time the run loop runs in its default mode (never inline), after the actions
+    /// scheduled before it this way.
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         perform(inModes: [.default], block: action)
-        // A block alone does not wake a run loop waiting for its next timer or source; adding a
-        // timer that is already due does.
+        // A block alone does not wake a run loop waiting for its next timer or source; a due timer does.
         addTimer(firing: .distantPast, interval: 0, tolerance: 0) {}
     }
 
@@ -42,9 +36,8 @@ extension RunLoop: SendableActionScheduler {
         addTimer(firing: date.date, interval: 0, tolerance: tolerance, action)
     }
 
-    /// Runs `action` from `date` on, every `interval`, from a repeating `Timer` on the run loop,
-    /// until the returned cancellable is cancelled or released (which invalidates the timer).
-    /// Runs never overlap: they are all on the run loop's thread.
+    /// Runs `action` from `date` on, every `interval`, from a repeating `Timer` on the run loop, until the
+    /// returned cancellable is cancelled or released. Runs never overlap: they are all on the run loop's thread.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
@@ -53,7 +46,6 @@ extension RunLoop: SendableActionScheduler {
         return AnyCancellable(isolation: nil) { RunLoopTimers.invalidate(timer) }
     }
 
-    /// Adds a timer that runs `action` at `date`, repeating every `interval` if it is positive.
     @discardableResult
     private func addTimer(
         firing date: Date, interval: TimeInterval, tolerance: SchedulerTimeType.Stride,

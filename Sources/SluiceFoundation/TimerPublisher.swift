@@ -2,23 +2,13 @@ import Foundation
 import Sluice
 
 extension Timer {
-    /// Returns a publisher that repeatedly emits the current date on `runLoop`, every
-    /// `interval`, once connected.
+    /// Returns a publisher that repeatedly emits the current date on `runLoop`, every `interval` seconds, once
+    /// connected: nothing fires until ``TimerPublisher/connect()`` (or `autoconnect()`, which connects on the
+    /// first subscriber and cancels the connection when the last one leaves). See ``TimerPublisher`` for demand
+    /// and threading. `mode` `.common` keeps it firing while a UI tracks events, `.default` does not.
     ///
-    /// It is a `ConnectablePublisher`: nothing fires until ``TimerPublisher/connect()``
-    /// (or `autoconnect()`, which connects on the first subscriber
-    /// and cancels the connection when the last one leaves). See ``TimerPublisher`` for demand
-    /// and threading.
-    ///
-    /// - Parameters:
-    ///   - interval: The time between firings, in seconds.
-    ///   - tolerance: Not used, as in Combine, whose `publish` drops it: the publisher's
-    ///     ``TimerPublisher/tolerance`` is `nil`. For a tolerance, make the publisher with
-    ///     `Timer.TimerPublisher(interval:tolerance:runLoop:mode:options:)`.
-    ///   - runLoop: The run loop the timer is added to; its thread delivers the dates.
-    ///   - mode: The run loop mode the timer runs in (`.common` keeps it firing while a UI
-    ///     tracks events, `.default` does not).
-    ///   - options: Scheduler options (there are none).
+    /// `tolerance` is not used, as in Combine, whose `publish` drops it; for a tolerance, use
+    /// `Timer.TimerPublisher(interval:tolerance:runLoop:mode:options:)`.
     public static func publish(
         every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil
@@ -28,18 +18,11 @@ extension Timer {
 
     /// A connectable publisher of the dates at which a repeating `Timer` fires.
     ///
-    /// ``connect()`` adds a repeating `Timer` to ``runLoop`` in ``mode``; the connection's
-    /// `cancel()` invalidates it and disconnects every subscriber attached then (they receive
-    /// nothing more, and no completion: the publisher never completes). Each `connect()` adds a
-    /// new timer.
-    ///
-    /// Demand: each firing is offered to every subscriber attached; one with outstanding demand
-    /// receives the date, one without does not, and that firing is lost for it (never kept
-    /// for later). So a subscriber that requests `.max(3)` receives three dates, then none
-    /// until it requests more, and then the next firings, not the missed ones.
-    ///
-    /// Threading: dates are delivered on the thread running ``runLoop``, and only while it runs
-    /// in ``mode``. On Linux no run loop runs unless a thread runs it (`RunLoop.main` included).
+    /// Each ``connect()`` adds a new repeating `Timer` to ``runLoop`` in ``mode``; the connection's `cancel()`
+    /// invalidates it and disconnects every subscriber attached then (with no completion: the publisher never
+    /// completes). Demand: each firing is offered to every subscriber attached; one without outstanding demand
+    /// loses that firing (it is never kept for later). Dates are delivered on the thread running ``runLoop``,
+    /// only while it runs in ``mode``; on Linux no run loop runs unless a thread runs it (`RunLoop.main` included).
     public final class TimerPublisher: ConnectablePublisher {
         public typealias Output = Date
         public typealias Failure = Never
@@ -69,8 +52,8 @@ extension Timer {
             self.options = options
         }
 
-        /// Attaches `subscriber`: it receives the firings of every later connection, within
-        /// its demand, until it cancels or the connection is cancelled.
+        /// Attaches `subscriber`: it receives the firings of every later connection, within its demand, until
+        /// it cancels or the connection is cancelled.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
             let fanOut = fanOut
             Publishers.Emitting<Date, Never> { emitter in
@@ -79,9 +62,9 @@ extension Timer {
             }.receive(subscriber: TimerSubscriber(downstream: subscriber))
         }
 
-        /// Adds a repeating timer to ``runLoop`` in ``mode``, firing first one ``interval`` from
-        /// now. The returned cancellable invalidates it (from any thread; it is safe to call
-        /// more than once) and disconnects the subscribers attached.
+        /// Adds a repeating timer to ``runLoop`` in ``mode``, firing first one ``interval`` from now. The returned
+        /// cancellable invalidates it and disconnects the subscribers attached (from any thread; a second call
+        /// does nothing).
         public func connect() -> any Cancellable {
             let fanOut = fanOut
             let timer = RunLoopTimers.timer(firing: Date(timeIntervalSinceNow: interval), interval: interval) {
@@ -94,8 +77,7 @@ extension Timer {
     }
 }
 
-/// The subscribers attached to one `Timer.TimerPublisher`, each as the emitter of
-/// its own subscription, in the order they subscribed.
+/// The subscribers attached to one `Timer.TimerPublisher`, as emitters, in the order they subscribed.
 private final class TimerFanOut: Sendable {
     private struct State {
         var next = 0
@@ -119,7 +101,6 @@ private final class TimerFanOut: Sendable {
         withExtendedLifetime(removed) {}  // released here, after unlocking
     }
 
-    /// Offers `date` to every subscriber; those without demand drop it.
     func fire(_ date: Date) {
         for (_, emitter) in state.withLock({ $0.emitters }) { emitter.send(date) }
     }
@@ -133,9 +114,9 @@ private final class TimerFanOut: Sendable {
     }
 }
 
-/// Hands the downstream a ``TimerSubscription`` for the emitter's subscription and passes the
-/// firings straight on.
-private struct TimerSubscriber<Downstream: Subscriber>: Subscriber where Downstream.Input == Date, Downstream.Failure == Never {
+/// Hands the downstream a ``TimerSubscription`` for the emitter's subscription.
+private struct TimerSubscriber<Downstream: Subscriber>: Subscriber
+where Downstream.Input == Date, Downstream.Failure == Never {
     let downstream: Downstream
     var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
 
@@ -147,8 +128,7 @@ private struct TimerSubscriber<Downstream: Subscriber>: Subscriber where Downstr
     func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: completion) }
 }
 
-/// A timer subscriber's subscription: the emitter's, with no description or mirror of its
-/// own, as Combine's timer subscription has none.
+/// The emitter's subscription with no description or mirror of its own, as Combine's timer subscription has none.
 private final class TimerSubscription: Subscription {
     let base: any Subscription
     init(_ base: any Subscription) { self.base = base }

@@ -9,9 +9,8 @@ import Dispatch
 import Sluice
 import Synchronization
 
-/// The number of threads ``runConcurrently(threads:_:)`` uses by default: twice the
-/// processor count, and at least 8, so that the threads outnumber the cores and the scheduler
-/// preempts them in the middle of a call.
+/// The number of threads ``runConcurrently(threads:_:)`` uses by default: twice the processor count, and at
+/// least 8, so that the threads outnumber the cores and the scheduler preempts them in the middle of a call.
 public let defaultRacingThreads: Int = {
     #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
     let processors = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -21,14 +20,12 @@ public let defaultRacingThreads: Int = {
     return max(8, 2 * processors)
 }()
 
-/// Runs `body(0)`, …, `body(threads - 1)` each on a thread of its own, all released together
-/// once every thread is ready, and returns when all have returned.
+/// Runs `body(0)`, …, `body(threads - 1)` each on a thread of its own, all released together once every thread
+/// is ready, and returns when all have returned.
 ///
-/// Unlike `DispatchQueue.concurrentPerform`, which runs its iterations on at most as many
-/// threads as there are cores (two on a two-core machine, one after another when they are
-/// short), every body here runs on its own thread and none starts before all are ready: the
-/// calls a test makes in them race. What the bodies captured is released by the time this
-/// returns (a test may check it with `weak`).
+/// Unlike `DispatchQueue.concurrentPerform`, which uses at most as many threads as there are cores, every body
+/// runs on its own thread and none starts before all are ready: the calls a test makes in them race. What the
+/// bodies captured is released by the time this returns (a test may check it with `weak`).
 ///
 /// <!-- snippet: RunConcurrentlyRace -->
 /// ```swift
@@ -37,21 +34,21 @@ public let defaultRacingThreads: Int = {
 /// }
 /// ```
 ///
-/// The threads are dedicated threads (never a pool's shared workers), parked between calls
-/// and reused, so that a test may call this thousands of times without creating thousands
-/// of threads. On platforms without POSIX threads (Windows), they are Dispatch's
-/// overcommitting threads.
+/// The threads are dedicated (never a pool's shared workers), parked between calls and reused, so that a test
+/// may call this thousands of times. Without POSIX threads (Windows), they are Dispatch's overcommitting threads.
 public func runConcurrently(threads: Int = defaultRacingThreads, _ body: @escaping @Sendable (Int) -> Void) {
     let (done, workers) = startRacing(threads: threads, body)
     done.wait()
     RacingThreads.shared.give(back: workers)
 }
 
-/// ``runConcurrently(threads:_:)`` for async code: the same dedicated threads run `body`, and
-/// the caller suspends until they are done instead of blocking its thread. Use it from tests
-/// whose bodies run for long (soak tests): a blocked caller holds one of the few threads of
-/// Swift's cooperative pool (two on a two-core machine), which every other test then lacks.
-public func runConcurrentlyAwaiting(threads: Int = defaultRacingThreads, _ body: @escaping @Sendable (Int) -> Void) async {
+/// ``runConcurrently(threads:_:)`` for async code: the caller suspends until the threads are done instead of
+/// blocking its thread. Use it for long bodies (soak tests): a blocked caller holds one of the few threads of
+/// Swift's cooperative pool, which every other test then lacks.
+public func runConcurrentlyAwaiting(
+    threads: Int = defaultRacingThreads,
+    _ body: @escaping @Sendable (Int) -> Void
+) async {
     let (done, workers) = startRacing(threads: threads, body)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         done.notify(queue: .global()) { continuation.resume() }
@@ -59,8 +56,7 @@ public func runConcurrentlyAwaiting(threads: Int = defaultRacingThreads, _ body:
     RacingThreads.shared.give(back: workers)
 }
 
-/// Starts `body` on `threads` racing threads, released together; the group is left when all
-/// are done, and the threads go back with ``RacingThreads/give(back:)``.
+/// The group is left when all are done; the threads go back with ``RacingThreads/give(back:)``.
 private func startRacing(
     threads: Int, _ body: @escaping @Sendable (Int) -> Void
 ) -> (DispatchGroup, [RacingThread]) {
@@ -78,8 +74,8 @@ private func startRacing(
     return (done, workers)
 }
 
-/// Holds each arriving thread until `parties` threads have arrived. Every party is a thread of
-/// its own, so spinning cannot starve the threads still to arrive.
+/// Spins each arriving thread until `parties` have arrived; every party is a thread of its own, so spinning
+/// cannot starve the threads still to arrive.
 private final class StartBarrier: Sendable {
     private let parties: Int
     private let arrived = Atomic<Int>(0)
@@ -92,8 +88,7 @@ private final class StartBarrier: Sendable {
     }
 }
 
-/// The idle racing threads, shared by all calls (tests run in parallel, each call takes
-/// threads of its own and gives them back).
+/// The idle racing threads, shared by all calls (tests run in parallel; each call takes threads and gives them back).
 private final class RacingThreads: Sendable {
     static let shared = RacingThreads()
     private let idle = Locked<[RacingThread]>([])

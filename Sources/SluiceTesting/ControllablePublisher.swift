@@ -1,10 +1,8 @@
 import Sluice
 
-/// A publisher for tests whose subscriptions the test drives by hand.
-///
-/// Each subscriber gets a ``ControllableSubscription`` that records every `request` and
-/// `cancel` and lets the test send values and a completion at will, within demand or,
-/// to test a subscriber's defences, beyond it.
+/// A publisher for tests whose subscriptions the test drives by hand: each subscriber gets a
+/// ``ControllableSubscription`` that records every `request` and `cancel` and lets the test send values and a
+/// completion at will, within demand or, to test a subscriber's defences, beyond it.
 ///
 /// <!-- snippet: ControllablePublisherDriven -->
 /// ```swift
@@ -18,18 +16,15 @@ import Sluice
 /// ```
 public final class ControllablePublisher<Output, Failure: Error>: Publisher {
     private let created = Locked<[ControllableSubscription<Output, Failure>]>([])
-    /// One event per subscription, so that ``firstSubscription()`` can wait without polling.
+    /// So that ``firstSubscription()`` can wait without polling.
     private let subscribed = EventLog<Int>()
 
     /// Creates a publisher with no subscribers yet.
     public init() {}
 
-    /// Lets every subscription drop its subscriber; later sends reach nobody.
-    ///
-    /// A subscription keeps its subscriber after a cancel (so a test can send past it), and a
-    /// recording subscriber keeps its subscription, so a test that ends without this leaves the
-    /// pair keeping each other alive (which the leak checker reports): call it in a `defer`
-    /// right after making the publisher.
+    /// Lets every subscription drop its subscriber; later sends reach nobody. A subscription keeps its subscriber
+    /// after a cancel (so a test can send past it), and a recorder keeps its subscription, so without this the
+    /// pair keep each other alive (which the leak checker reports): call it in a `defer` after making the publisher.
     public func detachAll() {
         for subscription in created.withLock({ $0 }) { subscription.detach() }
     }
@@ -45,9 +40,8 @@ public final class ControllablePublisher<Output, Failure: Error>: Publisher {
         subscriber.receive(subscription: subscription)
     }
 
-    /// Suspends until a subscriber has subscribed, then returns the first subscription; nil
-    /// if the awaiting task is cancelled first, so that a test's time limit ends the wait
-    /// instead of leaving it spinning.
+    /// Suspends until a subscriber has subscribed, then returns the first subscription; nil if the awaiting task
+    /// is cancelled first, so that a test's time limit ends the wait.
     public func firstSubscription() async -> ControllableSubscription<Output, Failure>? {
         await subscribed.wait { !$0.isEmpty }
         return subscriptions.first
@@ -64,7 +58,6 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
         case cancel
     }
 
-    /// The subscriber, until ``ControllablePublisher/detachAll()``.
     private let downstream: Locked<AnySubscriber<Output, Failure>?>
     private let calls = EventLog<Call>()
 
@@ -101,8 +94,7 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
     /// Records the cancellation.
     public func cancel() { calls.append(.cancel) }
 
-    /// Delivers a value to the subscriber, whatever the demand, and returns the subscriber's
-    /// answer.
+    /// Delivers a value to the subscriber, whatever the demand, and returns the subscriber's answer.
     @discardableResult
     public func send(_ value: Output) -> Subscribers.Demand {
         downstream.withLock { $0 }?.receive(value) ?? .none
@@ -113,8 +105,8 @@ public final class ControllableSubscription<Output, Failure: Error>: Subscriptio
         downstream.withLock { $0 }?.receive(completion: completion)
     }
 
-    /// Suspends until `predicate` holds for the calls recorded so far, or until the awaiting
-    /// task is cancelled. The predicate runs outside any lock and may read this subscription.
+    /// Suspends until `predicate` holds for the calls recorded so far, or until the awaiting task is cancelled.
+    /// The predicate runs outside any lock and may read this subscription.
     public func waitForCalls(until predicate: @escaping @Sendable ([Call]) -> Bool) async {
         await calls.wait(until: predicate)
     }

@@ -1,17 +1,13 @@
 import Dispatch
 import Sluice
 
-/// A scheduler on virtual time that runs every action as soon as it is scheduled, moving its
-/// clock to the action's due time first: a delay of a second passes at once, and ``now`` says
-/// a second has passed.
+/// A scheduler on virtual time that runs every action as soon as it is scheduled, moving its clock to the
+/// action's due time first: a delay of a second passes at once, and ``now`` says a second has passed.
 ///
-/// Use it where a test wants a time-based pipeline to run straight through, with the times it
-/// would have seen (`measureInterval`, `delay`): each action runs on the scheduling thread,
-/// before `schedule` returns, unless the scheduler is already running an action (an action
-/// that schedules another, or another thread scheduling meanwhile): then it runs right after
-/// the current one, in the order scheduled, on the thread running them, so actions never
-/// overlap and never nest. A repeating action runs once, as on Sluice's `ImmediateScheduler`:
-/// an immediate scheduler cannot wait for the next interval.
+/// Use it where a test wants a time-based pipeline to run straight through, with the times it would have seen.
+/// Each action runs on the scheduling thread before `schedule` returns, unless an action is already running
+/// (a nested or concurrent schedule): then it runs right after, in order, so actions never overlap or nest.
+/// A repeating action runs once, as on Sluice's `ImmediateScheduler`.
 ///
 /// <!-- snippet: ImmediateTestSchedulerDelay -->
 /// ```swift
@@ -22,10 +18,10 @@ import Sluice
 /// // the value's delay passed at once, then the completion's, scheduled after it
 /// ```
 ///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
-public final class ImmediateTestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: SendableActionScheduler, Sendable
+/// Its actions are `@Sendable` and checked at every call (a `SendableActionScheduler`): capturing
+/// non-`Sendable` or actor-isolated state is an error, not the warning that a generic `Scheduler` gives.
+public final class ImmediateTestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
+    SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     private struct State: Sendable {
         var now: SchedulerTimeType
@@ -57,8 +53,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         run(action, at: date)
     }
 
-    /// Moves the clock to `date` (if it is later) and runs `action` once; the cancellable does
-    /// nothing.
+    /// Moves the clock to `date` (if it is later) and runs `action` once; the cancellable does nothing.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
@@ -67,8 +62,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         return AnyCancellable(isolation: nil) {}
     }
 
-    /// Runs `action` (and whatever is scheduled meanwhile) unless another thread or an outer
-    /// call is running actions, which then runs it.
+    /// Runs `action` (and whatever is scheduled meanwhile) unless an outer call or another thread is running
+    /// actions, which then runs it.
     private func run(_ action: @escaping @Sendable () -> Void, at due: SchedulerTimeType?) {
         let runsNow = state.withLock { state -> Bool in
             let due = due ?? state.now

@@ -8,16 +8,13 @@ import Musl
 import Sluice
 
 #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-/// A small HTTP/1.1 server on the loopback interface, for tests and examples of network
-/// publishers that must talk to a real server without leaving the machine.
+/// A small HTTP/1.1 server on the loopback interface, for tests and examples of network publishers that must
+/// talk to a real server without leaving the machine.
 ///
-/// It listens on `127.0.0.1` on a port the system picks, answers each `GET` by its path from a
-/// fixed table (404 for a path it does not know), one request per connection
-/// (`Connection: close`), and can be told to never answer a path, to test cancellation: the
-/// connection stays open until the client closes it, which ``closedUnanswered`` counts.
-/// Each connection is served on a thread of its own (not Dispatch's pool, which blocked
-/// connections would starve); ``stop()`` closes the listening socket and
-/// every connection still open.
+/// It listens on `127.0.0.1` on a port the system picks, answers each `GET` by its path from a fixed table
+/// (404 for a path it does not know), one request per connection (`Connection: close`), and can be told to
+/// never answer a path, to test cancellation (``closedUnanswered`` counts the client's closes). Each
+/// connection is served on a thread of its own; ``stop()`` closes the listening socket and every connection.
 ///
 /// <!-- snippet: LoopbackHTTPServerGreeting -->
 /// ```swift
@@ -75,7 +72,9 @@ public final class LoopbackHTTPServer: Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(socket, 64) == 0 else {
             close(socket)
@@ -99,8 +98,8 @@ public final class LoopbackHTTPServer: Sendable {
     /// How many connections to a ``Route/neverAnswer`` path the client has closed.
     public var closedUnanswered: Int { events.events.count { $0 == "closed unanswered" } }
 
-    /// Suspends until the client has closed `count` connections to ``Route/neverAnswer`` paths
-    /// (or the awaiting task is cancelled).
+    /// Suspends until the client has closed `count` connections to ``Route/neverAnswer`` paths (or the awaiting
+    /// task is cancelled).
     public func waitForClosedUnanswered(count: Int) async {
         await events.wait { events in events.count { $0 == "closed unanswered" } >= count }
     }
@@ -110,11 +109,8 @@ public final class LoopbackHTTPServer: Sendable {
         await events.wait { events in events.count { $0.hasPrefix("request ") } >= count }
     }
 
-    /// Stops listening and closes every open connection.
-    ///
-    /// Only shuts the sockets down: each is closed by the thread that uses it (the accept loop,
-    /// a connection's thread), so that no descriptor is closed while another thread may still
-    /// use its number, which the system could by then have given to another socket.
+    /// Stops listening and closes every open connection. Only shuts the sockets down: each is closed by the
+    /// thread that uses it, so that no descriptor number is closed after the system reused it for another socket.
     public func stop() {
         state.withLock { state in
             guard !state.stopped else { return }
@@ -141,8 +137,7 @@ public final class LoopbackHTTPServer: Sendable {
                 close(connection)
                 return
             }
-            // A thread per connection: a connection blocks its thread (reading, or waiting
-            // for the client to close), which would starve Dispatch's small pool.
+            // A connection blocks its thread, which would starve Dispatch's small pool.
             startThread { [self] in
                 serve(connection)
                 state.withLock { _ = $0.open.remove(connection) }
@@ -165,7 +160,6 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    /// Reads up to the end of the headers; returns the request line's path.
     private func readRequestPath(_ connection: Int32) -> String? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
@@ -226,6 +220,8 @@ public struct LoopbackHTTPServerError: Error, Sendable {
 }
 
 extension Array where Element == UInt8 {
-    fileprivate func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+    fileprivate func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
 }
 #endif

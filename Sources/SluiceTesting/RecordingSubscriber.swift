@@ -1,21 +1,14 @@
 import Sluice
 import Synchronization
 
-/// A subscriber for tests: it records every signal in order, lets the test control the demand
-/// at any moment, checks the publisher's side of the contract, and can be awaited without
-/// sleeping.
+/// A subscriber for tests: it records every signal in order, lets the test control the demand at any moment,
+/// checks the publisher's side of the contract, and can be awaited without sleeping. Contract breaches by the
+/// publisher are recorded in ``violations`` rather than trapping, so a test can assert there were none.
 ///
-/// Contract breaches by the publisher (a value beyond demand, a signal before the subscription
-/// or after the completion, a value after a cancel, a second subscription, overlapping
-/// signals) are recorded in ``violations`` rather than trapping, so a test can assert there
-/// were none.
-///
-/// A value or a completion after ``cancel()`` returned is a violation when the cancel was made
-/// inside a `receive(_:)` (from ``onValue(_:)``) or when the signal arrives on the thread that
-/// cancelled. From another thread, one emission that a publisher had already decided to send
-/// may still arrive, as in Combine: one value, then possibly the completion on the same thread
-/// (`Just` sends both as one emission). A second value, or a completion from yet another
-/// thread, is a violation.
+/// A signal after ``cancel()`` returned is a violation when the cancel was made inside a `receive(_:)` (from
+/// ``onValue(_:)``) or the signal arrives on the cancelling thread. From another thread, one emission already
+/// under way may still arrive, as in Combine: one value, then possibly the completion on the same thread; any
+/// more is a violation.
 ///
 /// <!-- snippet: RecordingSubscriberDemand -->
 /// ```swift
@@ -69,8 +62,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     private let log = EventLog<Event>()
     private let signalsInFlight = Atomic<Int>(0)
 
-    /// Creates a recorder that requests `initialDemand` when subscribed (nothing for `.none`)
-    /// and returns `demandPerValue` from each `receive(_:)`.
+    /// Creates a recorder that requests `initialDemand` when subscribed (nothing for `.none`) and returns
+    /// `demandPerValue` from each `receive(_:)`.
     public init(initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none) {
         self.initialDemand = initialDemand
         state = Locked(State(demandPerValue: demandPerValue))
@@ -146,10 +139,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         set { state.withLock { $0.demandPerValue = newValue } }
     }
 
-    /// Runs `body` inside each later `receive(_:)`, before recording the value; its result
-    /// replaces ``demandPerValue``. Use it to request or cancel re-entrantly. The recorder lets
-    /// go of `body` when it cancels or completes, so a `body` that captures the recorder keeps
-    /// it alive only until then.
+    /// Runs `body` inside each later `receive(_:)`, before recording the value; its result replaces
+    /// ``demandPerValue``. Use it to request or cancel re-entrantly. The recorder lets go of `body` when it
+    /// cancels or completes, so a `body` that captures the recorder keeps it alive only until then.
     ///
     /// <!-- snippet: RecordingSubscriberCancelInsideValue -->
     /// ```swift
@@ -161,25 +153,21 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     // MARK: Awaiting
 
-    /// Suspends until `predicate` holds for the events recorded so far, or until the awaiting
-    /// task is cancelled (so a Swift Testing `.timeLimit` ends a wait that would hang).
-    ///
-    /// The predicate runs outside the recorder's locks, possibly more than once and on the
-    /// thread that delivers a signal; it may read the recorder.
+    /// Suspends until `predicate` holds for the events recorded so far, or until the awaiting task is cancelled
+    /// (so a `.timeLimit` ends a wait that would hang). The predicate runs outside the recorder's locks, possibly
+    /// more than once and on the thread that delivers a signal; it may read the recorder.
     public func wait(until predicate: @escaping @Sendable ([Event]) -> Bool) async where Input: Sendable {
         await log.wait(until: predicate)
     }
 
-    /// Suspends until at least `count` values have arrived, or until the awaiting task is
-    /// cancelled.
+    /// Suspends until at least `count` values have arrived, or until the awaiting task is cancelled.
     public func waitForValues(count: Int) async where Input: Sendable {
         await log.wait { events in
             events.reduce(0) { if case .value = $1 { $0 + 1 } else { $0 } } >= count
         }
     }
 
-    /// Suspends until the completion arrives and returns it; returns `nil` if the awaiting
-    /// task is cancelled first.
+    /// Suspends until the completion arrives and returns it; `nil` if the awaiting task is cancelled first.
     @discardableResult
     public func waitForCompletion() async -> Subscribers.Completion<Failure>? where Input: Sendable {
         await log.wait { events in
@@ -205,8 +193,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         }
         guard first else { leave(); return }
         log.append(.subscription)
-        // The signal is over before the request: a publisher may deliver values synchronously
-        // inside `request(_:)`, and those do not overlap this signal.
+        // Over before the request: values a publisher delivers inside `request(_:)` do not overlap this signal.
         leave()
         if initialDemand > 0 { subscription.request(initialDemand) }
     }
@@ -273,8 +260,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 }
 
 extension RecordingSubscriber.State {
-    /// Records `violation` when a value arriving on `thread` comes after a cancel that
-    /// returned and cannot be the one emission a publisher was already sending elsewhere.
+    /// Records `violation` unless the value can be the one emission already under way on another thread.
     fileprivate mutating func checkValueNotCancelled(on thread: UInt, _ violation: String) {
         guard let cancelled else { return }
         valuesAfterCancel += 1

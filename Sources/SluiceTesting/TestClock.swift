@@ -1,17 +1,12 @@
 import Sluice
 
-/// A `Clock` whose time moves only when the test moves it: for testing code that sleeps on a
-/// clock, such as Sluice's `ClockScheduler`, without waiting.
+/// A `Clock` whose time moves only when the test moves it: for testing code that sleeps on a clock, such as
+/// `ClockScheduler`, without waiting.
 ///
-/// ``now`` starts at zero. A task that sleeps on it until a later instant is suspended until a
-/// call to ``advance(by:)`` or ``advance(to:)`` reaches that instant; the advance resumes every
-/// sleeper whose deadline it reached, in deadline order (then the order they went to sleep).
-/// The sleepers then run on their own executors, concurrently with the test: wait for what they
-/// do (with an awaitable log, not a sleep). A sleep until an instant already reached returns at
-/// once. Cancelling a sleeping task ends its sleep with `CancellationError`.
-///
-/// A task started to sleep may not have gone to sleep yet when the test advances the clock:
-/// ``waitForSleepers(_:)`` waits until enough have.
+/// ``now`` starts at zero. ``advance(by:)`` or ``advance(to:)`` resumes every sleeper whose deadline it reaches,
+/// in deadline order (then the order they went to sleep); they then run on their own executors, concurrently
+/// with the test, so wait for what they do with an awaitable log, not a sleep. Cancelling a sleeping task ends
+/// its sleep with `CancellationError`. A task started may not sleep yet: ``waitForSleepers(_:)`` waits for it.
 ///
 /// <!-- snippet: TestClockScheduler -->
 /// ```swift
@@ -52,9 +47,8 @@ public final class TestClock: Clock, Sendable {
     /// How many tasks sleep on the clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// Suspends until the clock reaches `deadline` (returns at once if it has); throws
-    /// `CancellationError` if the task is cancelled before or while it sleeps. The tolerance is
-    /// ignored: the sleep ends at the advance that reaches the deadline.
+    /// Suspends until the clock reaches `deadline` (returns at once if it has); throws `CancellationError` if
+    /// the task is cancelled before or while it sleeps. The tolerance is ignored.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { $0.takeID() }
@@ -74,21 +68,18 @@ public final class TestClock: Clock, Sendable {
         }
     }
 
-    /// Moves the clock forward by `duration` (zero by default), resuming every sleeper whose
-    /// deadline it reaches, in deadline order.
+    /// Moves the clock forward by `duration`, resuming every sleeper whose deadline it reaches, in deadline order.
     public func advance(by duration: Duration = .zero) {
         advance(to: state.withLock { $0.now.advanced(by: duration) })
     }
 
-    /// Moves the clock to `instant` (it never goes back), resuming every sleeper whose deadline
-    /// it reaches, in deadline order.
+    /// Moves the clock to `instant` (it never goes back), resuming every sleeper whose deadline it reaches.
     public func advance(to instant: Instant) {
         for continuation in state.withLock({ $0.advance(to: instant) }) { continuation.resume() }
     }
 
-    /// Suspends until at least `count` tasks sleep on the clock at once, or until the awaiting
-    /// task is cancelled (as a test's time limit does), so that a test advances the clock only
-    /// once the sleeps it means to end have begun.
+    /// Suspends until at least `count` tasks sleep on the clock at once, or until the awaiting task is
+    /// cancelled, so that a test advances the clock only once the sleeps it means to end have begun.
     public func waitForSleepers(_ count: Int) async {
         let id = state.withLock { $0.takeID() }
         await withTaskCancellationHandler {
@@ -102,8 +93,7 @@ public final class TestClock: Clock, Sendable {
     }
 }
 
-/// The sleepers and waiters of a ``TestClock``, kept under its lock. `Wake` is what resumes a
-/// sleeper (its continuation; the order tests use names).
+/// The sleepers and waiters of a ``TestClock``. `Wake` resumes a sleeper (a continuation; order tests use names).
 struct TestClockState<Wake: Sendable>: Sendable {
     struct Sleeper: Sendable {
         let id: UInt64
@@ -122,8 +112,7 @@ struct TestClockState<Wake: Sendable>: Sendable {
         return nextID
     }
 
-    /// Registers a sleeper unless its deadline is reached (false); returns the waiters that
-    /// now see enough sleepers, removed.
+    /// Registers a sleeper unless its deadline is reached (false); returns and removes the waiters now satisfied.
     mutating func sleep(
         id: UInt64, until deadline: TestClock.Instant, _ continuation: Wake
     ) -> (registered: Bool, ready: [CheckedContinuation<Void, Never>]) {
@@ -135,14 +124,13 @@ struct TestClockState<Wake: Sendable>: Sendable {
         return (true, ready)
     }
 
-    /// Removes the sleeper `id`, if it still sleeps, for the caller to resume.
+    /// For the caller to resume.
     mutating func wake(id: UInt64) -> Wake? {
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
         return sleepers.remove(at: index).continuation
     }
 
-    /// Moves the clock to `instant` (never back) and removes the sleepers it reaches, in
-    /// deadline order, for the caller to resume.
+    /// Removes the sleepers `instant` reaches, in deadline order, for the caller to resume.
     mutating func advance(to instant: TestClock.Instant) -> [Wake] {
         if now < instant { now = instant }
         let due = sleepers.enumerated().filter { $0.element.deadline <= now }
@@ -152,14 +140,13 @@ struct TestClockState<Wake: Sendable>: Sendable {
         return due.map(\.continuation)
     }
 
-    /// Registers a waiter for `count` sleepers; true if there are that many already (the
-    /// caller then ends the wait itself).
+    /// True if there are `count` sleepers already: the caller then ends the wait itself.
     mutating func wait(id: UInt64, for count: Int, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
         waiters.append((id, count, continuation))
         return sleepers.count >= count
     }
 
-    /// Removes the waiter `id`, if it still waits, for the caller to resume.
+    /// For the caller to resume.
     mutating func endWait(id: UInt64) -> CheckedContinuation<Void, Never>? {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
         return waiters.remove(at: index).continuation

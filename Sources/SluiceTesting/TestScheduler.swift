@@ -3,17 +3,13 @@ import Sluice
 
 /// A scheduler on virtual time: nothing runs until the test moves the clock.
 ///
-/// Every action waits in a queue ordered by the time it is due; ``advance(by:)`` moves ``now``
-/// forward, running each action that falls due on the way, at its due time, and actions due at
-/// the same instant in the order they were scheduled. An action scheduled "now" (with
-/// `schedule(_:)`) runs at the next advance, even `advance()` by zero, which is how a test sees
-/// a `receive(on:)` hop happen. A repeating action runs at each interval it passes over, until
-/// cancelled. Actions run on the thread that advances the clock, one at a time; an action may
-/// schedule more, and those run in the same advance if they fall due within it.
+/// ``advance(by:)`` moves ``now`` forward, running each action that falls due on the way at its due time, those
+/// due at the same instant in the order scheduled. An action scheduled "now" runs at the next advance, even
+/// `advance()` by zero, which is how a test sees a `receive(on:)` hop happen. Actions run on the thread that
+/// advances the clock, one at a time; those they schedule run in the same advance if they fall due within it.
 ///
-/// It is generic over its time type, so it can stand in for a real scheduler where code is
-/// written against that scheduler's time (see ``VirtualTimeScheduler``, and `DispatchQueue.test`
-/// for code written against `DispatchQueue.SchedulerTimeType`):
+/// It is generic over its time type, so it can stand in for a real scheduler (see ``VirtualTimeScheduler``,
+/// and `DispatchQueue.test` for code written against `DispatchQueue.SchedulerTimeType`):
 ///
 /// <!-- snippet: TestSchedulerDebounce -->
 /// ```swift
@@ -26,10 +22,10 @@ import Sluice
 /// scheduler.advance(by: .milliseconds(1))    // recorder.values == [1]
 /// ```
 ///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// `SendableActionScheduler`): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
-public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>: SendableActionScheduler, Sendable
+/// Its actions are `@Sendable` and checked at every call (a `SendableActionScheduler`): capturing
+/// non-`Sendable` or actor-isolated state is an error, not the warning that a generic `Scheduler` gives.
+public final class TestScheduler<SchedulerTimeType: Strideable & Sendable, SchedulerOptions>:
+    SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     private let state: Locked<TestSchedulerQueue<SchedulerTimeType>>
 
@@ -60,9 +56,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
         state.withLock { _ = $0.add(at: date, interval: nil, action) }
     }
 
-    /// Queues `action` to run at `date` and then every `interval`, until the returned
-    /// cancellable is cancelled or released. `interval` must be positive, or an advance
-    /// would never end.
+    /// Queues `action` to run at `date` and then every `interval`, until the returned cancellable is cancelled
+    /// or released. `interval` must be positive, or an advance would never end.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
@@ -70,27 +65,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
         precondition(interval > .zero, "TestScheduler: a repeating action needs a positive interval")
         let id = state.withLock { $0.add(at: date, interval: interval, action) }
         return AnyCancellable(isolation: nil) { [weak self] in
-            // The action is released here, after the lock.
             _ = self?.state.withLock { $0.remove(id: id) }
         }
     }
 
-    /// Moves the clock forward by `stride` (zero by default), running every action that falls
-    /// due on the way, each at its due time.
+    /// Moves the clock forward by `stride`, running every action that falls due on the way, each at its due time.
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
         advance(to: state.withLock { $0.now.advanced(by: stride) })
     }
 
-    /// Moves the clock to `instant` (it never goes back), running every action that falls due
-    /// on the way, each at its due time.
+    /// Moves the clock to `instant` (it never goes back), running every action that falls due on the way.
     public func advance(to instant: SchedulerTimeType) {
         while let due = state.withLock({ $0.takeDue(upTo: instant) }) {
             due.action()
         }
     }
 
-    /// Runs every scheduled action, moving the clock to each one's due time, until none is
-    /// left. A repeating action that is never cancelled keeps it running forever.
+    /// Runs every scheduled action, moving the clock to each one's due time, until none is left. A repeating
+    /// action that is never cancelled keeps it running forever.
     public func run() {
         while let due = state.withLock({ $0.takeNext() }) {
             due.action()
@@ -109,8 +101,7 @@ extension TestScheduler where SchedulerTimeType == VirtualTime, SchedulerOptions
 }
 
 
-/// The queue behind a ``TestScheduler``: a binary min-heap of jobs ordered by due time, then by
-/// the order they were scheduled in. Kept under the scheduler's lock.
+/// A binary min-heap of jobs ordered by due time, then by the order they were scheduled in.
 struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stride: Sendable {
     struct Job: Sendable {
         var due: Time
@@ -122,9 +113,7 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
         func precedes(_ other: Job) -> Bool { due < other.due || (due == other.due && order < other.order) }
     }
 
-    /// An action to run, handed out of the lock. A struct rather than the bare closure: a
-    /// closure returned through `withLock`'s generic result is converted through a thunk,
-    /// which allocates on every action run.
+    /// Not a bare closure: one returned through `withLock`'s generic result goes through an allocating thunk.
     struct Due: Sendable {
         let action: @Sendable () -> Void
     }
@@ -155,8 +144,7 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
         return job
     }
 
-    /// The first job due at or before `limit`, with the clock moved to its due time (or, when
-    /// none is due, the clock moved to `limit`).
+    /// The first job due by `limit`, with the clock moved to its due time (or to `limit` when none is due).
     mutating func takeDue(upTo limit: Time) -> Due? {
         guard !jobs.isEmpty, jobs[0].due <= limit else {
             if now < limit { now = limit }
@@ -169,7 +157,6 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
         jobs.isEmpty ? nil : take()
     }
 
-    /// Pops the first job, moves the clock to it, and queues a repeating job's next run.
     private mutating func take() -> Due {
         var job = popFirst()
         if now < job.due { now = job.due }
@@ -219,16 +206,13 @@ struct TestSchedulerQueue<Time: Strideable & Sendable>: Sendable where Time.Stri
 }
 
 extension DispatchQueue {
-    /// A ``TestScheduler`` with `DispatchQueue`'s time and options, to stand in for a queue in
-    /// code written against it (`let queue: some Scheduler<DispatchQueue.SchedulerTimeType>`);
-    /// its clock starts at uptime 1 ns (`DispatchTime(uptimeNanoseconds: 0)` means "now" to
-    /// Dispatch).
+    /// A ``TestScheduler`` with `DispatchQueue`'s time and options, to stand in for a queue in code written
+    /// against it; its clock starts at uptime 1 ns (`DispatchTime(uptimeNanoseconds: 0)` means "now" to Dispatch).
     public static var test: TestScheduler<SchedulerTimeType, SchedulerOptions> {
         TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
     }
 
-    /// An ``ImmediateTestScheduler`` with `DispatchQueue`'s time and options; its clock starts at
-    /// uptime 1 ns.
+    /// An ``ImmediateTestScheduler`` with `DispatchQueue`'s time and options; its clock starts at uptime 1 ns.
     public static var immediate: ImmediateTestScheduler<SchedulerTimeType, SchedulerOptions> {
         ImmediateTestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
     }

@@ -2,9 +2,7 @@ import Synchronization
 
 /// A type-erasing cancellable object that executes a provided closure when canceled.
 ///
-/// The closure runs exactly once: on the first ``cancel()``, or when the instance is
-/// deinitialized, whichever comes first. Keep an `AnyCancellable` for as long as the
-/// subscription should live.
+/// The closure runs exactly once: on the first ``cancel()`` or at deinitialization, whichever is first.
 ///
 /// <!-- snippet: AnyCancellableStore -->
 /// ```swift
@@ -17,25 +15,18 @@ import Synchronization
 /// subject.send(2)            // not delivered: received == [1]
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
-    /// Whether the first ``cancel()`` has taken ``action``.
     private let taken = Atomic<Bool>(false)
 
-    /// What the first ``cancel()`` runs, until it takes it (and lets go of what it holds).
-    ///
-    /// Unchecked because only one thread ever touches it after `init`: the one whose exchange
-    /// of ``taken`` found `false` (acquiring the write `init` made), which reads it and sets
-    /// it to `nil`; no other code reads it. Kept inline rather than in an atomic reference to
-    /// a box, which cost every `sink` one more allocation (the row "Just(i) → sink").
+    /// What the first ``cancel()`` runs. Unchecked: after `init` only the thread whose exchange of
+    /// ``taken`` found `false` (acquiring `init`'s write) touches it. Inline, not boxed: one less allocation.
     nonisolated(unsafe) private var action: CancelAction?
 
     /// Creates a cancellable that runs `cancel` when canceled or deinitialized.
     ///
-    /// Made outside any actor, `cancel` runs on the thread that cancels, as Combine's. Made in
-    /// actor-isolated code (`isolation` defaults to the caller's actor), it runs on that actor:
-    /// at once when the main actor's cancellable is cancelled on the main actor, otherwise in
-    /// a task on the actor, so ``cancel()`` may return before it has run. Code whose closure
-    /// only forwards to thread-safe cancels (a custom publisher, a scheduler) passes
-    /// `isolation: nil` to keep it on the cancelling thread wherever it is made.
+    /// Made outside any actor, `cancel` runs on the cancelling thread, as Combine's. Made on an actor
+    /// (`isolation` defaults to the caller's), it runs there: at once for the main actor's when cancelled on
+    /// the main actor, else in a task, so ``cancel()`` may return first. Pass `isolation: nil` to keep on the
+    /// cancelling thread a closure that only forwards to thread-safe cancels (a publisher, a scheduler).
     public init(isolation: (any Actor)? = #isolation, _ cancel: @escaping () -> Void) {
         action = isolation.map { .isolatedClosure(cancel, $0) } ?? .closure(cancel)
     }
@@ -81,16 +72,12 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
 
 extension AnyCancellable: CustomCombineIdentifierConvertible {}
 
-/// What an ``AnyCancellable`` runs once: its closure, or its canceller's `cancel()` (held as
-/// it is, so that wrapping a subscriber or subscription makes no closure).
-///
-/// None of these is `Sendable`, yet `AnyCancellable` is: `Cancellable.cancel()` is thread-safe
-/// by contract (design rule 4); a closure made outside any actor belongs to no isolation
-/// (Combine equally runs it on the cancelling thread); one made on an actor runs only isolated
-/// to that actor (see ``run()``); and `AnyCancellable` hands the action out exactly once.
+/// What an ``AnyCancellable`` runs once: its closure, or its canceller's `cancel()` (held as is: no
+/// closure). Not `Sendable`, yet `AnyCancellable` is: `Cancellable.cancel()` is thread-safe by contract
+/// (design rule 4); a closure made outside any actor belongs to no isolation (Combine too runs it on the
+/// cancelling thread); one made on an actor runs only isolated to it (see ``run()``); and it runs once.
 private enum CancelAction {
     case closure(() -> Void)
-    /// A closure written in `actor`'s isolation.
     case isolatedClosure(() -> Void, any Actor)
     case cancellable(any Cancellable)
 
@@ -111,11 +98,8 @@ private enum CancelAction {
     }
 }
 
-/// A cancellable's closure written on `actor`, on its way to a task that runs it there.
-///
-/// Unchecked because the closure belongs to that actor's isolation and
-/// ``run(on:)`` is the only thing that calls it, isolated to the actor it was written on
-/// (``CancelAction/run()`` passes that one), once.
+/// A cancellable's closure written on an actor, on its way to a task that runs it there. Unchecked: only
+/// ``run(on:)`` calls it, once, isolated to the actor it was written on (``CancelAction/run()`` passes it).
 private struct IsolatedCancelClosure: @unchecked Sendable {
     let run: () -> Void
 

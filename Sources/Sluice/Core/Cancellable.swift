@@ -1,7 +1,5 @@
-/// A protocol indicating that an activity or action supports cancellation.
-///
-/// Calling ``cancel()`` frees up any allocated resources and stops side effects such as
-/// timers and network activity. `cancel()` is idempotent and may be called from any thread.
+/// A protocol indicating that an activity or action supports cancellation: ``cancel()`` frees up any
+/// allocated resources and stops side effects such as timers and network activity.
 public protocol Cancellable {
     /// Cancels the activity; idempotent, and safe to call from any thread.
     func cancel()

@@ -1,9 +1,7 @@
 import Synchronization
 
-/// A unique identifier for identifying publisher streams.
-///
-/// Identifiers made with ``init()`` are unique for the process; identifiers made from an
-/// object are equal for the same object.
+/// A unique identifier for identifying publisher streams: made with ``init()``, unique for the process;
+/// made from an object, equal for the same object.
 public struct CombineIdentifier: Hashable, Sendable, CustomStringConvertible {
     private static let counter = Atomic<UInt64>(0)
 

@@ -1,10 +1,9 @@
 extension Subscribers {
-    /// A requested number of items, sent to a publisher from a subscriber through the
-    /// subscription.
+    /// A requested number of items, sent to a publisher from a subscriber through the subscription.
     ///
-    /// Demand is a count that never goes negative and saturates at ``unlimited``:
-    /// arithmetic that would overflow gives `.unlimited`, subtraction that would go below zero
-    /// gives ``none``, and anything involving `.unlimited` on the left stays `.unlimited`.
+    /// Demand is a count that never goes negative and saturates at ``unlimited``: arithmetic that would
+    /// overflow gives `.unlimited`, subtraction that would go below zero gives ``none``, and anything
+    /// involving `.unlimited` on the left stays `.unlimited`.
     ///
     /// <!-- snippet: DemandArithmetic -->
     /// ```swift
@@ -128,8 +127,8 @@ extension Subscribers.Demand {
         lhs = lhs - rhs
     }
 
-    /// Subtracts a count; never below `.none`. A negative count whose subtraction would pass
-    /// `Int.max` gives `.none`, as Combine's does (it does not saturate to `.unlimited`).
+    /// Subtracts a count; never below `.none`. A negative count whose subtraction would pass `Int.max`
+    /// gives `.none`, as Combine's does (it does not saturate to `.unlimited`).
     @inlinable
     public static func - (lhs: Self, rhs: Int) -> Self {
         if lhs.rawValue == unlimitedRaw { return .unlimited }

@@ -1,11 +1,8 @@
 /// A type that can deliver a sequence of values over time to subscribers, on demand.
 ///
-/// A publisher delivers elements to one or more ``Subscriber`` instances. The subscriber's
-/// `Input` and `Failure` must match the publisher's `Output` and `Failure`. Nothing is
-/// delivered until the subscriber requests it through its ``Subscription``.
-///
-/// Implement ``receive(subscriber:)`` to write a publisher of your own; call
-/// ``subscribe(_:)->()`` to attach a subscriber.
+/// A publisher delivers elements to one or more ``Subscriber`` instances whose `Input` and `Failure`
+/// match its `Output` and `Failure`; nothing is delivered until requested through the ``Subscription``.
+/// Implement ``receive(subscriber:)`` to write a publisher; call ``subscribe(_:)->()`` to attach one.
 public protocol Publisher<Output, Failure> {
     /// The kind of values published by this publisher.
     associatedtype Output
@@ -13,10 +10,9 @@ public protocol Publisher<Output, Failure> {
     /// The kind of errors this publisher might publish; `Never` if it cannot fail.
     associatedtype Failure: Error
 
-    /// Attaches the specified subscriber to this publisher.
+    /// Attaches `subscriber` to this publisher; implement it, but call ``subscribe(_:)->()`` instead.
     ///
-    /// Called by ``subscribe(_:)->()``; implement it, but call `subscribe(_:)` instead. The
-    /// subscriber gets a subscription first, always, even when the publisher has nothing to send:
+    /// The subscriber gets a subscription first, always, even when the publisher has nothing to send:
     ///
     /// <!-- snippet: PublisherReceiveSubscriber -->
     /// ```swift

@@ -19,8 +19,7 @@ public protocol Subject<Output, Failure>: AnyObject, Publisher {
     /// Sends a completion signal to the subscribers; the subject sends nothing after it.
     func send(completion: Subscribers.Completion<Failure>)
 
-    /// Provides this subject an upstream subscription; the subject requests unlimited demand
-    /// from it. Used when a subject subscribes to a publisher with `subscribe(_:)`.
+    /// Provides this subject an upstream subscription (from `subscribe(_:)`); it requests unlimited demand.
     func send(subscription: any Subscription)
 }
 

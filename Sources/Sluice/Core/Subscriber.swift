@@ -1,8 +1,7 @@
 /// A type that can receive values from a publisher.
 ///
-/// A subscriber first receives a ``Subscription`` (exactly once), then requests values
-/// through it; it receives at most as many values as it has requested, then at most one
-/// completion.
+/// A subscriber first receives a ``Subscription`` (exactly once), then requests values through it; it
+/// receives at most as many values as it has requested, then at most one completion.
 ///
 /// <!-- snippet: SubscriberFirstThree -->
 /// ```swift
@@ -18,11 +17,11 @@
 /// // received == [1, 2, 3], and no completion: it asked for three values of five
 /// ```
 ///
-/// A subscriber is called on whatever thread its publisher signals from (Combine's contract),
-/// so its conformance cannot be isolated to an actor: `SendableMetatype` makes
-/// `@MainActor final class Model: @MainActor Subscriber` a compile error instead of a model
-/// called off the main actor. To receive on an actor, use `sink` (made there, it runs there)
-/// or `receive(on:)` the actor's scheduler before a subscriber whose methods are `nonisolated`.
+/// A subscriber is called on whatever thread its publisher signals from (Combine's contract), so its
+/// conformance cannot be isolated to an actor: `SendableMetatype` makes
+/// `@MainActor final class Model: @MainActor Subscriber` a compile error instead of a model called off the
+/// main actor. To receive on an actor, use `sink` (made there, it runs there) or `receive(on:)` the
+/// actor's scheduler before a subscriber whose methods are `nonisolated`.
 public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible, SendableMetatype {
     /// The kind of values this subscriber receives.
     associatedtype Input
@@ -30,17 +29,14 @@ public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible, 
     /// The kind of errors this subscriber might receive; `Never` if it cannot receive one.
     associatedtype Failure: Error
 
-    /// Tells the subscriber that it has successfully subscribed to the publisher and may
-    /// request items.
+    /// Tells the subscriber that it has successfully subscribed to the publisher and may request items.
     func receive(subscription: any Subscription)
 
-    /// Tells the subscriber that the publisher has produced an element.
-    ///
-    /// Returns the additional demand, added to the demand already requested.
+    /// Tells the subscriber that the publisher has produced an element; returns the additional demand,
+    /// added to the demand already requested.
     func receive(_ input: Input) -> Subscribers.Demand
 
-    /// Tells the subscriber that the publisher has completed publishing, normally or with
-    /// an error. Nothing is delivered after it.
+    /// Tells the subscriber that the publisher has completed, normally or with an error; nothing follows.
     func receive(completion: Subscribers.Completion<Failure>)
 }
 

@@ -1,12 +1,9 @@
 /// A protocol representing the connection of a subscriber to a publisher.
 ///
-/// Subscriptions are thread-safe: ``request(_:)`` and ``Cancellable/cancel()`` may be called
-/// from any thread, also from inside `Subscriber.receive(_:)`. Cancelling frees the
-/// resources attached to the subscription; it is idempotent.
+/// Subscriptions are thread-safe: ``request(_:)`` and ``Cancellable/cancel()`` may be called from any
+/// thread, also from inside `Subscriber.receive(_:)`. Cancelling, idempotent, frees its resources.
 public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
-    /// Tells a publisher that it may send more values to the subscriber.
-    ///
-    /// Demand adds up: two calls with `.max(2)` allow four values.
+    /// Tells a publisher that it may send more values to the subscriber; two `.max(2)` allow four.
     func request(_ demand: Subscribers.Demand)
 }
 
@@ -14,13 +11,10 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
 public enum Subscriptions {}
 
 extension Subscriptions {
-    /// The empty subscription: requests and cancellations do nothing.
-    ///
-    /// Useful for a publisher that completes at once, before anything can be requested.
+    /// The empty subscription, for a publisher that completes at once: requests and cancellations do nothing.
     public static var empty: any Subscription { EmptySubscription.shared }
 }
 
-/// The subscription behind ``Subscriptions/empty``: it has no state, so one instance serves all.
 final class EmptySubscription: Subscription, Sendable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {

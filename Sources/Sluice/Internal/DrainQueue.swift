@@ -1,7 +1,5 @@
-/// One FIFO drained by one runner at a time, in order, with a budget: what the clock and actor
-/// schedulers (``ClockSchedulerQueue``) and a sink's hop to its actor (``ActorDelivery``)
-/// share. A plain value, kept under its owner's lock; the runner performs each item after
-/// unlocking.
+/// One FIFO drained by one runner at a time, in order, with a budget (shared by ``ClockSchedulerQueue`` and
+/// ``ActorDelivery``). A plain value under its owner's lock; the runner performs each item after unlocking.
 ///
 /// ```text
 /// idle ──append: the caller starts a runner──▶ draining ──FIFO empty, seen under the lock──▶ idle
@@ -10,10 +8,9 @@
 /// draining ──budget spent with items left──▶ draining (the owner starts a new runner)
 /// ```
 ///
-/// While ``draining`` is set, exactly one runner owns the FIFO and finds it empty under the
-/// same lock that clears the flag: no item is left behind, none runs twice, none overlaps
-/// another, and they run in the order they were appended. The budget lets other work on the
-/// runner's actor (or thread) have a turn while the FIFO keeps filling.
+/// While ``draining`` is set, exactly one runner owns the FIFO and finds it empty under the same lock that
+/// clears the flag: no item is left behind, runs twice or overlaps another, and they run in append order.
+/// The budget gives other work on the runner's actor (or thread) a turn while the FIFO keeps filling.
 @usableFromInline
 package struct DrainQueue<Item> {
     @usableFromInline var items = FIFO<Item>()
@@ -33,8 +30,7 @@ package struct DrainQueue<Item> {
         return !draining
     }
 
-    /// Makes the caller the runner if none owns the FIFO (to perform something inline first,
-    /// then drain); false if one does.
+    /// Makes the caller the runner, to perform something inline and then drain; false if one owns the FIFO.
     @inlinable
     package mutating func claim() -> Bool {
         if draining { return false }
@@ -42,7 +38,6 @@ package struct DrainQueue<Item> {
         return true
     }
 
-    /// What the runner does next.
     @usableFromInline
     package enum Step {
         case perform(Item)
@@ -52,7 +47,6 @@ package struct DrainQueue<Item> {
         case idle
     }
 
-    /// The runner's next step, with `budget` items left to it.
     @inlinable
     package mutating func next(budget: Int) -> Step {
         guard !items.isEmpty else {
@@ -67,9 +61,8 @@ package struct DrainQueue<Item> {
 extension DrainQueue: Sendable where Item: Sendable {}
 
 extension Locked {
-    /// The runner's loop over the ``DrainQueue`` at `queue`: performs items one at a time
-    /// after unlocking, until the FIFO is empty or `budget` items have run, then calls
-    /// `handOff` (with no lock held) to start the next runner, which owns the FIFO.
+    /// The runner's loop over the ``DrainQueue`` at `queue`: performs items after unlocking until it is
+    /// empty, or after `budget` items calls `handOff` (unlocked) to start the next runner, the new owner.
     @inlinable
     package func drain<Item>(
         _ queue: WritableKeyPath<State, DrainQueue<Item>>, budget: Int = DrainQueue<Item>.budget,

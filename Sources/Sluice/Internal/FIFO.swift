@@ -1,7 +1,5 @@
-/// A first-in, first-out queue kept in a ring of storage: appending and taking the first
-/// element cost O(1), and once the ring has grown to the most elements it held at once, it
-/// allocates no more. The one queue of the package: a subject's conduit, `Emitting` and the
-/// `values` buffers use it.
+/// A first-in, first-out queue in a ring of storage: append and popFirst are O(1), and once the ring has
+/// grown to the most elements it held at once, it allocates no more.
 @usableFromInline
 package struct FIFO<Element> {
     /// A power of two slots (or none), `count` of them in use from `head` on, wrapping.

@@ -8,9 +8,7 @@ import Musl
 import WinSDK
 #endif
 
-/// The platform's lock primitive: `os_unfair_lock` on Darwin, `SRWLOCK` on Windows and a
-/// `pthread_mutex_t` elsewhere. Thread Sanitizer understands all three (it does not
-/// understand the futexes behind `Synchronization.Mutex` on Linux).
+/// The platform's lock, which Thread Sanitizer understands (unlike `Synchronization.Mutex`'s futexes).
 #if canImport(Darwin)
 @usableFromInline typealias PlatformLock = os_unfair_lock_s
 #elseif canImport(WinSDK)
@@ -19,8 +17,7 @@ import WinSDK
 @usableFromInline typealias PlatformLock = pthread_mutex_t
 #endif
 
-/// Storage for ``Locked``: the protected state in the header, the lock as the one element,
-/// so the lock lives at a stable heap address for as long as the buffer.
+/// Storage for ``Locked``: the state in the header, the lock as the one element, at a stable heap address.
 @usableFromInline
 final class LockedBuffer<State>: ManagedBuffer<State, PlatformLock> {
     deinit {
@@ -34,20 +31,14 @@ final class LockedBuffer<State>: ManagedBuffer<State, PlatformLock> {
     }
 }
 
-/// A value protected by a lock: the state is reachable only inside ``withLock(_:)``.
-///
-/// Rule 6 of the design: never call out (to a subscriber, an upstream subscription, a
-/// continuation or user code) from inside `withLock`. Decide under the lock, act after it.
-///
-/// It is `package` (SluiceTesting and the tests share the one lock) and `@usableFromInline`, so
-/// that `@inlinable` hot paths can use it and clients specialise them.
+/// A value protected by a lock: the state is reachable only inside ``withLock(_:)``. Rule 6 of the design:
+/// never call out (to a subscriber, an upstream, a continuation or user code) from inside `withLock`.
 @usableFromInline
 package struct Locked<State> {
     @usableFromInline
     let buffer: ManagedBuffer<State, PlatformLock>
 
-    /// Creates the lock around an initial state. Inlinable, so that the buffer's generic
-    /// metadata is looked up once per concrete type where it is made, not at every creation.
+    /// Inlinable: the buffer's generic metadata is looked up once per concrete type, not per creation.
     @inlinable
     package init(_ initial: State) {
         buffer = LockedBuffer<State>.create(minimumCapacity: 1) { _ in initial }
@@ -63,7 +54,6 @@ package struct Locked<State> {
         }
     }
 
-    /// Runs `body` with exclusive access to the state.
     @inlinable
     package func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
@@ -84,20 +74,14 @@ package struct Locked<State> {
     }
 }
 
-// Safe: the state is only reachable through `withLock`, which holds the lock for the whole
-// access, and only Sendable state can be shared this way.
+// Safe: the state is reachable only through `withLock`, which holds the lock throughout; it is Sendable.
 extension Locked: @unchecked Sendable where State: Sendable {}
 
-/// A condition variable for threads that wait, under a ``Locked``, for its state to change:
-/// made on first need (by the first thread that must wait) and kept in that state, so an owner
-/// nobody waits on pays nothing for it.
-///
-/// On Linux (and wherever ``PlatformLock`` is a `pthread_mutex_t`) it is a `pthread_cond_t`
-/// waited on with the lock's own mutex; on Windows a `CONDITION_VARIABLE` with the `SRWLOCK`.
-/// `os_unfair_lock` has no condition variable, so on Darwin it is a mutex and a condition of
-/// its own with a generation count: a waiter takes the inner mutex before it lets go of the
-/// outer lock, so a broadcast made under the outer lock after the waiter decided to wait is
-/// never lost. Thread Sanitizer understands all three.
+/// A condition variable for threads that wait, under a ``Locked``, for its state to change; made by the
+/// first thread that must wait and kept in that state. A `pthread_cond_t` on the lock's mutex, or a
+/// `CONDITION_VARIABLE` with the `SRWLOCK`; `os_unfair_lock` has none, so on Darwin it is a mutex and
+/// condition of its own with a generation count: a waiter takes the inner mutex before it lets go of the
+/// outer lock, so a broadcast made under the outer lock after the waiter decided to wait is never lost.
 @usableFromInline
 package final class LockCondition {
     #if canImport(Darwin)
@@ -141,7 +125,7 @@ package final class LockCondition {
         condition.deallocate()
     }
 
-    /// Wakes every thread waiting on it. Called with the lock held (it calls nobody's code).
+    /// Wakes every waiting thread. Called with the lock held (it calls nobody's code).
     @usableFromInline
     package func broadcast() {
         #if canImport(Darwin)
@@ -156,8 +140,7 @@ package final class LockCondition {
         #endif
     }
 
-    /// Called holding `lock`: lets go of it until a broadcast (or a spurious wake-up), then
-    /// takes it again.
+    /// Called holding `lock`: lets go of it until a broadcast (or spurious wake-up), then retakes it.
     @usableFromInline
     func wait(releasing lock: UnsafeMutablePointer<PlatformLock>) {
         #if canImport(Darwin)
@@ -175,20 +158,14 @@ package final class LockCondition {
     }
 }
 
-// Safe: the condition lives at a stable address for the object's life, and the platform's
-// primitives are made to be used from any thread; `generation` (Darwin) is only touched under
-// `inner`.
+// Safe: the condition lives at a stable address for the object's life, the platform's primitives work from
+// any thread, and `generation` (Darwin) is only touched under `inner`.
 extension LockCondition: @unchecked Sendable {}
 
 extension Locked {
-    /// Blocks the calling thread for as long as `body` asks it to: runs `body` under the lock;
-    /// while it returns a condition, waits on it (the lock released meanwhile) and runs `body`
-    /// again. Returns once `body` returns `nil`, with the lock released.
-    ///
-    /// Never call it from a thread that the state's change depends on (a deliverer waiting for
-    /// its own queue to drain would wait forever): `body` is where that is checked.
-    /// Each run of `body` is a fresh access to the state (nothing of it is held across the
-    /// wait, when other threads change it).
+    /// Runs `body` under the lock and, while it returns a condition, waits on it (lock released) and runs it
+    /// again, each time a fresh access to the state. Never call it from a thread the state's change depends
+    /// on (a deliverer waiting for its own queue to drain would wait forever): `body` checks that.
     @usableFromInline
     package func wait(while body: (inout State) -> LockCondition?) {
         buffer.withUnsafeMutablePointers { state, lock in

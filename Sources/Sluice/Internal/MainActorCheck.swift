@@ -4,12 +4,9 @@ import Darwin
 import Dispatch
 #endif
 
-/// Whether the calling code runs where the main actor runs its work, so is isolated to it.
-///
-/// On Darwin that is the main thread. Elsewhere the main actor runs its jobs on Dispatch's main
-/// queue, which need not be drained by the process's first thread (under `swift test` on Linux
-/// it is not), so the test is whether the caller runs inside a main-queue block. A `false` only
-/// makes a caller hop to the main actor instead of running there at once: slower, never wrong.
+/// Whether the caller runs where the main actor runs its work: on Darwin the main thread; elsewhere inside a
+/// main-queue block (the main queue need not be drained by the first thread: under `swift test` on Linux it
+/// is not). A `false` only makes a caller hop to the main actor instead of running at once: never wrong.
 @usableFromInline
 func isOnMainActorExecutor() -> Bool {
     #if canImport(Darwin)

@@ -1,16 +1,13 @@
 import Synchronization
 
-/// Demand requested from a subscription and not yet taken by its emitter — and, with it, the
-/// emitter role: the one thread at a time allowed to touch the subscription's delivery state
-/// and call the subscriber.
+/// Demand requested from a subscription and not yet taken by its emitter — and with it the emitter role:
+/// the one thread at a time allowed to touch the subscription's delivery state and call the subscriber.
 ///
-/// This is the lock-free "drain loop" of demand-driven streams. Whoever moves the count away
-/// from zero becomes the emitter and delivers; demand added meanwhile (from inside
-/// `receive(_:)` or from another thread) only grows the count, and the emitter picks it up
-/// when its own demand runs out. The emitter gives the role up by bringing the count back to
-/// zero, so that signals are serial (rule 3) and recursion stays bounded (rule 5) without a
-/// lock, and the atomic hand-over orders the emitters' accesses to the delivery state (the
-/// role is given up with release ordering and taken with acquire ordering).
+/// A lock-free drain loop: whoever moves the count away from zero becomes the emitter; demand added
+/// meanwhile (from `receive(_:)` or another thread) only grows the count, which the emitter picks up when
+/// its own runs out, and it gives the role up by bringing the count back to zero. So signals are serial
+/// (rule 3) and recursion is bounded (rule 5) without a lock; the role is given up with release ordering
+/// and taken with acquire ordering, which orders the emitters' accesses to the delivery state.
 ///
 /// ```text
 ///   count == 0 ──add(d): caller becomes the emitter, emits d──▶ count == d
@@ -20,10 +17,8 @@ import Synchronization
 ///   `.unlimited` is sticky: once there, the emitter never runs out.
 /// ```
 ///
-/// To end the stream for good, the terminating side takes the role (or finds it taken) and
-/// never releases it: the count then stays above zero and no one becomes the emitter again.
-///
-/// The emitter's loop, run by whoever `add(_:)` made the emitter:
+/// To end the stream for good, the terminating side takes the role (or finds it taken) and never releases
+/// it: the count stays above zero and no one becomes the emitter again. The emitter's loop:
 ///
 /// <!-- snippet: PendingDemandEmitterLoop -->
 /// ```swift
@@ -53,8 +48,8 @@ struct PendingDemand: ~Copyable, Sendable {
         }
     }
 
-    /// The emitter used up `taken` (what `add` or this method last returned). Returns the
-    /// demand added meanwhile, to continue with, or nil when the role was given up.
+    /// The emitter used up `taken` (what `add` or this method last returned): the demand added meanwhile, to
+    /// continue with, or nil when the role was given up.
     @inlinable @inline(__always)
     func release(taken: Subscribers.Demand) -> Subscribers.Demand? {
         var current = raw.load(ordering: .relaxed)

@@ -1,18 +1,12 @@
-/// Items (signals, calls upstream) that a scheduler runs for `receive(on:)` and
-/// `subscribe(on:)`, in order and one at a time whatever order a concurrent scheduler runs its
-/// actions in. Kept under its owner's lock; the owner runs each item it is given after
-/// unlocking, then asks for the next.
-///
-/// Two policies, chosen by the scheduler:
-/// - **one action per item**, as Combine schedules, for any scheduler Sluice does not own (a
-///   test scheduler counts the calls): the actions do not carry their item; each action that
-///   runs takes the oldest, and one that finds another item running leaves its turn to that
-///   thread (`turnsLeft`), which runs one more item for it when it is done;
-/// - **one action for what is queued** on Sluice's own schedulers (``CoalescingScheduler``):
-///   an item that finds an action pending schedules none, and the action runs the items in
-///   runs of at most ``budget``, scheduling itself again after each, so other work on the
-///   scheduler still gets its turn. No allocation per item, where a dispatch queue allocates
-///   for every action.
+/// Items (signals, calls upstream) a scheduler runs for `receive(on:)` and `subscribe(on:)`, in order and
+/// one at a time whatever order a concurrent scheduler runs its actions in. Kept under its owner's lock;
+/// the owner runs each item after unlocking, then asks for the next. Two policies:
+/// - **one action per item**, as Combine schedules, on schedulers Sluice does not own (a test scheduler
+///   counts the calls): each action takes the oldest item, and one that finds another item running leaves
+///   its turn to that thread (`turnsLeft`), which runs one more item for it;
+/// - **one action for what is queued** on a ``CoalescingScheduler``: an item that finds an action pending
+///   schedules none, and the action runs at most ``budget`` items, then reschedules itself so other work
+///   gets its turn. No allocation per item.
 ///
 /// ```text
 /// append ──▶ true: the owner schedules one action (always, or when none is pending)
@@ -36,12 +30,10 @@ struct ScheduledTurns<Item> {
     @usableFromInline let coalesces: Bool
     /// A thread is running an item (or, for `receive(on:)`, giving the downstream its subscription).
     @usableFromInline var running = false
-    /// One action per item: actions that ran while another thread was running an item.
-    /// Coalescing: nonzero when an action ran meanwhile (the runner goes on for it).
+    /// Actions that ran while another thread was running an item (coalescing: only whether any did).
     @usableFromInline var turnsLeft = 0
     /// Coalescing: an action is scheduled or running.
     @usableFromInline var pending = false
-    /// Coalescing: items the current run may still take.
     @usableFromInline var budgetLeft = 0
 
     @inlinable init(coalesces: Bool) { self.coalesces = coalesces }
@@ -56,8 +48,7 @@ struct ScheduledTurns<Item> {
         return true
     }
 
-    /// A scheduled action ran: the item to run now, or nil when there is none or another
-    /// thread runs it.
+    /// A scheduled action ran: the item to run now, or nil when there is none or another thread runs it.
     @inlinable
     mutating func actionRan() -> Item? {
         guard !running else {
@@ -73,7 +64,6 @@ struct ScheduledTurns<Item> {
         return item
     }
 
-    /// The item just run is done: what comes next.
     @inlinable
     mutating func finished() -> Next {
         if coalesces {
@@ -111,16 +101,13 @@ struct ScheduledTurns<Item> {
     }
 }
 
-/// A scheduler of Sluice's own, whose calls no code outside Sluice counts: its operators may
-/// call it as suits them rather than as Combine's do. `debounce` and `throttle` keep one
-/// timer for a whole burst on it (``TimedSubscription``); on any other scheduler they make
-/// Combine's calls, which a scheduler written for Combine (a test scheduler that records its
-/// calls) may check.
+/// A scheduler of Sluice's own, whose calls no outside code counts, so operators may call it as suits them:
+/// `debounce` and `throttle` keep one timer per burst on it (``TimedSubscription``); on any other scheduler
+/// they make Combine's calls, which a test scheduler may check.
 @usableFromInline
 package protocol OwnScheduler {}
 
-/// A scheduler of Sluice's own that runs actions later (dispatch queues, run loops, operation
-/// queues, the actor schedulers): `receive(on:)` and `subscribe(on:)` hand it one action for
-/// all that is queued instead of one per signal (see ``ScheduledTurns``).
+/// A scheduler of Sluice's own that runs actions later: `receive(on:)` and `subscribe(on:)` hand it one
+/// action for all that is queued instead of one per signal (see ``ScheduledTurns``).
 @usableFromInline
 package protocol CoalescingScheduler: OwnScheduler {}

@@ -1,34 +1,20 @@
 /// One subscriber's one-at-a-time delivery when signals come from many threads: the demand, the
-/// *deliverer* (the one thread out calling the subscriber), the values and the completion that
-/// arrived while it was out. A plain value, kept under its owner's lock; the owner calls the
-/// subscriber after unlocking (rule 6). Subjects' conduits and `Emitting` share it, and so will
-/// every operator that merges signals from several threads.
+/// *deliverer* (the one thread out calling the subscriber), and the values and completion that arrived
+/// while it was out. A plain value under its owner's lock; the owner calls the subscriber after unlocking
+/// (rule 6). Subjects' conduits, `Emitting` and the operators that merge several upstreams share it.
 ///
-/// The protocol, each step under the owner's lock:
-/// - a sender calls ``admit(_:)``: the value is refused without demand; otherwise the demand is
-///   taken at once and, if no one is delivering, the sender becomes the deliverer and delivers
-///   it itself, else it is queued;
-/// - the deliverer, back from the subscriber with the demand it returned, calls
-///   ``next(adding:)`` and delivers what that gives, until `.idle`;
-/// - a completion goes through ``finish(_:)``: delivered at once if no one is delivering, else
-///   kept, and the deliverer delivers it after the queue.
-/// So signals never overlap (rule 3), values go out in the order they were admitted, and the
-/// queue never holds more than the demand that was outstanding (rule 2).
+/// Each step is under the owner's lock: a sender calls ``admit(_:)`` (refused without demand, else the
+/// demand is taken at once and the sender becomes the deliverer or queues its value); the deliverer, back
+/// with the subscriber's demand, calls ``next(adding:)`` until `.idle`; a completion goes through
+/// ``finish(_:)`` (delivered at once if no one is delivering, else after the queue). So signals never
+/// overlap (rule 3), values keep their admission order, and the queue never exceeds the demand (rule 2).
 ///
-/// Bounded hand-over: with `.unlimited` demand nothing above bounds the queue, and senders
-/// that outpace the deliverer would grow it without limit. So a sender whose value was queued
-/// behind more than ``bound`` others, on another thread than the deliverer's, waits before it
-/// returns (as Combine's senders wait for the subscriber's lock): the owner calls
-/// ``Locked/holdSender(_:)`` after its step, which blocks while ``mustHold(_:)`` says so, on
-/// the condition ``senders``. The deliverer wakes the waiters when the queue has drained to
-/// half the bound; ``finish(_:)``, ``reset()`` and ``dropQueued()`` wake them too (a sender
-/// whose subscriber went away, or whose stream is ending, returns at once). A sender on the
-/// deliverer's own thread (a re-entrant `send` from inside `receive(_:)`, an upstream that
-/// sends inside the deliverer's `request`) never waits: its value is delivered after the call
-/// returns, as before. The queue holds at most ``bound`` values plus one per waiting sender
-/// plus what the deliverer's own calls add. The waiting costs nothing while no queue is over
-/// the bound: the deliverer's thread is recorded when it is elected, and `next` compares one
-/// count.
+/// Bounded hand-over: with `.unlimited` demand, senders outpacing the deliverer would grow the queue
+/// without limit, so a sender on another thread whose value queued behind more than ``bound`` others waits
+/// (as Combine's senders wait for the subscriber's lock) in ``Locked/holdSender(_:)``, on ``senders``, while
+/// ``mustHold(_:)`` says so. The deliverer wakes them at half the bound; ``finish(_:)``, ``reset()`` and
+/// ``dropQueued()`` wake them too. A sender on the deliverer's own thread (a re-entrant `send`) never waits,
+/// so the queue holds at most ``bound`` plus one per waiting sender plus what the deliverer's calls add.
 ///
 /// ```text
 ///  sender: admit ─▶ queued, count > bound, not the deliverer's thread ─▶ wait on `senders`
@@ -40,14 +26,11 @@
 package struct SerialDelivery<Output, Failure: Error> {
     /// Demand requested and not yet taken by an admitted value.
     @usableFromInline package var demand = Subscribers.Demand.none
-    /// A deliverer is out calling the subscriber.
     @usableFromInline package var delivering = false
     /// Values admitted while the deliverer was out, each already counted against demand.
     @usableFromInline package var queue = FIFO<Output>()
-    /// A completion that arrived while the deliverer was out.
     @usableFromInline package var pendingCompletion: Subscribers.Completion<Failure>?
-    /// The deliverer's thread (``currentThreadIdentity()``), set when it is elected; a sender
-    /// on that thread never waits.
+    /// The deliverer's thread, set when it is elected; a sender on that thread never waits.
     @usableFromInline package var deliverer: UInt = 0
     /// Where senders wait while the queue is over ``bound``; made by the first one.
     @usableFromInline package var senders: LockCondition?
@@ -57,18 +40,15 @@ package struct SerialDelivery<Output, Failure: Error> {
 
     @inlinable package init() {}
 
-    /// What a sender does with the value it offered.
+    /// What a sender does with its value: `refused` without demand (dropped, or kept by the sender), `queued`
+    /// behind the deliverer, or `deliver` it itself as the new deliverer.
     @usableFromInline
     package enum Admission {
-        /// No demand: the value is dropped (or kept by the sender).
         case refused
-        /// Someone is delivering: it delivers this value in turn.
         case queued
-        /// The sender is now the deliverer: it delivers the value itself.
         case deliver
     }
 
-    /// What the deliverer delivers next.
     @usableFromInline
     package enum Next {
         case value(Output)
@@ -84,7 +64,6 @@ package struct SerialDelivery<Output, Failure: Error> {
     /// A completion is kept for the deliverer: nothing more may be admitted.
     @inlinable package var isFinishing: Bool { pendingCompletion != nil }
 
-    /// A sender offers `value`.
     @inlinable
     package mutating func admit(_ value: Output) -> Admission {
         guard demand > 0, pendingCompletion == nil else { return .refused }
@@ -97,16 +76,15 @@ package struct SerialDelivery<Output, Failure: Error> {
         return .deliver
     }
 
-    /// The caller becomes the deliverer without a value to deliver (it hands the subscriber
-    /// its subscription first): what arrives meanwhile queues behind it.
+    /// The caller becomes the deliverer with no value (it hands over the subscription first): what
+    /// arrives meanwhile queues behind it.
     @inlinable
     package mutating func enter() {
         delivering = true
         deliverer = currentThreadIdentity()
     }
 
-    /// The deliverer left without coming back under the lock (a subject's fast path, seen
-    /// through its receiver's flag): nobody delivers now.
+    /// The deliverer left without coming back under the lock (a subject's fast path, its receiver's flag).
     @inlinable
     package mutating func delivererLeft() {
         delivering = false
@@ -129,8 +107,8 @@ package struct SerialDelivery<Output, Failure: Error> {
         return .idle
     }
 
-    /// The stream ends. Returns `true` if the caller delivers `completion` now; `false` if the
-    /// deliverer will, after the queue (a second completion is ignored).
+    /// The stream ends: `true` if the caller delivers `completion` now; `false` if the deliverer will, after
+    /// the queue (a second completion is ignored).
     @inlinable
     package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
         guard delivering else { return true }
@@ -139,8 +117,7 @@ package struct SerialDelivery<Output, Failure: Error> {
         return false
     }
 
-    /// Drops what is queued (after a cancel or a completion), keeping nothing of the stream,
-    /// and wakes the senders waiting.
+    /// Drops the whole stream's state (after a cancel or a completion) and wakes the waiting senders.
     @inlinable
     package mutating func reset() {
         let senders = senders
@@ -151,32 +128,30 @@ package struct SerialDelivery<Output, Failure: Error> {
         }
     }
 
-    /// Drops what is queued but keeps the deliverer out (cancelled while it delivers: it is
-    /// told on return), and wakes the senders waiting.
+    /// Drops what is queued but keeps the deliverer out (cancelled mid-delivery, it is told on return),
+    /// and wakes the waiting senders.
     @inlinable
     package mutating func dropQueued() {
         if !queue.isEmpty { queue = FIFO() }
         senders?.broadcast()
     }
 
-    /// Drops what is queued and gives its demand back: those values must never go out (the
-    /// inner that sent them was switched away from), and the demand is for what comes next.
+    /// Drops what is queued and gives its demand back: those values must never go out (their inner was
+    /// switched away from), and the demand is for what comes next.
     @inlinable
     package mutating func withdrawQueued() {
         demand += .max(queue.count)
         dropQueued()
     }
 
-    /// Whether a sender on thread `sender` waits now: its value (or another's) is queued
-    /// behind more than ``bound`` others for a deliverer on another thread, and the stream is
-    /// not ending.
+    /// Whether a sender on thread `sender` waits now: more than ``bound`` values are queued for a
+    /// deliverer on another thread, and the stream is not ending.
     @inlinable
     package func mustHold(_ sender: UInt) -> Bool {
         queue.count > Self.bound && delivering && pendingCompletion == nil && deliverer != sender
     }
 
-    /// The condition a sender on thread `sender` waits on, if it must wait now (see
-    /// ``mustHold(_:)``); made on first need.
+    /// The condition a sender on thread `sender` waits on, if ``mustHold(_:)``; made on first need.
     @inlinable
     package mutating func holdCondition(for sender: UInt) -> LockCondition? {
         guard mustHold(sender) else { return nil }
@@ -186,19 +161,16 @@ package struct SerialDelivery<Output, Failure: Error> {
         return made
     }
 
-    /// Whether a sender's value just queued may make it wait (the cheap first check, made
-    /// under the lock in the sender's step: the wait itself is in ``Locked/holdSender(_:)``).
+    /// The cheap first check, in the sender's step, that it may have to wait (``Locked/holdSender(_:)``).
     @inlinable package var isOverBound: Bool { queue.count > Self.bound }
 }
 
 extension SerialDelivery: Sendable where Output: Sendable {}
 
 extension Locked {
-    /// The sender's wait of a bounded hand-over (see ``SerialDelivery``): blocks while `body`,
-    /// given the state and this thread's identity, returns a condition to wait on (typically
-    /// some delivery's ``SerialDelivery/holdCondition(for:)``), and returns at once otherwise.
-    /// Call it after the sender's step, with no lock held, only when that step queued a value
-    /// over the bound (``SerialDelivery/isOverBound``).
+    /// The sender's wait of a bounded hand-over: blocks while `body`, given the state and this thread's
+    /// identity, returns a condition (typically ``SerialDelivery/holdCondition(for:)``). Call it with no
+    /// lock held, only after a step that queued a value over the bound (``SerialDelivery/isOverBound``).
     @inlinable
     package func holdSender(_ body: (inout State, UInt) -> LockCondition?) {
         let sender = currentThreadIdentity()
@@ -207,16 +179,14 @@ extension Locked {
 }
 
 extension Locked {
-    /// The deliverer's loop, for an owner whose state (behind this lock) holds a
-    /// ``SerialDelivery``: delivers `next` to `downstream`, hands the demand it returns to
-    /// `delivered` under the lock (which answers with an action and what to deliver next),
-    /// runs `carryOut` on that action after unlocking, and goes on until nothing is left.
-    /// Every multi-upstream operator (merge, flatMap, switchToLatest, zip, combineLatest,
-    /// asyncMap) delivers through it.
+    /// The deliverer's loop over a ``SerialDelivery`` in this lock's state: delivers `next` to `downstream`,
+    /// hands the demand it returns to `delivered` under the lock (which answers with an action and what to
+    /// deliver next), runs `carryOut` on that action after unlocking, until nothing is left.
     @inlinable
     package func deliver<Downstream: Subscriber, Action>(
         _ next: SerialDelivery<Downstream.Input, Downstream.Failure>.Next, to downstream: Downstream,
-        delivered: (inout State, Subscribers.Demand) -> (Action, SerialDelivery<Downstream.Input, Downstream.Failure>.Next),
+        delivered: (inout State, Subscribers.Demand)
+            -> (Action, SerialDelivery<Downstream.Input, Downstream.Failure>.Next),
         carryOut: (Action) -> Void
     ) {
         var next = next

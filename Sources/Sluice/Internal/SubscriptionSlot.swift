@@ -1,5 +1,4 @@
-/// Where a one-shot subscriber keeps its upstream subscription: the three states every
-/// subscriber goes through, in order, under the subscriber's lock.
+/// Where a one-shot subscriber keeps its upstream subscription, under the subscriber's lock.
 ///
 /// ```text
 /// awaiting ──attach──▶ subscribed ──end──▶ terminated
@@ -19,16 +18,14 @@ enum SubscriptionSlot {
         return true
     }
 
-    /// What ending the slot found: the subscription it held, if it had one, for the caller to
-    /// cancel (or drop) outside the lock.
+    /// The subscription the ended slot held, if any, for the caller to cancel (or drop) outside the lock.
     @usableFromInline
     struct Ended {
         @usableFromInline let upstream: (any Subscription)?
         @inlinable init(upstream: (any Subscription)?) { self.upstream = upstream }
     }
 
-    /// Moves to `terminated`; `nil` if it already was (someone else ended it), so that
-    /// `slot.end()?.upstream?.cancel()` cancels exactly once.
+    /// Moves to `terminated`; `nil` if it already was, so that `slot.end()?.upstream?.cancel()` cancels once.
     @usableFromInline
     mutating func end() -> Ended? {
         switch self {
@@ -43,8 +40,7 @@ enum SubscriptionSlot {
         }
     }
 
-    /// The state as Combine's mirrors name it (`status`): `awaitingSubscription`,
-    /// `subscribed(…)` or `terminal`.
+    /// The state as Combine's mirrors name it (`status`).
     @usableFromInline
     var status: String {
         switch self {
@@ -68,7 +64,6 @@ enum SubscriptionSlot {
         return false
     }
 
-    /// The subscription, while subscribed.
     @usableFromInline
     var current: (any Subscription)? {
         if case .subscribed(let subscription) = self { return subscription }

@@ -1,27 +1,19 @@
 import Synchronization
 
-/// Lets a subscriber release its user closures (and what they capture) the moment it
-/// terminates, while values are delivered without a lock: a sink's closures, the subscriber of
-/// a subscription fed by a task (`TaskSubscriber`).
-///
-/// A subscriber calls its closures between ``enter()`` and ``exit()``; ``terminate()`` and
-/// ``enterFinal()`` end it. The state counts the deliveries in progress (nested ones too: a
-/// closure may re-enter its subscriber) next to a terminated and a released bit:
+/// Lets a subscriber (a sink, a `TaskSubscriber`) release its user closures the moment it terminates, while
+/// values are delivered without a lock. It calls its closures between ``enter()`` and ``exit()``;
+/// ``terminate()`` and ``enterFinal()`` end it. The state counts the deliveries in progress (nested ones
+/// too: a closure may re-enter its subscriber) next to a terminated and a released bit:
 ///
 /// ```text
 /// open(n) ──terminate──▶ terminated(n) ──the delivery that brings n to 0 exits──▶ released
 ///    └──────────────────terminate with n == 0─────────────────────────────────────────▲
 /// ```
 ///
-/// Exactly one caller is told to release (its `Bool` result is `true`): whoever makes the
-/// transition to "terminated with no delivery in progress". So a cancel from another thread
-/// while a closure runs never frees that closure under it; the delivery frees it on its way out.
-/// A delivery that enters after the termination calls nothing.
-///
-/// Two atomic read-modify-writes per delivery: the price of releasing on cancel from any
-/// thread, which Combine's `Sink` pays with a lock (the "(0..<N).publisher → sink" row). A
-/// Sluice subject's deliveries skip it: the subject knows when its deliverer is out, and the
-/// sink's cancel asks it (``DeferredCancelSubscription``).
+/// Exactly one caller is told to release (`true`): whoever makes the transition to "terminated with no
+/// delivery in progress". So a cancel from another thread never frees a closure while it runs; the delivery
+/// frees it on its way out. A delivery that enters after the termination calls nothing. A Sluice subject's
+/// deliveries skip the gate: the sink's cancel asks the subject instead (``DeferredCancelSubscription``).
 @usableFromInline
 struct TerminationGate: ~Copyable {
     @usableFromInline static var terminated: Int { 1 }
@@ -33,8 +25,7 @@ struct TerminationGate: ~Copyable {
 
     @inlinable init() {}
 
-    /// Starts a delivery; `false` once terminated, and then the caller calls nothing (but still
-    /// calls ``exit()``).
+    /// Starts a delivery; `false` once terminated: the caller calls nothing (but still ``exit()``).
     @inlinable
     func enter() -> Bool {
         state.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue & Self.terminated == 0
@@ -47,8 +38,8 @@ struct TerminationGate: ~Copyable {
         return now == Self.terminated && claimRelease()
     }
 
-    /// Terminates and starts the last delivery (a completion); `false` if already terminated,
-    /// and then the caller calls nothing and does not call ``exit()``.
+    /// Terminates and starts the last delivery (a completion); `false` if already terminated: the caller then
+    /// calls nothing, not even ``exit()``.
     @inlinable
     func enterFinal() -> Bool {
         var current = state.load(ordering: .relaxed)
@@ -62,15 +53,14 @@ struct TerminationGate: ~Copyable {
         return false
     }
 
-    /// Terminates; `true` if the caller must now release (no delivery was in progress), `false`
-    /// if it was terminated already or a delivery in progress will release on its way out.
+    /// Terminates; `true` if the caller must now release, `false` if already terminated or a delivery in
+    /// progress will release on its way out.
     @inlinable
     func terminate() -> Bool {
         let before = state.bitwiseOr(Self.terminated, ordering: .acquiringAndReleasing).oldValue
         return before & Self.terminated == 0 && before < Self.delivery && claimRelease()
     }
 
-    /// Whether it has terminated (a completion began or a cancel came).
     @inlinable
     var isTerminated: Bool { state.load(ordering: .acquiring) & Self.terminated != 0 }
 

@@ -8,8 +8,7 @@ import Musl
 import WinSDK
 #endif
 
-/// The calling thread's identity, never 0; only compared for equality (is this the thread
-/// that is inside a given call?).
+/// The calling thread's identity, never 0; only compared for equality.
 @inlinable
 package func currentThreadIdentity() -> UInt {
     #if canImport(Glibc)

@@ -1,8 +1,5 @@
-/// An upstream subscription kept in Sendable state (a bridge's storage, a test recorder).
-///
-/// Safe to mark Sendable: `Subscription.request(_:)` and `cancel()` are thread-safe by
-/// contract (design rules 4 and 5), and nothing else is called on it. The one such box in
-/// the package; `package` so that SluiceTesting uses it too.
+/// An upstream subscription kept in Sendable state (a bridge's storage, a test recorder). Unchecked:
+/// `request(_:)` and `cancel()` are thread-safe by contract (design rules 4 and 5); nothing else is called.
 @usableFromInline
 package struct UpstreamSubscription: @unchecked Sendable {
     @usableFromInline package let base: any Subscription

@@ -2,12 +2,10 @@
 ///
 /// Use it to expose a publisher across an API boundary without its concrete type.
 ///
-/// The wrapped publisher receives each subscriber as an ``AnySubscriber`` (with the
-/// subscriber's identifier, description and mirror), where Combine hands it the subscriber
-/// itself: so the operators on each side of the boundary run specialised, and a value crosses
-/// it through one call, where a generic call through the box would make every operator behind
-/// it look up generic metadata for each value. Only a `receive(subscriber:)` that casts its
-/// subscriber to a concrete type sees the difference.
+/// The wrapped publisher receives each subscriber as an ``AnySubscriber`` (with the subscriber's identifier,
+/// description and mirror), where Combine hands it the subscriber itself: so the operators on each side of
+/// the boundary run specialised, and a value crosses it through one call. Only a `receive(subscriber:)`
+/// that casts its subscriber to a concrete type sees the difference.
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
@@ -25,10 +23,8 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         }
     }
 
-    /// Attaches the subscriber to the wrapped publisher.
-    ///
-    /// The wrapped publisher receives it as an ``AnySubscriber`` (with its identifier,
-    /// description and mirror), made here, where its type is known: see `PublisherBox`.
+    /// Attaches the subscriber to the wrapped publisher, as an ``AnySubscriber`` (with its identifier,
+    /// description and mirror) made here, where its type is known: see `PublisherBox`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.subscribeEntry(box, AnySubscriber(subscriber))
@@ -49,19 +45,9 @@ extension Publisher {
     }
 }
 
-/// The box behind ``AnyPublisher``: the wrapped publisher's `receive(subscriber:)`, for an
-/// ``AnySubscriber``.
-///
-/// Erasure hides the publisher's type, so a generic method reached through the box would run
-/// unspecialised, and every operator behind the boundary with it, paying generic metadata
-/// look-ups for each value. Instead, the box is made where the publisher's type is known
-/// (everything on the way in is inlinable) and keeps the publisher's `receive(subscriber:)`
-/// specialised for an ``AnySubscriber``, which ``AnyPublisher/receive(subscriber:)`` makes
-/// where the subscriber's type is known: so the pipelines on both sides of the boundary run
-/// specialised, and a value crosses it through one call to a closure (benchmark rows
-/// "PassthroughSubject.map.eraseToAnyPublisher() → sink" and "PassthroughSubject, ten ×
-/// (map, eraseToAnyPublisher()) → sink"). The closure captures nothing (it takes the box as
-/// its argument), so it allocates nothing, as ``SpecializedEntry``'s.
+/// The box behind ``AnyPublisher``, made where the publisher's type is known, so its closure runs the
+/// publisher's `receive(subscriber:)` specialised; the closure captures nothing (it takes the box as its
+/// argument), so it allocates nothing, as ``SpecializedEntry``'s.
 @usableFromInline
 internal class AnyPublisherBox<Output, Failure: Error> {
     @usableFromInline let subscribeEntry: (AnyPublisherBox, AnySubscriber<Output, Failure>) -> Void
@@ -75,6 +61,8 @@ internal final class PublisherBox<Base: Publisher>: AnyPublisherBox<Base.Output,
     @usableFromInline let base: Base
     @inlinable init(_ base: Base) {
         self.base = base
-        super.init { box, subscriber in unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber) }
+        super.init { box, subscriber in
+            unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
+        }
     }
 }

@@ -1,7 +1,6 @@
 /// A publisher that never publishes any values, and optionally finishes immediately.
 ///
-/// With `completeImmediately: false` it never completes: useful as a placeholder that stays
-/// silent until cancelled.
+/// With `completeImmediately: false` it never completes: a placeholder that stays silent until cancelled.
 public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     /// Whether the publisher immediately sends a completion to each subscriber.
     public let completeImmediately: Bool
@@ -12,8 +11,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
         self.completeImmediately = completeImmediately
     }
 
-    /// Creates an empty publisher with the given completion behavior and output and failure
-    /// types.
+    /// Creates an empty publisher with the given completion behavior and output and failure types.
     @inlinable
     public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
         self.init(completeImmediately: completeImmediately)

@@ -9,8 +9,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
         self.error = error
     }
 
-    /// Creates a publisher with the given output type that immediately terminates with the
-    /// specified failure.
+    /// Creates a publisher with the given output type that immediately terminates with the specified failure.
     @inlinable
     public init(outputType: Output.Type, failure: Failure) {
         self.error = failure

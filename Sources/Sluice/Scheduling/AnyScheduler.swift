@@ -1,10 +1,5 @@
-/// A scheduler that forwards everything to a scheduler whose type it hides, keeping only its
-/// time and options types (Combine has no such type; code written against it usually defines
-/// its own).
-///
-/// Store one where code should not name the scheduler it runs on, so that a test can hand it
-/// another of the same time type. A `TestScheduler` from SluiceTesting can stand in for a
-/// `DispatchQueue` this way, as its time and options types are the queue's:
+/// A scheduler that forwards everything, unchanged, to a scheduler whose type it hides, keeping its time and
+/// options types (Combine has no such type), so a test can hand in another, such as a `TestScheduler`:
 ///
 /// <!-- snippet: AnySchedulerInjected -->
 /// ```swift
@@ -18,27 +13,21 @@
 /// let model = SearchModel(scheduler: AnyScheduler(test))    // the test moves the clock
 /// ```
 ///
-/// Every call goes to the wrapped scheduler, unchanged: the actions run where, when and in the
-/// order it runs them. It is `Sendable`, so only a `Sendable` scheduler can be wrapped (every
-/// scheduler of this package is): it may be used from any thread, as the scheduler it wraps.
-///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
+/// The actions run where, when and in the order the wrapped scheduler runs them. `Sendable`, it wraps only a
+/// `Sendable` scheduler; it checks every call's action, short forms included (a ``SendableActionScheduler``).
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: SendableActionScheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     @usableFromInline let nowBody: @Sendable () -> SchedulerTimeType
     @usableFromInline let minimumToleranceBody: @Sendable () -> SchedulerTimeType.Stride
     @usableFromInline let scheduleBody: @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void) -> Void
     @usableFromInline let scheduleAfterBody:
-        @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping @Sendable () -> Void) -> Void
+        @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?,
+            @escaping @Sendable () -> Void) -> Void
     @usableFromInline let scheduleRepeatingBody:
         @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
             @escaping @Sendable () -> Void) -> any Cancellable
 
-    /// A scheduler forwarding to `scheduler`. Wrapping an `AnyScheduler` again forwards through
-    /// both. The time type and its stride must be `Sendable` (those of every scheduler of the
-    /// package are), since the calls may come from any thread.
+    /// A scheduler forwarding to `scheduler`; time types are `Sendable`, as calls may come from any thread.
     public init<S: Scheduler & Sendable>(_ scheduler: S)
     where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions,
         SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable
@@ -71,8 +60,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         scheduleAfterBody(date, tolerance, options, action)
     }
 
-    /// Has the wrapped scheduler run `action` from `date` on, every `interval`; the returned
-    /// cancellable is the wrapped scheduler's.
+    /// Has the wrapped scheduler run `action` from `date` on, every `interval`; returns its cancellable.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,

@@ -1,10 +1,8 @@
 extension ClockScheduler {
     /// A point in time on the scheduler's clock: an instant of `C`.
     ///
-    /// Its stride is a ``NanosecondStride``, as for Sluice's other nanosecond schedulers, so that
-    /// `.milliseconds(300)` and the literal `0.3` mean the same here as on a `DispatchQueue`.
-    /// Moving an instant by a stride, or measuring between two, is exact to the nanosecond, and
-    /// a distance beyond `Int.max` nanoseconds (about 292 years) saturates.
+    /// Its stride is a ``NanosecondStride``: `.milliseconds(300)` and `0.3` mean what they do on a
+    /// `DispatchQueue`. Moves and distances are exact to the nanosecond, saturating beyond `Int.max` ns.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
         /// The interval between two instants, in nanoseconds.
         public typealias Stride = NanosecondStride
@@ -28,10 +26,8 @@ extension ClockScheduler {
 
     /// How a ``ClockScheduler`` runs a scheduled action.
     public struct SchedulerOptions: Sendable, Equatable {
-        /// The priority of the tasks the scheduler starts for the action: the one that waits on
-        /// the clock for a timed action, and the one that runs the queue if none runs it yet
-        /// (a queue already running keeps the priority it started with). `nil`: the priority
-        /// `Task.init` gives by default.
+        /// The priority of the tasks started for the action: the one a timed action waits in, and the one
+        /// that runs the queue if none does yet (a running queue keeps its own). `nil`: `Task.init`'s.
         public var priority: TaskPriority?
 
         /// Options for an action; by default, the priority `Task.init` gives.
@@ -40,11 +36,8 @@ extension ClockScheduler {
 }
 
 extension NanosecondStride {
-    /// The interval `duration`, rounded towards zero to the nanosecond, clamped to
-    /// `Int.min...Int.max` nanoseconds.
-    ///
-    /// Labelled, unlike `init(_: DispatchTimeInterval)`: Combine's `DispatchQueue` stride has
-    /// one unlabelled initializer, and a second would make `Stride(.seconds(2))` ambiguous.
+    /// The interval `duration`, rounded towards zero to the nanosecond, clamped to `Int.min...Int.max` ns.
+    /// Labelled, as a second unlabelled initializer would make `Stride(.seconds(2))` ambiguous.
     @inlinable
     public init(duration: Duration) {
         let (seconds, attoseconds) = duration.components

@@ -1,9 +1,7 @@
-/// A scheduler whose time is a Swift `Clock`'s (`ContinuousClock`, `SuspendingClock`, a test
-/// clock) and whose actions run in the order they were scheduled, either isolated to an actor
-/// (the main actor above all) or on the global concurrent executor.
-///
-/// ``mainActor`` is the race-free way to bring a pipeline's output to UI state, whether it only
-/// hops (`receive(on: .mainActor)`) or keeps time too:
+/// A scheduler whose time is a Swift `Clock`'s (`ContinuousClock`, `SuspendingClock`, a test clock) and
+/// whose actions run in the order they were scheduled, isolated to an actor (the main actor above all) or
+/// on the global concurrent executor. ``mainActor`` is the race-free way to bring a pipeline's output to UI
+/// state, whether it only hops (`receive(on: .mainActor)`) or keeps time too:
 ///
 /// <!-- snippet: ClockSchedulerMainActorDebounce -->
 /// ```swift
@@ -14,59 +12,39 @@
 ///     .store(in: &cancellables)
 /// ```
 ///
-/// **Order.** The scheduler is serial: its actions run one at a time, never overlapping, in the
-/// order they joined its queue. An action scheduled with ``schedule(options:_:)`` joins at
-/// once; a timed one joins when its wait on the clock ends, so actions due at nearly the same
-/// instant may join in either order. An action scheduled from inside a running one runs after
-/// it (and after what was queued before it), never nested inside it. Copies of a scheduler
-/// share its queue; every main-actor scheduler (``mainActor``, or any clock with
-/// `MainActor.shared`) shares one queue, so order holds across all of them.
+/// **Order.** Serial: actions run one at a time, in the order they joined its queue: at once from
+/// ``schedule(options:_:)``, or when a timed one's wait ends (so actions due at nearly the same instant may
+/// join in either order). One scheduled from a running one runs after it, never nested. Copies share the
+/// queue; all main-actor schedulers share one, so order holds across them.
 ///
-/// **Where.** Isolated to the scheduler's ``actor`` if it has one, else on the global executor.
-/// On the main actor, an action scheduled by code already running on the main actor, while
-/// nothing is queued or running, runs at once, inside `schedule` (no hop, as
-/// `DispatchQueue.main` cannot do); otherwise it waits its turn. The runtime has no public,
-/// non-trapping test for "running on this actor" for other actors, so their actions always
-/// hop, even when scheduled from the actor itself.
+/// **Where.** On ``actor`` if it has one, else on the global executor. An action scheduled from the main
+/// actor onto an idle main-actor queue runs at once inside `schedule` (no hop, unlike `DispatchQueue.main`);
+/// other actors' actions always hop (no public non-trapping "on this actor" test). A long run hands the rest
+/// to a new task, so other work gets in between.
 ///
-/// A queue that keeps filling is run in turns: after a long run of actions, the runner hands
-/// the rest to a new task, so other work on the actor (or the executor) gets in between; the
-/// order of the actions is unchanged.
-///
-/// **Time.** A timed action waits in a task of its own, sleeping on the clock until its date
-/// (with the tolerance asked for), then joins the queue: it never runs before its date. The
-/// repeating form's cancellable cancels that task; a run already queued when it is cancelled
-/// is skipped.
-///
-/// Scheduling while the queue is being run costs a lock and an append (no allocation); the
-/// first action into an idle queue starts the one task that runs it.
-///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
+/// **Time.** A timed action sleeps on the clock in a task of its own until its date (within the tolerance),
+/// then joins the queue. The repeating form's cancellable cancels that task and skips a run already queued.
+/// Every call's action is checked, short forms included (a ``SendableActionScheduler``).
 public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where C.Duration == Duration {
     /// The clock the scheduler tells time and waits by.
     public let clock: C
-    /// The queue its actions wait in (shared by copies, and by every main-actor scheduler).
+    /// Shared by copies, and by every main-actor scheduler.
     @usableFromInline package let queue: ClockSchedulerQueue
 
-    /// A scheduler on `clock` whose actions wait in `queue` (tests make main-actor schedulers
-    /// with a queue of their own, which no other test can keep busy).
+    /// For tests, whose main-actor schedulers get a queue no other test can keep busy.
     @usableFromInline
     package init(clock: C, queue: ClockSchedulerQueue) {
         self.clock = clock
         self.queue = queue
     }
 
-    /// A scheduler on `clock` whose actions run, one at a time and in order, on the global
-    /// concurrent executor (each action on whichever thread runs the queue at that moment).
+    /// A scheduler on `clock` whose actions run, one at a time and in order, on the global executor.
     public init(clock: C) {
         self.init(clock: clock, queue: ClockSchedulerQueue(actor: nil))
     }
 
-    /// A scheduler on `clock` whose actions run isolated to `actor`, one at a time and in
-    /// order. For the main actor, it shares the queue of ``mainActor``; for any other actor, it
-    /// has a queue of its own (keep one scheduler and copy it, to keep order across uses).
+    /// A scheduler on `clock` whose actions run isolated to `actor`, one at a time and in order. For the main
+    /// actor it shares ``mainActor``'s queue; otherwise it has its own (copy one scheduler to keep order).
     public init(clock: C, actor: any Actor) {
         self.init(
             clock: clock,
@@ -80,17 +58,17 @@ public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where 
     @inlinable public var now: SchedulerTimeType { SchedulerTimeType(clock.now) }
 
     /// The clock's resolution.
-    @inlinable public var minimumTolerance: SchedulerTimeType.Stride { NanosecondStride(duration: clock.minimumResolution) }
+    @inlinable public var minimumTolerance: SchedulerTimeType.Stride {
+        NanosecondStride(duration: clock.minimumResolution)
+    }
 
-    /// Runs `action` once, after everything already queued; at once (inside this call) on the
-    /// main actor when called there with nothing queued or running.
+    /// Runs `action` once, after everything queued (see the type's discussion for when it runs at once).
     @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
         queue.enqueue(action, priority: options?.priority)
     }
 
-    /// Runs `action` once, after the clock has reached `date` (within `tolerance`), in its turn
-    /// in the queue.
+    /// Runs `action` once, in its turn in the queue, after the clock has reached `date` (within `tolerance`).
     public func schedule(
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping @Sendable () -> Void
@@ -100,15 +78,14 @@ public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where 
         Task(priority: options?.priority) {
             // Nothing can cancel this task (no one holds it), so the sleep ends at `date`.
             try? await clock.sleep(until: date.instant, tolerance: tolerance)
-            // This task runs the queue if it is idle: no second task to start.
+            // If the queue is idle, this task runs it: no second task to start.
             if queue.append(action) { await queue.drain(on: queue.actor) }
         }
     }
 
-    /// Runs `action` when the clock reaches `date`, then every `interval` after it, in its turn
-    /// in the queue each time, until the returned cancellable is cancelled or released. Runs
-    /// never overlap; if the queue falls behind, the runs due meanwhile wait in it, none is
-    /// dropped. An `interval` under one nanosecond is taken as one nanosecond.
+    /// Runs `action` when the clock reaches `date`, then every `interval` (at least a nanosecond), each time
+    /// in its turn in the queue, until the returned cancellable is cancelled or released. Runs never overlap;
+    /// if the queue falls behind, the runs due meanwhile wait in it, none dropped.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void
@@ -118,7 +95,7 @@ public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where 
         let step = Swift.max(interval, .nanoseconds(1)).duration
         let priority = options?.priority
         let cancelled = Locked(false)
-        // One closure for every run: it checks, when its turn comes, that no cancel came first.
+        // One closure for every run: when its turn comes, it checks that no cancel came first.
         let run: @Sendable () -> Void = { if !cancelled.withLock({ $0 }) { action() } }
         let task = Task(priority: priority) {
             var deadline = date.instant
@@ -142,17 +119,13 @@ public struct ClockScheduler<C: Clock>: SendableActionScheduler, Sendable where 
 }
 
 extension Scheduler where Self == ClockScheduler<ContinuousClock> {
-    /// A scheduler whose actions run on the main actor, in order, timed by `ContinuousClock`.
-    ///
-    /// Every use shares one queue, so actions keep their order across all of them; one
-    /// scheduled from the main actor into an idle queue runs at once (see ``ClockScheduler``).
+    /// A scheduler whose actions run on the main actor, in order (every use shares one queue), timed by
+    /// `ContinuousClock`; one scheduled from the main actor into an idle queue runs at once.
     @inlinable
     public static var mainActor: Self { ClockScheduler(clock: ContinuousClock(), queue: .mainActor) }
 
-    /// A scheduler whose actions run isolated to `actor`, in order, timed by `ContinuousClock`.
-    ///
-    /// Each call makes a scheduler with a queue of its own: keep one and copy it to keep order
-    /// across uses. Actions always hop to the actor (see ``ClockScheduler``);
+    /// A scheduler whose actions run isolated to `actor`, in order, timed by `ContinuousClock`. Each call
+    /// makes a queue of its own (copy one scheduler to keep order); actions always hop to the actor.
     /// `.actor(MainActor.shared)` is ``mainActor``.
     public static func actor(_ actor: any Actor) -> Self { ClockScheduler(clock: ContinuousClock(), actor: actor) }
 }

@@ -3,19 +3,11 @@ import Dispatch
 extension DispatchQueue.SchedulerTimeType {
     /// A signed interval between two `DispatchQueue` instants, counted in whole nanoseconds.
     ///
-    /// It is its own type, as in Combine, because Combine gives it rules of its own where it
-    /// differs from ``NanosecondStride`` (the stride of Sluice's other nanosecond schedulers):
-    /// - an integer is a number of seconds wherever it comes from: `Stride(exactly: 2)` is two
-    ///   seconds, as the literal `2` is;
-    /// - `*` and `*=` give zero, whatever the operands (the product of two intervals is no
-    ///   interval). To scale an interval, scale its magnitude: `.nanoseconds(interval.magnitude * 3)`;
-    /// - it encodes as Combine's does, `{"_nanoseconds": 419872}`, so that what one writes the
-    ///   other reads.
-    ///
-    /// The rest is ``NanosecondStride``'s: a literal is a number of seconds (`0.3` is 300
-    /// milliseconds), and conversions and arithmetic saturate: `.seconds(.max)` is the longest
-    /// interval, `.nanoseconds(.max)`, which is also what `DispatchTimeInterval.never` converts
-    /// to and what `advanced(by:)` turns into `.distantFuture`.
+    /// Its own type, as in Combine, which gives it rules unlike ``NanosecondStride``'s: an integer is seconds
+    /// wherever it comes from (`Stride(exactly: 2)` too); `*` and `*=` give zero (scale the magnitude
+    /// instead: `.nanoseconds(interval.magnitude * 3)`); it encodes as `{"_nanoseconds": 419872}`. Otherwise
+    /// a literal is seconds and arithmetic saturates: `.seconds(.max)` is `.nanoseconds(.max)`, which is also
+    /// `DispatchTimeInterval.never` and what `advanced(by:)` turns into `.distantFuture`.
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Codable,
         ExpressibleByFloatLiteral, Sendable, CustomStringConvertible
     {
@@ -59,9 +51,13 @@ extension DispatchQueue.SchedulerTimeType {
 
         @inlinable public static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
         @inlinable
-        public static func + (lhs: Self, rhs: Self) -> Self { .nanoseconds(lhs.magnitude.addingSaturating(rhs.magnitude)) }
+        public static func + (lhs: Self, rhs: Self) -> Self {
+            .nanoseconds(lhs.magnitude.addingSaturating(rhs.magnitude))
+        }
         @inlinable
-        public static func - (lhs: Self, rhs: Self) -> Self { .nanoseconds(lhs.magnitude.subtractingSaturating(rhs.magnitude)) }
+        public static func - (lhs: Self, rhs: Self) -> Self {
+            .nanoseconds(lhs.magnitude.subtractingSaturating(rhs.magnitude))
+        }
         @inlinable public static func += (lhs: inout Self, rhs: Self) { lhs = lhs + rhs }
         @inlinable public static func -= (lhs: inout Self, rhs: Self) { lhs = lhs - rhs }
 

@@ -3,15 +3,10 @@ import Dispatch
 /// `DispatchQueue` as a scheduler, as Combine declares it: `receive(on: DispatchQueue.main)`,
 /// `debounce(for: .milliseconds(300), scheduler: queue)`.
 ///
-/// Actions run asynchronously on the queue (never inline, even on the queue itself); on a
-/// serial queue they run in the order scheduled, on a concurrent queue possibly at once. The
-/// operators in this package never rely on a queue being serial: `receive(on:)` keeps its own
-/// order. Timed actions use the queue's `asyncAfter`, repeating ones a `DispatchSourceTimer`
-/// targeting the queue, whose handler never overlaps itself.
-///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
+/// Actions run asynchronously on the queue (never inline, even on the queue itself): on a serial queue in
+/// the order scheduled, on a concurrent one possibly at once (`receive(on:)` keeps its own order). Timed
+/// actions use `asyncAfter`; repeating ones a `DispatchSourceTimer` on the queue, whose handler never
+/// overlaps itself. Every call's action is checked, short forms included (a ``SendableActionScheduler``).
 extension DispatchQueue: SendableActionScheduler {
     /// A point in time on the `DispatchTime` clock (uptime, which stops while the machine sleeps).
     public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
@@ -21,9 +16,8 @@ extension DispatchQueue: SendableActionScheduler {
         /// The instant `time`.
         public init(_ time: DispatchTime) { dispatchTime = time }
 
-        /// The interval from this instant to `other`, exact while it is within `Int.max`
-        /// nanoseconds either way. A longer one (to or from `.distantFuture`, say) is
-        /// `.nanoseconds(.max)` whichever way it points, as in Combine: Dispatch's "never".
+        /// The interval to `other`, exact within `Int.max` nanoseconds; a longer one (to or from
+        /// `.distantFuture`) is `.nanoseconds(.max)` either way, as in Combine: Dispatch's "never".
         public func distance(to other: Self) -> Stride {
             let (start, end) = (dispatchTime.uptimeNanoseconds, other.dispatchTime.uptimeNanoseconds)
             let (span, forwards) = end >= start ? (end - start, true) : (start - end, false)
@@ -31,11 +25,9 @@ extension DispatchQueue: SendableActionScheduler {
             return .nanoseconds(forwards ? nanoseconds : -nanoseconds)
         }
 
-        /// This instant moved by `n`, as Dispatch moves one. `.distantFuture` is where a stride
-        /// of `.nanoseconds(.max)` leads (what `distance(to:)` gives for "never"), where a move
-        /// forwards past `Int64.max` nanoseconds (the last instant Dispatch counts) ends, and
-        /// what no move leaves. A move backwards stops at the first nanosecond of uptime (0
-        /// would mean "now" to Dispatch).
+        /// This instant moved by `n`, as Dispatch moves one. `.distantFuture` is where `.nanoseconds(.max)`
+        /// (the "never" of `distance(to:)`) or a move past `Int64.max` nanoseconds leads, and no move leaves
+        /// it. A move backwards stops at the first nanosecond of uptime (0 would mean "now" to Dispatch).
         public func advanced(by n: Stride) -> Self {
             if n.magnitude == .max || dispatchTime == .distantFuture { return Self(.distantFuture) }
             let start = dispatchTime.uptimeNanoseconds
@@ -64,8 +56,8 @@ extension DispatchQueue: SendableActionScheduler {
         public func hash(into hasher: inout Hasher) { hasher.combine(dispatchTime.uptimeNanoseconds) }
     }
 
-    /// How the queue runs a scheduled action: the work item's quality of service and flags, and
-    /// a group it joins while it waits and runs.
+    /// How the queue runs a scheduled action: the work item's quality of service and flags, and a group it
+    /// joins while it waits and runs.
     public struct SchedulerOptions {
         /// The work item's quality of service.
         public var qos: DispatchQoS
@@ -112,8 +104,8 @@ extension DispatchQueue: SendableActionScheduler {
         }
     }
 
-    /// Runs `action` on the queue at `date` and every `interval` after, from a timer source,
-    /// until the returned cancellable is cancelled or released.
+    /// Runs `action` on the queue at `date` and every `interval` after, from a timer source, until the
+    /// returned cancellable is cancelled or released.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void

@@ -1,17 +1,11 @@
-/// A scheduler that runs every action at once, on the calling thread, whatever time it is
-/// asked for.
+/// A scheduler that runs every action at once, on the calling thread, whatever time it is asked for.
 ///
-/// Its clock never moves: ``now`` is always the same instant, and a timed or repeating action
-/// runs once, immediately. Use it where an API wants a scheduler and the work should happen
-/// synchronously (`subscribe(on: ImmediateScheduler.shared)` is a no-op), and in tests of code
-/// that must not depend on time. To test timing, use `TestScheduler` from SluiceTesting.
-///
-/// Its actions are `@Sendable` and checked at every call, short forms included (it is a
-/// ``SendableActionScheduler``): a closure that captures non-`Sendable` or actor-isolated
-/// state is an error, not the warning that a generic `Scheduler` gives.
+/// Its clock never moves (``now`` is always the same instant), and a timed or repeating action runs once,
+/// immediately. Use it where an API wants a scheduler but the work should be synchronous
+/// (`subscribe(on: ImmediateScheduler.shared)` is a no-op); to test timing, use SluiceTesting's
+/// `TestScheduler`. Every call's action is checked, short forms included (a ``SendableActionScheduler``).
 public struct ImmediateScheduler: SendableActionScheduler, Sendable {
-    /// The time type of ``ImmediateScheduler``, as Combine's: one instant. Advancing it gives
-    /// the same instant, and the distance between two is zero, as the scheduler never waits.
+    /// The time type of ``ImmediateScheduler``, as Combine's: one instant, as the scheduler never waits.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
         @inlinable init() {}
 
@@ -21,10 +15,8 @@ public struct ImmediateScheduler: SendableActionScheduler, Sendable {
         /// The same instant.
         @inlinable public func advanced(by n: Stride) -> Self { self }
 
-        /// An interval of this scheduler, as Combine's: a plain count with no unit. Its
-        /// conversions from seconds, milliseconds, microseconds and nanoseconds all give zero,
-        /// and a floating-point literal is truncated (`14.6` is `14`), since no interval
-        /// changes what the scheduler does. It encodes as `{"magnitude": n}`.
+        /// An interval of this scheduler, as Combine's: a count with no unit. Time units convert to zero, a
+        /// float literal is truncated (`14.6` is `14`), and it encodes as `{"magnitude": n}`.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Codable,
             ExpressibleByFloatLiteral, Sendable
         {
@@ -87,8 +79,8 @@ public struct ImmediateScheduler: SendableActionScheduler, Sendable {
         _ action: @escaping @Sendable () -> Void
     ) { action() }
 
-    /// Runs `action` once, now, and returns a cancellable that does nothing (as Combine's,
-    /// `Subscriptions.empty`): an immediate scheduler cannot wait for the next interval.
+    /// Runs `action` once, now, and returns a cancellable that does nothing (`Subscriptions.empty`, as
+    /// Combine's): an immediate scheduler cannot wait for the next interval.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,

@@ -1,11 +1,9 @@
-/// A signed interval counted in whole nanoseconds: the stride of Sluice's schedulers whose clock
-/// counts nanoseconds (``ClockScheduler``, the test schedulers' virtual time), whose
-/// `SchedulerTimeType.Stride` names this one type. `DispatchQueue`'s stride has the same API and the same conversions but is a type of its own, as Combine gives it rules of
-/// its own (an integer is seconds, `*` gives zero, another encoding).
+/// A signed interval counted in whole nanoseconds: the stride of Sluice's nanosecond schedulers
+/// (``ClockScheduler``, the test schedulers' virtual time). `DispatchQueue`'s has the same API but is its own
+/// type, as Combine gives it rules of its own.
 ///
-/// A literal is a number of seconds, as in Combine: `debounce(for: 0.3, scheduler: queue)` waits
-/// 300 milliseconds. Arithmetic saturates rather than overflowing: `.seconds(.max)` is the
-/// longest interval, not a trap.
+/// A literal is a number of seconds, as in Combine: `debounce(for: 0.3, scheduler: queue)` waits 300
+/// milliseconds. Arithmetic saturates rather than overflowing: `.seconds(.max)` is the longest interval.
 public struct NanosecondStride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Codable,
     ExpressibleByFloatLiteral, Sendable, CustomStringConvertible
 {
@@ -28,17 +26,29 @@ public struct NanosecondStride: SchedulerTimeIntervalConvertible, Comparable, Si
         magnitude = nanoseconds
     }
 
-    @inlinable public static func seconds(_ s: Int) -> Self { Self(nanoseconds: s.multipliedSaturating(by: 1_000_000_000)) }
+    @inlinable public static func seconds(_ s: Int) -> Self {
+        Self(nanoseconds: s.multipliedSaturating(by: 1_000_000_000))
+    }
     @inlinable public static func seconds(_ s: Double) -> Self { Self(nanoseconds: Int(saturating: s * 1e9)) }
-    @inlinable public static func milliseconds(_ ms: Int) -> Self { Self(nanoseconds: ms.multipliedSaturating(by: 1_000_000)) }
-    @inlinable public static func microseconds(_ us: Int) -> Self { Self(nanoseconds: us.multipliedSaturating(by: 1_000)) }
+    @inlinable public static func milliseconds(_ ms: Int) -> Self {
+        Self(nanoseconds: ms.multipliedSaturating(by: 1_000_000))
+    }
+    @inlinable public static func microseconds(_ us: Int) -> Self {
+        Self(nanoseconds: us.multipliedSaturating(by: 1_000))
+    }
     @inlinable public static func nanoseconds(_ ns: Int) -> Self { Self(nanoseconds: ns) }
 
     @inlinable public static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
 
-    @inlinable public static func + (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude.addingSaturating(rhs.magnitude)) }
-    @inlinable public static func - (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude.subtractingSaturating(rhs.magnitude)) }
-    @inlinable public static func * (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude.multipliedSaturating(by: rhs.magnitude)) }
+    @inlinable public static func + (lhs: Self, rhs: Self) -> Self {
+        Self(nanoseconds: lhs.magnitude.addingSaturating(rhs.magnitude))
+    }
+    @inlinable public static func - (lhs: Self, rhs: Self) -> Self {
+        Self(nanoseconds: lhs.magnitude.subtractingSaturating(rhs.magnitude))
+    }
+    @inlinable public static func * (lhs: Self, rhs: Self) -> Self {
+        Self(nanoseconds: lhs.magnitude.multipliedSaturating(by: rhs.magnitude))
+    }
     @inlinable public static func += (lhs: inout Self, rhs: Self) { lhs = lhs + rhs }
     @inlinable public static func -= (lhs: inout Self, rhs: Self) { lhs = lhs - rhs }
     @inlinable public static func *= (lhs: inout Self, rhs: Self) { lhs = lhs * rhs }
@@ -77,7 +87,13 @@ extension Int {
         // -2^63 is `Int.min` exactly; the largest `Double` below 2^63 fits in an `Int`.
         let bound = -Double(Int.min)
         let rounded = value.rounded()
-        if rounded.isNaN { self = 0 } else if rounded >= bound { self = .max } else if rounded < -bound { self = .min } else {
+        if rounded.isNaN {
+            self = 0
+        } else if rounded >= bound {
+            self = .max
+        } else if rounded < -bound {
+            self = .min
+        } else {
             self = Int(rounded)
         }
     }

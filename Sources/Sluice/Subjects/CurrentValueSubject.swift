@@ -1,16 +1,12 @@
 /// A subject that wraps a single value and publishes a new element whenever it changes.
 ///
-/// Each subscriber receives the current value with its first demand, then every later value
-/// for which it has demand. A value sent while a subscriber has no demand is not queued, but
-/// the subscriber is not left behind either: its next `request` delivers the value current
-/// then, as Combine's does (demand returned from `receive(_:)` waits for the next `send`). So
-/// a `for await` over ``Publisher/values`` that falls behind skips to the latest value instead
-/// of waiting for a new one. Setting ``value`` sends the new value. Once completed, the
-/// subject sends nothing more (``value`` can still be read and set), and a later subscriber
-/// receives the completion at once. `send` is thread-safe as for ``PassthroughSubject``, and
-/// like it may wait while a subscriber being delivered to on another thread has a full
-/// hand-over queue. A subscription keeps the subject alive until it is cancelled or
-/// completes, as in Combine.
+/// Each subscriber receives the current value with its first demand, then every later value for which it has
+/// demand. A value sent while it has no demand is not queued, but its next `request` delivers the value
+/// current then, as Combine's does (demand returned from `receive(_:)` waits for the next `send`): a lagging
+/// `for await` over ``Publisher/values`` skips to the latest value. Setting ``value`` sends it. Once
+/// completed, the subject sends nothing more (``value`` can still be read and set), and a later subscriber
+/// receives the completion at once. `send` is thread-safe and may wait, as ``PassthroughSubject``'s. A
+/// subscription keeps the subject alive until it is cancelled or completes, as in Combine.
 ///
 /// <!-- snippet: CurrentValueSubjectReplay -->
 /// ```swift
@@ -29,8 +25,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
         storage = SubjectStorage(currentValue: value)
     }
 
-    /// The subject behind `@Published`, whose subscriptions are named as Combine's
-    /// (`"PublishedSubject"`).
+    /// The subject behind `@Published`, whose subscriptions are named as Combine's (`"PublishedSubject"`).
     init(_ value: Output, kind: SubjectKind) {
         storage = SubjectStorage(currentValue: value, kind: kind)
     }
@@ -46,8 +41,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
         }
     }
 
-    /// Makes `value` the current value and sends it to every subscriber with demand for it.
-    /// Does nothing after completion.
+    /// Makes `value` current and sends it to every subscriber with demand; does nothing after completion.
     @inlinable
     public func send(_ value: Output) {
         storage.send(value, setCurrent: true)
@@ -58,15 +52,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
         storage.send(completion: completion)
     }
 
-    /// Keeps the upstream subscription (cancelled when the subject is deinitialized) and
-    /// requests `.unlimited` from it at once, as Combine's does: every value it is sent
-    /// becomes the current value, whether or not anyone listens.
+    /// Keeps the upstream subscription (cancelled at the subject's deinit) and requests `.unlimited` at once,
+    /// as Combine's does: every value it receives becomes current, whether or not anyone listens.
     public func send(subscription: any Subscription) {
         storage.send(subscription: subscription)
     }
 
-    /// Adds a subscriber; it receives the current value with its first demand. After
-    /// completion, sends it the completion at once.
+    /// Adds a subscriber; it gets the current value with its first demand (after completion: the completion).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         storage.subscribe(subscriber, to: self)
@@ -76,6 +68,5 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, CustomS
     public var description: String { "CurrentValueSubject" }
 }
 
-// Sendable by construction (its one stored property is the storage); values cross threads, so
-// only where `Output` is Sendable.
+// Sendable: its one stored property is the storage; values cross threads, so only if `Output` is.
 extension CurrentValueSubject: Sendable where Output: Sendable {}

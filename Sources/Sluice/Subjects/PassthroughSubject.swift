@@ -1,21 +1,16 @@
 /// A subject that broadcasts elements to its subscribers, each within its own demand.
 ///
-/// Unlike ``CurrentValueSubject``, it has no initial value and keeps no value: a subscriber
-/// that has no outstanding demand when a value is sent misses it. Once completed, the subject
-/// sends nothing more, and a later subscriber receives the completion at once. A
-/// subscription keeps the subject alive until it is cancelled or completes, as in Combine.
+/// Unlike ``CurrentValueSubject``, it keeps no value: a subscriber without outstanding demand when a value is
+/// sent misses it. Once completed, it sends nothing more, and a later subscriber receives the completion at
+/// once. A subscription keeps the subject alive until it is cancelled or completes, as in Combine.
 ///
-/// `send` may be called from any number of threads: each subscriber still receives one
-/// signal at a time, and each sender's values in the order it sent them. A sender that finds
-/// another thread delivering to a subscriber hands its value over and returns, unless that
-/// subscriber's hand-over queue is full (a few values): then it waits until the delivering
-/// thread has drained it, as a sender waits for the subscriber's lock in Combine. So `send`
-/// may block while a subscriber on another thread is slow, and senders faster than the
-/// subscribers are held back rather than using unbounded memory. A `send` from inside a
-/// subscriber's `receive(_:)` never waits: it is delivered to that subscriber after the
-/// `receive` returns. (Two subscribers on two threads that each send into the other's
-/// subject from `receive` can wait for each other once both queues are full, as they would
-/// deadlock on each other's locks in Combine.)
+/// `send` may be called from any number of threads: each subscriber receives one signal at a time, and each
+/// sender's values in its order. A sender that finds another thread delivering to a subscriber hands its
+/// value over and returns, unless that subscriber's hand-over queue is full (a few values): then it waits
+/// until the deliverer drains it, as Combine's waits for the subscriber's lock, so slow subscribers hold fast
+/// senders back rather than using unbounded memory. A `send` from inside `receive(_:)` never waits: it is
+/// delivered after that `receive` returns. (Two subscribers on two threads that each send into the other's
+/// subject from `receive` can wait for each other once both queues are full; in Combine they deadlock.)
 ///
 /// <!-- snippet: PassthroughSubjectDemand -->
 /// ```swift
@@ -33,8 +28,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     /// Creates a subject with no subscribers.
     public init() { storage = SubjectStorage(currentValue: nil) }
 
-    /// The subject behind `ObservableObject`, whose subscriptions are named and mirrored as
-    /// Combine's (`"ObservableObjectPublisher"`).
+    /// The subject behind `ObservableObject`, named as Combine's (`"ObservableObjectPublisher"`).
     init(kind: SubjectKind) { storage = SubjectStorage(currentValue: nil, kind: kind) }
 
     deinit { storage.cancelUpstreams() }
@@ -50,9 +44,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
         storage.send(completion: completion)
     }
 
-    /// Keeps the upstream subscription (cancelled when the subject is deinitialized) and
-    /// requests `.unlimited` from it once any subscriber of the subject has asked for a value
-    /// (at once if one already has), as Combine's does.
+    /// Keeps the upstream subscription (cancelled at the subject's deinit) and requests `.unlimited` once any
+    /// subscriber of the subject has asked for a value (at once if one has), as Combine's does.
     public func send(subscription: any Subscription) {
         storage.send(subscription: subscription)
     }
@@ -67,6 +60,5 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, CustomSt
     public var description: String { "PassthroughSubject" }
 }
 
-// Sendable by construction (its one stored property is the storage); values cross threads, so
-// only where `Output` is Sendable.
+// Sendable: its one stored property is the storage; values cross threads, so only if `Output` is.
 extension PassthroughSubject: Sendable where Output: Sendable {}

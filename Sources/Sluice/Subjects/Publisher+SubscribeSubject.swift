@@ -1,15 +1,12 @@
 import Synchronization
 
 extension Publisher {
-    /// Attaches the subject as a subscriber: the subject re-publishes this publisher's
-    /// values and completion.
+    /// Attaches the subject as a subscriber: the subject re-publishes this publisher's values and completion.
     ///
-    /// The subject receives the subscription through ``Subject/send(subscription:)`` and
-    /// requests `.unlimited` from this publisher as Combine's subjects do: a
-    /// ``PassthroughSubject`` once one of its own subscribers has asked for a value, and
-    /// nothing before; a ``CurrentValueSubject`` at once. Cancel the returned
-    /// ``AnyCancellable`` to detach. The subject is held weakly, as Combine's: its owner and
-    /// its subscribers' subscriptions keep it; once it is deinitialized, values go nowhere.
+    /// The subject receives the subscription through ``Subject/send(subscription:)`` and requests
+    /// `.unlimited` as Combine's subjects do: a ``PassthroughSubject`` once one of its own subscribers has
+    /// asked for a value, a ``CurrentValueSubject`` at once. Cancel the returned ``AnyCancellable`` to
+    /// detach. The subject is held weakly, as Combine's: once it is deinitialized, values go nowhere.
     ///
     /// <!-- snippet: PublisherSubscribeSubject -->
     /// ```swift
@@ -25,7 +22,6 @@ extension Publisher {
         subscribe(subject, strongly: false)
     }
 
-    /// `subscribe(_:)`, holding the subject strongly or weakly.
     @inlinable
     func subscribe<S: Subject>(_ subject: S, strongly: Bool) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {
@@ -35,15 +31,11 @@ extension Publisher {
     }
 }
 
-/// The subscriber behind `subscribe(_:)` for a subject; it is also the subscription the
-/// subject receives, forwarding `request` and `cancel` upstream.
+/// The subscriber behind `subscribe(_:)` for a subject, and the subscription the subject receives.
 ///
 /// ```text
 /// awaiting ──receive(subscription:)──▶ subscribed ──completion / cancel──▶ terminated
 /// ```
-///
-/// Inlinable, so that a client's `publisher.subscribe(subject)` (and so `multicast`, `share`)
-/// delivers each value to its subject through specialised code.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -56,22 +48,21 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         @usableFromInline var hold: SubjectHold<Downstream>
         @usableFromInline var upstream = SubscriptionSlot.awaiting
 
-        @inlinable init(subject: Downstream, strongly: Bool) { hold = SubjectHold(subject, strongly: strongly) }
+        @inlinable init(subject: Downstream, strongly: Bool) {
+            hold = SubjectHold(subject, strongly: strongly)
+        }
     }
 
     @usableFromInline let state: Locked<State>
-    /// A strongly held subject, unretained, for ``receiveFromSubject(_:)``; `nil` for a
-    /// weakly held one. Valid until ``terminated``: the hold lets go of the subject only
-    /// after it is set and no call through this reference can be out (see ``cancel()``).
+    /// A strongly held subject, unretained, for ``receiveFromSubject(_:)``. Valid until ``terminated``: the
+    /// hold lets go only after it is set and no call through this reference can be out (``cancel()``).
     @usableFromInline let unretained: Unmanaged<Downstream>?
-    /// Completed or cancelled: nothing more reaches the subject through ``unretained``.
+    /// Nothing more reaches the subject through ``unretained``.
     @usableFromInline let terminated = Atomic<Bool>(false)
-    /// A Sluice subject upstream has taken this subscriber's entries: a completion that does
-    /// not come through them may be concurrent with a call through ``unretained``.
+    /// A Sluice subject upstream took this subscriber's entries: a completion not through them may be
+    /// concurrent with a call through ``unretained``.
     @usableFromInline let calledBySubject = Atomic<Bool>(false)
 
-    /// Holds `subject` strongly (`share()`, `makeConnectable()`, `AnySubscriber(subject)`) or
-    /// weakly (`subscribe(_:)`, `multicast(subject:)`), as Combine's does, until it ends.
     @inlinable
     init(_ subject: Downstream, strongly: Bool) {
         state = Locked(State(subject: subject, strongly: strongly))
@@ -98,12 +89,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         return .none
     }
 
-    /// Sends `input` to the subject unless this subscription has ended meanwhile. For a Sluice
-    /// subject that is decided under the subject's lock (the cast folds away in specialised
-    /// code): with ``fenceSubject()`` in `cancel()`, a value on its way when the subscription is
-    /// cancelled either reaches the subject before `cancel()` returns, or never. So a `share()`
-    /// whose connection is cancelled and made again never delivers a straggler of the old
-    /// connection after a value of the new one (issue 29).
+    /// Sends `input` unless this subscription has ended, decided under a Sluice subject's lock: with
+    /// ``fenceSubject()``, a value on its way at `cancel()` reaches the subject before it returns or never,
+    /// so a reconnected `share()` never delivers an old connection's straggler (issue 29).
     @inlinable
     func send(_ input: Input, to subject: Downstream) {
         if let passthrough = subject as? PassthroughSubject<Input, Failure> {
@@ -115,8 +103,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         }
     }
 
-    /// After ``terminated`` is set: takes and releases a Sluice subject's lock, so that a
-    /// ``send(_:to:)`` that has not yet offered its value to the subject sees ``terminated``.
+    /// After ``terminated`` is set: takes and releases a Sluice subject's lock, so that a ``send(_:to:)``
+    /// that has not yet offered its value sees ``terminated``.
     @inlinable
     func fenceSubject() {
         guard let subject = state.withLock({ $0.hold.subject }) else { return }
@@ -127,9 +115,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         }
     }
 
-    /// A value from a Sluice subject's deliverer, past the lock: the upstream subject calls
-    /// this only while it holds this subscriber's conduit, and ``cancel()`` keeps the subject
-    /// until that call has returned.
+    /// A value from a Sluice subject's deliverer, past the lock: it calls this only while holding this
+    /// subscriber's conduit, and ``cancel()`` keeps the subject until that call has returned.
     @inlinable
     func receiveFromSubject(_ input: Input) -> Subscribers.Demand {
         if !terminated.load(ordering: .acquiring) {
@@ -144,8 +131,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
             receiveCompletionFromUpstream(completion)
             return
         }
-        // Not through the upstream subject's entry: a value of its may be on its way through
-        // `unretained`. Stop the subject, and let go of ours once that call has returned.
+        // Not through the upstream subject's entry: a value may be on its way through `unretained`.
+        // Stop the subject, and let go of ours once that call has returned.
         let (ended, subject) = state.withLock { state in (state.upstream.end(), state.hold.subject) }
         guard let ended else { return }
         terminated.store(true, ordering: .releasing)
@@ -154,9 +141,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         releaseSubject()
     }
 
-    /// The completion from the upstream itself, after its last value: ends the subscription,
-    /// lets go of the subject and sends it the completion. One that comes before the
-    /// subscription is ignored, as Combine's subject subscriber does.
+    /// The upstream's own completion, after its last value. One before the subscription is ignored, as
+    /// Combine's subject subscriber does.
     @inlinable
     func receiveCompletionFromUpstream(_ completion: Subscribers.Completion<Failure>) {
         let ended = state.withLock { state -> Downstream?? in
@@ -175,10 +161,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         state.withLock { $0.upstream.current }?.request(demand)
     }
 
-    /// Cancels the upstream, then lets go of the subject; if the upstream (a Sluice subject)
-    /// is calling ``receiveFromSubject(_:)`` meanwhile, only once that call has returned. Only
-    /// the call that ends the subscription lets go (a later one may come while the first
-    /// waits for that call, and must not free the subject under it).
+    /// Lets go of the subject once a concurrent ``receiveFromSubject(_:)`` has returned. Only the call that
+    /// ends the subscription lets go: a later one may come while the first waits, and must not free it.
     @inlinable
     func cancel() {
         guard let ended = state.withLock({ $0.upstream.end() }) else { return }
@@ -188,7 +172,6 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         releaseSubject()
     }
 
-    /// The call the upstream subject was making at ``cancel()`` has returned.
     @usableFromInline
     func deliveryEnded() {
         releaseSubject()
@@ -203,16 +186,13 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         withExtendedLifetime(subject) {}  // a strongly held subject is released after unlocking
     }
 
-    /// `"Subject"`, as Combine prints it.
     @usableFromInline var description: String { "Subject" }
 
-    /// The subject and the upstream subscription.
     @usableFromInline var customMirror: Mirror {
         let (subject, upstream) = state.withLock { ($0.hold.subject as Any, $0.upstream.current as Any) }
         return Mirror(self, children: ["downstreamSubject": subject, "upstreamSubscription": upstream])
     }
 
-    /// The same as ``description``.
     @usableFromInline var playgroundDescription: Any { description }
 }
 
@@ -224,22 +204,21 @@ extension SubjectSubscriber: SubjectDeliveredSubscriber {
         calledBySubject.store(true, ordering: .releasing)
         return SubjectEntries(
             owner: self, receive: { self.receiveFromSubject($0) },
-            receiveCompletion: { self.receiveCompletionFromUpstream($0) }, deliveryEnded: { self.deliveryEnded() })
+            receiveCompletion: { self.receiveCompletionFromUpstream($0) },
+            deliveryEnded: { self.deliveryEnded() })
     }
 }
 
-/// How a ``SubjectSubscriber`` holds its subject until the subscription ends: weakly, for
-/// `publisher.subscribe(subject)` and `multicast(subject:)` (the subject keeps its upstream
-/// subscriptions alive, and does not outlive its owner and subscribers because of them, as in
-/// Combine); strongly, for the connection of `share()` and `makeConnectable()` (whose subject
-/// no one else sees) and for `AnySubscriber(subject)`, which spares each value a weak load.
+/// How a ``SubjectSubscriber`` holds its subject until the subscription ends: weakly for
+/// `publisher.subscribe(subject)` and `multicast(subject:)` (so the subject does not outlive its owner and
+/// subscribers through its upstreams, as in Combine); strongly for `share()`'s and `makeConnectable()`'s
+/// connection (whose subject no one else sees) and `AnySubscriber(subject)`, sparing each value a weak load.
 /// The cycle through a strongly held subject is broken when the connection ends.
 @usableFromInline
 struct SubjectHold<Held: Subject> {
     @usableFromInline weak var weakSubject: Held?
     @usableFromInline var strongSubject: Held?
-    /// Whether it keeps the subject alive (so that an unretained reference to it is valid
-    /// until it lets go).
+    /// Whether it keeps the subject alive (so an unretained reference is valid until it lets go).
     @usableFromInline let isStrong: Bool
 
     @inlinable

@@ -1,10 +1,11 @@
-/// The subscriber side of a subject's storage: adding a subscriber, its requests and
-/// cancellation, the subject's completion and its upstream subscriptions. Each runs one step
-/// under the subject's lock and calls out after unlocking (rule 6).
+/// The subscriber side of a subject's storage: each step runs under the lock, calling out after (rule 6).
 extension SubjectStorage {
     /// Adds a conduit, or returns the completion if the subject already completed.
     @inlinable
-    func add(_ conduit: SubjectConduit<Output, Failure>, _ machine: Machine) -> Subscribers.Completion<Failure>? {
+    func add(
+        _ conduit: SubjectConduit<Output, Failure>,
+        _ machine: Machine
+    ) -> Subscribers.Completion<Failure>? {
         state.withLock { state in
             if let completion = state.completion { return completion }
             state.append(Entry(conduit: conduit, machine: machine))
@@ -12,7 +13,6 @@ extension SubjectStorage {
         }
     }
 
-    /// The conduit's subscriber requests more; delivers a pending current value.
     @inlinable
     func request(_ conduit: SubjectConduit<Output, Failure>, _ demand: Subscribers.Demand) {
         let (action, upstreams) = state.withLock { state -> (Machine.DeliveryAction, [UpstreamSubscription]) in
@@ -29,11 +29,9 @@ extension SubjectStorage {
         drain(receiver, after: receiver.receive(value))
     }
 
-    /// The conduit cancels: removes its entry and returns it (it holds the subscriber) for
-    /// the caller to release after unlocking; `nil` if it had already terminated, or if a
-    /// deliverer is out calling the subscriber (`delivering`: it removes the entry, and detaches
-    /// the conduit, when it comes back). `reportsDeliveryEnd`: that deliverer will call the
-    /// receiver's `deliveryEnded`, as its owner asked (see ``DeferredCancelSubscription``).
+    /// Removes the conduit's entry and returns it (it holds the subscriber) for the caller to release after
+    /// unlocking; `nil` if already terminated, or if a deliverer is out (`delivering`: it removes the entry
+    /// and detaches the conduit on return, and calls `deliveryEnded` if `reportsDeliveryEnd`).
     @inlinable
     func cancel(
         _ conduit: SubjectConduit<Output, Failure>, reportingFor owner: ObjectIdentifier?
@@ -47,7 +45,6 @@ extension SubjectStorage {
         }
     }
 
-    /// `conduit`'s subscriber and outstanding demand, for its mirror.
     func mirrored(_ conduit: SubjectConduit<Output, Failure>) -> (downstream: Any?, demand: Subscribers.Demand) {
         state.withLock { state in
             guard let index = state.index(of: conduit) else { return (nil, .none) }
@@ -55,8 +52,7 @@ extension SubjectStorage {
         }
     }
 
-    /// Completes; returns the completions to deliver now (a subscriber being delivered to
-    /// gets it from its deliverer), or `nil` if already completed.
+    /// The completions to deliver now (a busy subscriber's deliverer delivers its own); `nil` if completed.
     func complete(
         _ completion: Subscribers.Completion<Failure>
     ) -> [(Receiver, SubjectConduit<Output, Failure>, Subscribers.Demand)]? {
@@ -77,8 +73,7 @@ extension SubjectStorage {
         }
     }
 
-    /// Completes the subject and delivers the completion to every idle subscriber, after
-    /// unlocking; a subscriber being delivered to gets it from its deliverer. Sticky.
+    /// Completes the subject (sticky) and delivers the completion to every idle subscriber after unlocking.
     func send(completion: Subscribers.Completion<Failure>) {
         guard let now = complete(completion) else { return }
         for (receiver, conduit, demand) in now {
@@ -87,11 +82,9 @@ extension SubjectStorage {
         }
     }
 
-    /// `send(subscription:)`: keeps the upstream subscription (cancelled when the subject is
-    /// deinitialized, see ``cancelUpstreams()``) and requests `.unlimited` from it, as Combine's
-    /// subjects do: a `CurrentValueSubject` at once (it holds every value it is sent, listened
-    /// to or not), a `PassthroughSubject` once any of its subscribers has asked for a value, so
-    /// that a cold upstream does not run into a subject nobody listens to.
+    /// Keeps the upstream (cancelled by ``cancelUpstreams()``) and requests `.unlimited`, as Combine's
+    /// subjects do: a `CurrentValueSubject` at once, a `PassthroughSubject` once any subscriber has asked for
+    /// a value, so a cold upstream does not run into a subject nobody listens to.
     func send(subscription: any Subscription) {
         let demanded = state.withLock { state in
             state.upstreams.append(UpstreamSubscription(subscription))
@@ -100,7 +93,7 @@ extension SubjectStorage {
         if demanded { subscription.request(.unlimited) }
     }
 
-    /// The subject's `deinit`: cancels the upstream subscriptions, after unlocking.
+    /// The subject's `deinit`: cancels the upstreams, after unlocking.
     func cancelUpstreams() {
         let upstreams = state.withLock { state in
             defer { state.upstreams = [] }
@@ -109,11 +102,11 @@ extension SubjectStorage {
         for upstream in upstreams { upstream.base.cancel() }
     }
 
-    /// `receive(subscriber:)` of `subject`: adds a conduit whose receiver is specialised for the
-    /// concrete subscriber here, in the client; after completion, sends the completion at once.
+    /// `receive(subscriber:)` of `subject`: adds a conduit whose receiver is specialised here, in the client.
     /// The conduit keeps `subject` alive until it ends, as Combine's subscription does.
     @inlinable
-    func subscribe<S: Subscriber>(_ subscriber: S, to subject: AnyObject) where S.Input == Output, S.Failure == Failure {
+    func subscribe<S: Subscriber>(_ subscriber: S, to subject: AnyObject)
+    where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit<Output, Failure>(parent: self, subject: subject, kind: kind, entryPoints: .init())
         let receiver = Receiver(subscriber)
         let machine = ConduitState(receiver: receiver, deliversCurrentValue: deliversCurrentValue)
@@ -130,7 +123,7 @@ extension SubjectStorage {
 }
 
 extension SubjectStorage {
-    /// The most values waiting in any one conduit's queue (the soak test checks the bound).
+    /// The longest conduit queue (the soak test checks the bound).
     var longestQueue: Int {
         state.withLock { state in state.liveEntries.reduce(0) { Swift.max($0, $1.machine.delivery.queue.count) } }
     }

@@ -1,29 +1,21 @@
-/// What a subject shares with its conduits, under ONE lock: the subscribers' state machines,
-/// the completion once sent, the upstream subscriptions and (for `CurrentValueSubject`) the
-/// current value.
-///
-/// One lock for the subject and all its conduits, so that one acquisition both checks the
-/// subject and claims delivery for every idle subscriber with demand (a `send` to one sink
-/// takes it once, to claim; the deliverer then leaves with one compare-exchange when nothing
-/// happened meanwhile, see ``SubjectReceiver/tryLeave()``). Nothing is called while it is held
-/// (rule 6): the deliverer calls the subscriber after unlocking, then comes back to learn
-/// what was queued meanwhile.
+/// What a subject shares with its conduits, under ONE lock: the subscribers' state machines, the
+/// completion, the upstreams and (for `CurrentValueSubject`) the current value. One lock, so that one
+/// acquisition both checks the subject and claims delivery for every idle subscriber with demand (the
+/// deliverer leaves with one compare-exchange if nothing happened meanwhile: ``SubjectReceiver/tryLeave()``).
+/// Nothing is called while it is held (rule 6): the deliverer calls the subscriber after unlocking.
 ///
 /// ```text
 /// active ──send(completion:)──▶ completed   (sticky: later subscribers get the completion)
 /// ```
-/// A conduit's entry lives here from subscription until it terminates (cancelled, or its
-/// completion handed to the deliverer); an absent entry reads as terminated. Entries keep their
-/// slots in subscription order: a removed one leaves a hole, and the slots are compacted once
-/// holes are half of them, so that subscribing and cancelling cost O(1) amortised however many
-/// subscribers there are. Each conduit and receiver knows its slot (``SlotHint``).
+/// A conduit's entry lives here from subscription until it terminates (cancelled, or its completion handed
+/// to the deliverer); absent reads as terminated. Entries keep subscription order: a removed one leaves a
+/// hole, compacted once holes are half the slots (O(1) amortised). Conduit and receiver know the slot.
 @usableFromInline
 final class SubjectStorage<Output, Failure: Error> {
     @usableFromInline typealias Receiver = SubjectReceiver<Output, Failure>
     @usableFromInline typealias Machine = ConduitState<Output, Failure>
     @usableFromInline typealias Borrowed = BorrowedReceiver<Output, Failure>
 
-    /// One subscriber: its subscription object (to detach it on completion) and its state.
     @usableFromInline
     struct Entry {
         @usableFromInline let conduit: SubjectConduit<Output, Failure>
@@ -35,8 +27,7 @@ final class SubjectStorage<Output, Failure: Error> {
             self.machine = machine
         }
 
-        /// Tells the conduit and the receiver that their entry is in `slot` now
-        /// (``SlotHint/absent``: no longer in the storage).
+        /// Tells the conduit and the receiver their entry's slot (``SlotHint/absent``: removed).
         @inlinable
         func hint(_ slot: Int) {
             conduit.slot.value = slot
@@ -46,24 +37,20 @@ final class SubjectStorage<Output, Failure: Error> {
 
     @usableFromInline
     struct State {
-        /// The subscribers in subscription order; `nil` is a hole left by one removed. Fewer
-        /// than half of them are holes, so one slot is never a hole.
+        /// In subscription order; `nil` is a hole. Fewer than half are holes, so one slot is never a hole.
         @usableFromInline var entries: [Entry?] = []
         @usableFromInline var holes = 0
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var upstreams: [UpstreamSubscription] = []
-        /// The upstreams are asked for `.unlimited` as they come: from the start for a
-        /// `CurrentValueSubject`, once some subscriber has requested demand for a `PassthroughSubject`.
+        /// The upstreams are asked for `.unlimited` as they come: from the start for a `CurrentValueSubject`,
+        /// once some subscriber has requested demand for a `PassthroughSubject`.
         @usableFromInline var upstreamsOpen: Bool
         @usableFromInline var currentValue: Output?
-        /// The buffer a multi-subscriber `send` collects its claimed receivers in, kept
-        /// between sends (its stale elements are never read: the next `send` empties it,
-        /// keeping the capacity) so that the steady state allocates nothing. A `send` takes it
-        /// under the lock and gives it back when done; a concurrent multi-subscriber `send`
-        /// meanwhile finds it empty and uses its own.
+        /// The buffer a multi-subscriber `send` collects its receivers in, kept between sends (emptied by the
+        /// next, never read stale) so the steady state allocates nothing. Taken under the lock and given back
+        /// when done; a concurrent `send` meanwhile finds it empty and uses its own.
         @usableFromInline var spare: [Borrowed] = []
-        /// `@Published`: the sets sent so far, which numbers them in the order subscribers
-        /// receive them (see ``PublishedBox/set(_:)``).
+        /// `@Published`: the sets sent so far, numbering them in delivery order (``PublishedBox/set(_:)``).
         @usableFromInline var publishedSets: UInt64 = 0
 
         @usableFromInline
@@ -72,10 +59,8 @@ final class SubjectStorage<Output, Failure: Error> {
             upstreamsOpen = currentValue != nil
         }
 
-        /// How many subscribers there are.
         @inlinable var subscriberCount: Int { entries.count - holes }
 
-        /// The subscribers' entries, in subscription order.
         @inlinable var liveEntries: some Sequence<Entry> { entries.lazy.compactMap { $0 } }
 
         /// The entry in `slot`, which must hold one; in place.
@@ -85,7 +70,6 @@ final class SubjectStorage<Output, Failure: Error> {
             _modify { yield &entries[slot]! }
         }
 
-        /// Adds a subscriber's entry after the others.
         @inlinable
         mutating func append(_ entry: consuming Entry) {
             entry.hint(entries.count)
@@ -127,16 +111,14 @@ final class SubjectStorage<Output, Failure: Error> {
             holes = 0
         }
 
-        /// The slot of the entry whose deliverer holds `receiver` (unique while it is held), or
-        /// `nil` if that entry is gone. Reads only the receiver's exact hint.
+        /// The slot of the entry whose deliverer holds `receiver` (unique while held); `nil` if it is gone.
         @inlinable
         func index(of receiver: Borrowed) -> Int? {
             let slot = receiver.slot
             return slot == SlotHint.absent ? nil : slot
         }
 
-        /// Offers `value` to every subscriber; returns the receivers claimed, in the
-        /// ``spare`` buffer. Out of line so that the one-subscriber `send` stays small.
+        /// Claimed receivers, in the ``spare`` buffer; out of line: the one-subscriber `send` stays small.
         @inlinable @inline(never)
         mutating func offerToAll(_ value: Output, holds: inout Bool) -> [Borrowed] {
             var receivers: [Borrowed] = []
@@ -146,7 +128,6 @@ final class SubjectStorage<Output, Failure: Error> {
             return receivers
         }
 
-        /// Offers `value` to each of a few subscribers; returns the receivers claimed, inline.
         @inlinable
         mutating func offerToFew(_ value: Output, holds: inout Bool) -> Few {
             var receivers = Few()
@@ -154,8 +135,7 @@ final class SubjectStorage<Output, Failure: Error> {
             return receivers
         }
 
-        /// Offers `value` to every subscriber, in order, handing each receiver claimed to
-        /// `claim`; sets `holds` if it was queued over the bound for some subscriber.
+        /// Sets `holds` if `value` was queued over the bound for some subscriber.
         @inlinable
         mutating func offer(_ value: Output, holds: inout Bool, claim: (Borrowed) -> Void) {
             for index in entries.indices where entries[index] != nil {
@@ -167,8 +147,6 @@ final class SubjectStorage<Output, Failure: Error> {
             }
         }
 
-        /// The slot of `conduit`'s entry, or `nil` if it is gone. Reads only the conduit's exact
-        /// hint.
         @inlinable
         func index(of conduit: SubjectConduit<Output, Failure>) -> Int? {
             let slot = conduit.slot.value
@@ -181,14 +159,12 @@ final class SubjectStorage<Output, Failure: Error> {
     enum Claim {
         case nothing
         case one(Borrowed)
-        /// Up to ``Few/capacity`` receivers, held inline: no buffer to take or give back.
         case few(Few)
         case many([Borrowed])
     }
 
-    /// The receivers a `send` to a few subscribers claimed, held inline (they are unretained
-    /// references), so that the common fan-out (a `share()`, a handful of sinks) takes the
-    /// lock once per `send` and touches no array.
+    /// The receivers a `send` to a few subscribers claimed, inline (unretained references), so the common
+    /// fan-out (a `share()`, a handful of sinks) touches no array.
     @usableFromInline
     struct Few {
         @usableFromInline static var capacity: Int { 4 }
@@ -219,7 +195,6 @@ final class SubjectStorage<Output, Failure: Error> {
         }
     }
 
-    /// What the deliverer does next; `.complete` also hands back the detached conduit.
     @usableFromInline
     enum DeliveryAction {
         case stop
@@ -230,18 +205,15 @@ final class SubjectStorage<Output, Failure: Error> {
         case release(Entry)
     }
 
-    /// Inlinable, so that `send` runs specialised in the client.
     @usableFromInline let state: Locked<State>
     /// `CurrentValueSubject`: each subscriber gets the current value with its first demand.
     @usableFromInline let deliversCurrentValue: Bool
-    /// The subject this storage is behind, which names its subscriptions.
     @usableFromInline let kind: SubjectKind
 
-    /// What the subscriptions are named, as Combine names them.
     @usableFromInline var description: String { kind.subscriptionName }
 
-    /// A `PassthroughSubject`'s storage (`currentValue == nil`) or a `CurrentValueSubject`'s;
-    /// `kind` is one of the subjects behind `@Published` and `ObservableObject`, if not either.
+    /// A `PassthroughSubject`'s storage (`currentValue == nil`) or a `CurrentValueSubject`'s; `kind` names
+    /// the subjects behind `@Published` and `ObservableObject`.
     @usableFromInline
     init(currentValue: Output?, kind: SubjectKind? = nil) {
         state = Locked(State(currentValue: currentValue))
@@ -254,18 +226,17 @@ final class SubjectStorage<Output, Failure: Error> {
         state.withLock { $0.currentValue }
     }
 
-    /// Sends `value` to every subscriber with demand. With `setCurrent`, it also becomes the
-    /// current value; with `evenIfCompleted`, that happens after completion too (and nothing
-    /// is delivered then, as the entries are gone). `admits` runs under the lock first: if it
-    /// returns `false`, nothing is sent (a connection's last value racing with its cancel,
-    /// see ``SubjectSubscriber``); `@Published` also numbers its sets there.
-    ///
-    /// Bounded: if the value was queued behind more than ``SerialDelivery/bound`` others for a
-    /// deliverer on another thread, the caller waits, after delivering what it claimed, until
-    /// that queue has drained (``holdSender()``).
+    /// Sends `value` to every subscriber with demand; with `setCurrent` it becomes the current value, even
+    /// after completion with `evenIfCompleted` (delivering nothing then). `admits` runs under the lock first:
+    /// `false` sends nothing (a connection's last value racing with its cancel, ``SubjectSubscriber``);
+    /// `@Published` numbers its sets there. If the value queued over the bound for another thread's
+    /// deliverer, the caller waits after delivering what it claimed (``holdSender()``).
     @inlinable
     func send(
-        _ value: Output, setCurrent: Bool, evenIfCompleted: Bool = false, admits: (inout State) -> Bool = { _ in true }
+        _ value: Output,
+        setCurrent: Bool,
+        evenIfCompleted: Bool = false,
+        admits: (inout State) -> Bool = { _ in true }
     ) {
         let (claim, holds) = state.withLock { state -> (Claim, Bool) in
             guard evenIfCompleted || state.completion == nil, admits(&state) else { return (.nothing, false) }
@@ -301,10 +272,9 @@ final class SubjectStorage<Output, Failure: Error> {
         if holds { holdSender() }
     }
 
-    /// The bounded hand-over's wait (see ``SerialDelivery``): blocks while some subscriber's
-    /// queue is over the bound for a deliverer on another thread, unless this thread is out
-    /// delivering to one of this subject's subscribers (a re-entrant `send`, which must never
-    /// wait: that deliverer, or another one waiting on it, could wait for it in turn).
+    /// The bounded hand-over's wait (``SerialDelivery``) while a subscriber's queue is over the bound, unless
+    /// this thread is delivering to one of this subject's subscribers: a re-entrant `send` must never wait,
+    /// as that deliverer (or one waiting on it) could wait for it in turn.
     @inlinable @inline(never)
     func holdSender() {
         state.holdSender { state, sender in
@@ -319,14 +289,13 @@ final class SubjectStorage<Output, Failure: Error> {
         }
     }
 
-    /// Delivers `value` to each of `count` claimed receivers, in order. Out of line (but
-    /// specialised) so that the one-subscriber `send` stays small.
+    /// Out of line (but specialised), so that the one-subscriber `send` stays small.
     @inlinable @inline(never)
     func deliver(_ value: Output, count: Int, receiverAt: (Int) -> Borrowed) {
         for position in 0..<count {
             let receiver = receiverAt(position)
-            // An earlier subscriber's `receive` may have cancelled this one meanwhile; a
-            // cancel always raises the receiver's news flag, so without news, no lock.
+            // An earlier `receive` may have cancelled this one; a cancel always raises the news flag: no news,
+            // no lock.
             if position > 0, receiver.hasNews, let cancelled = takeIfCancelled(receiver) {
                 release(cancelled)
                 continue
@@ -335,8 +304,7 @@ final class SubjectStorage<Output, Failure: Error> {
         }
     }
 
-    /// `send` to more subscribers than ``Few`` holds: delivers to each receiver claimed, then
-    /// gives the buffer back for the next `send`.
+    /// Delivers, then gives the buffer back for the next `send`.
     @inlinable @inline(never)
     func deliver(_ value: Output, to receivers: [Borrowed]) {
         deliver(value, count: receivers.count) { receivers[$0] }
@@ -347,27 +315,26 @@ final class SubjectStorage<Output, Failure: Error> {
         // `buffer` (the smaller one) is released here, after unlocking.
     }
 
-    /// The deliverer, back from a subscriber cancelled meanwhile, after unlocking: detaches its
-    /// conduit (which a cancel leaves attached while a delivery is out, so that a later cancel
-    /// still learns of it), tells the subscriber the delivery has ended if its cancel asked to
-    /// be told, then drops the entry (and with it the subscriber).
+    /// After unlocking, for a subscriber cancelled during a delivery: detaches its conduit (a cancel leaves
+    /// it attached while a delivery is out, so a later cancel still learns of it), tells the subscriber the
+    /// delivery ended if its cancel asked, then drops the entry and the subscriber.
     @inlinable
     func release(_ entry: consuming Entry) {
         entry.conduit.detach(demandAtEnd: entry.machine.demand)
         if entry.machine.reportsDeliveryEnd { entry.machine.receiver?.deliveryEnded?() }
     }
 
-    /// For a claimed receiver not yet called: if its conduit was cancelled since the claim,
-    /// removes and returns its entry (nothing is to be delivered to it).
+    /// For a claimed receiver not yet called: its entry, removed, if it was cancelled since the claim.
     @inlinable
     func takeIfCancelled(_ receiver: Borrowed) -> Entry? {
         state.withLock { state in
-            guard let index = state.index(of: receiver), state[index].machine.cancelledWhileDelivering else { return nil }
+            guard let index = state.index(of: receiver), state[index].machine.cancelledWhileDelivering else {
+                return nil
+            }
             return state.remove(at: index)
         }
     }
 
-    /// The deliverer's loop: after each delivery, delivers whatever was queued meanwhile.
     @inlinable
     func drain(_ receiver: Borrowed, after more: Subscribers.Demand) {
         var receiver = receiver
@@ -412,19 +379,14 @@ final class SubjectStorage<Output, Failure: Error> {
     }
 }
 
-// Sendable by construction: every mutable part is in `state`, behind the lock; the values
-// cross threads (a sender's value reaches the subscriber on the deliverer's thread), so
-// `Output` must be Sendable.
+// Sendable: every mutable part is behind the lock; values cross to the deliverer's thread, so `Output` must be.
 extension SubjectStorage: Sendable where Output: Sendable {}
 extension SubjectStorage.State: Sendable where Output: Sendable {}
 extension SubjectStorage.Entry: Sendable where Output: Sendable {}
 
-// Described as the subject it belongs to ("PassthroughSubject", …), as a subscription's mirror
-// shows its subject.
 extension SubjectStorage: CustomStringConvertible {}
 
-/// The subject a ``SubjectStorage`` is behind: what its subscriptions are named and what their
-/// mirrors show, as Combine's.
+/// The subject a ``SubjectStorage`` is behind: what its subscriptions are named and show, as Combine's.
 @usableFromInline
 enum SubjectKind: Sendable {
     case passthrough
@@ -444,8 +406,7 @@ enum SubjectKind: Sendable {
         }
     }
 
-    /// Combine's `ObservableObjectPublisher` subscription shows only its subscriber; the
-    /// others also show the subject and the outstanding demand.
+    /// Combine's `ObservableObjectPublisher` subscription shows only its subscriber, not subject and demand.
     @inlinable
     var mirrorsOnlyDownstream: Bool {
         if case .observableObject = self { true } else { false }

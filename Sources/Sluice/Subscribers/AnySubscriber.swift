@@ -34,26 +34,23 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         combineIdentifier = s.combineIdentifier
     }
 
-    /// Creates a type-erasing subscriber that forwards everything it receives to a subject,
-    /// as `publisher.subscribe(subject)` does: the subject gets the first subscription (a
-    /// later one is cancelled) through a subscription that describes itself as `"Subject"`,
-    /// then the values and the first completion, nothing after it. The subject is held until
-    /// the stream ends or is cancelled, as Combine's does.
+    /// Creates a type-erasing subscriber that forwards everything it receives to a subject, as
+    /// `publisher.subscribe(subject)` does: the subject gets the first subscription (a later one is
+    /// cancelled), described as `"Subject"`, then the values and the first completion, nothing after
+    /// it. It holds the subject until the stream ends or is cancelled, as Combine's does.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
         self.init(SubjectSubscriber(s, strongly: true))
     }
 
-    /// Creates a type-erasing subscriber that runs the given closures; a missing closure
-    /// does nothing (a missing `receiveValue` returns `.none`).
+    /// Creates a type-erasing subscriber running the given closures; a missing one does nothing or returns `.none`.
     ///
-    /// Made outside any actor, the closures run on the publisher's thread, as Combine's. Made
-    /// in actor-isolated code (`isolation` defaults to the caller's actor), they run on that
-    /// actor, as a `sink`'s do: each signal, the subscription first, reaches them there in the
-    /// order it arrived (at once when it already arrives on the main actor for a main-actor
-    /// subscriber with nothing queued, else after a hop). Across a hop the demand
-    /// `receiveValue` returns cannot be returned to the publisher: it is requested from the
-    /// subscription instead, which adds up to the same demand, later; a subject drops what it
-    /// sends before that request arrives, as it does behind `receive(on:)`.
+    /// Made outside any actor, the closures run on the publisher's thread, as Combine's. Made in
+    /// actor-isolated code (`isolation` defaults to the caller's actor), they run on that actor, as a
+    /// `sink`'s do: each signal, the subscription first, reaches them there in the order it arrived (at once
+    /// when it already arrives on the main actor for a main-actor subscriber with nothing queued, else after
+    /// a hop). Across a hop the demand `receiveValue` returns is requested from the subscription instead of
+    /// returned, which adds up to the same demand, later; a subject drops what it sends before that request
+    /// arrives, as it does behind `receive(on:)`.
     public init(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
@@ -106,9 +103,8 @@ extension AnySubscriber: SubjectDeliveredSubscriber {
     func makeSubjectEntries() -> SubjectEntries<Input, Failure>? { box.subjectEntries(box) }
 }
 
-/// The box behind ``AnySubscriber``: one virtual call per subscription or completion, and for
-/// each value a closure made where the wrapped subscriber's type was known, so that its
-/// `receive(_:)` runs specialised (see `AnyPublisherBox`; the closures capture nothing).
+/// The box behind ``AnySubscriber``: one virtual call per subscription or completion, and for each value
+/// a closure made where the wrapped type was known, so its `receive(_:)` runs specialised.
 @usableFromInline
 internal class AnySubscriberBox<Input, Failure: Error> {
     @usableFromInline let receiveEntry: (AnySubscriberBox, Input) -> Subscribers.Demand
@@ -175,7 +171,9 @@ private final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBo
         receiveValueBody = receiveValue
         receiveCompletionBody = receiveCompletion
         super.init(
-            receiveEntry: { box, value in unsafeDowncast(box, to: ClosureSubscriberBox.self).receiveValueBody?(value) ?? .none },
+            receiveEntry: { box, value in
+                unsafeDowncast(box, to: ClosureSubscriberBox.self).receiveValueBody?(value) ?? .none
+            },
             subjectEntries: { _ in nil })
     }
 
@@ -186,9 +184,8 @@ private final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBo
     override var customMirror: Mirror { Mirror(reflecting: description) }
 }
 
-/// ``AnySubscriber``'s closures, made in code isolated to `actor`: every signal is handed to
-/// ``ActorDelivery``, which performs it on that actor in arrival order; the demand
-/// `receiveValue` returns is requested from the subscription there.
+/// ``AnySubscriber``'s closures, made in code isolated to `actor`: ``ActorDelivery`` performs every
+/// signal on that actor in arrival order; the demand `receiveValue` returns is requested there.
 private final class IsolatedClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBox<Input, Failure>,
     ActorBoundSubscriber
 {
@@ -196,8 +193,7 @@ private final class IsolatedClosureSubscriberBox<Input, Failure: Error>: AnySubs
     let receiveValueBody: ((Input) -> Subscribers.Demand)?
     let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
     let delivery: ActorDelivery<IsolatedClosureSubscriberBox>
-    /// The subscription, for the demand `receiveValue` returns. Touched only in
-    /// ``perform(_:)``, so only on the actor, one signal at a time.
+    /// The subscription, for the demand `receiveValue` returns; touched only in ``perform(_:)``, on the actor.
     var subscription: (any Subscription)?
 
     init(receiveSubscription: ((any Subscription) -> Void)?, receiveValue: ((Input) -> Subscribers.Demand)?,
@@ -216,7 +212,9 @@ private final class IsolatedClosureSubscriberBox<Input, Failure: Error>: AnySubs
     }
 
     override func receive(subscription: any Subscription) { delivery.deliver(.subscription(subscription), to: self) }
-    override func receive(completion: Subscribers.Completion<Failure>) { delivery.deliver(.completion(completion), to: self) }
+    override func receive(completion: Subscribers.Completion<Failure>) {
+        delivery.deliver(.completion(completion), to: self)
+    }
 
     func perform(_ event: SubscriberEvent<Input, Failure>) {
         switch event {

@@ -1,10 +1,9 @@
 extension Subscribers {
-    /// A simple subscriber that assigns received elements to a property indicated by a key
-    /// path.
+    /// A simple subscriber that assigns received elements to a property indicated by a key path.
     ///
-    /// It requests `.unlimited` when subscribed, holds ``object`` strongly until the
-    /// publisher completes or the subscriber is cancelled, and then releases it. A second
-    /// subscription is cancelled, as in Combine.
+    /// It requests `.unlimited` when subscribed, holds ``object`` strongly until the publisher
+    /// completes or the subscriber is cancelled, then releases it. A second subscription is
+    /// cancelled, as in Combine.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
@@ -30,19 +29,19 @@ extension Subscribers {
         /// Creates a subscriber to assign the value of a property indicated by a key path.
         ///
         /// Combine's signature, so that extension libraries' overloads with a defaulted parameter
-        /// (`assign(to:on:ownership:)`) stay unambiguous next to it. Made on the main actor, it
-        /// assigns on the main actor: at once when a value arrives already there, otherwise in
-        /// order, after a hop (the main actor is the one actor the caller can be seen to run
-        /// on). Made anywhere else, it assigns on whatever thread the publisher signals from, as
-        /// in Combine; for another actor, use ``init(object:keyPath:isolation:)``.
+        /// (`assign(to:on:ownership:)`) stay unambiguous next to it. Made on the main actor, it assigns
+        /// on the main actor: at once when a value arrives already there, otherwise in order, after a
+        /// hop (the main actor is the one actor the caller can be seen to run on). Made anywhere else,
+        /// it assigns on whatever thread the publisher signals from, as in Combine; for another actor,
+        /// use ``init(object:keyPath:isolation:)``.
         public convenience init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             self.init(object: object, keyPath: keyPath, isolation: mainActorIfRunningOnIt())
         }
 
-        /// Creates a subscriber that assigns on `isolation` (pass `#isolation`, or the actor
-        /// that owns `object`): at once when a value arrives already on the main actor for a
-        /// main-actor subscriber, otherwise in order, after a hop to it. With `nil`, it assigns
-        /// on whatever thread the publisher signals from, as in Combine.
+        /// Creates a subscriber that assigns on `isolation` (pass `#isolation`, or the actor that
+        /// owns `object`): at once when a value arrives already on the main actor for a main-actor
+        /// subscriber, otherwise in order, after a hop to it. With `nil`, it assigns on whatever
+        /// thread the publisher signals from, as in Combine.
         public init(
             object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>,
             isolation: (any Actor)?
@@ -73,8 +72,7 @@ extension Subscribers {
             return .none
         }
 
-        /// Releases the subscription, then the object (on the subscriber's actor, after the
-        /// assignments queued before the completion).
+        /// Releases the subscription, then the object (on the actor, after the assignments queued before it).
         public func receive(completion: Subscribers.Completion<Never>) {
             guard state.withLock({ $0.subscription.end() }) != nil else { return }
             if let delivery {
@@ -84,9 +82,8 @@ extension Subscribers {
             }
         }
 
-        /// Cancels the subscription and releases the object; nothing is assigned afterwards
-        /// (made on an actor and cancelled off it, an assignment the actor is already running
-        /// still finishes). Idempotent and thread-safe.
+        /// Cancels the subscription and releases the object; nothing is assigned afterwards (an
+        /// assignment the actor is already running still finishes). Idempotent and thread-safe.
         public func cancel() {
             let (ended, object) = state.withLock { state -> (SubscriptionSlot.Ended?, Root?) in
                 defer { state.object = nil }
@@ -111,8 +108,8 @@ extension Subscribers {
 }
 
 extension Subscribers.Assign: ActorBoundSubscriber {
-    /// Assigns a value, or releases the object at the completion. Called where the
-    /// assignments must run: on the subscriber's actor, or inline when it has none.
+    /// Assigns a value, or releases the object at the completion: on the subscriber's actor, or
+    /// inline when it has none.
     @usableFromInline func perform(_ event: SubscriberEvent<Input, Never>) {
         switch event {
         case .value(let value):
@@ -134,14 +131,14 @@ extension Subscribers.Assign: ActorBoundSubscriber {
 extension Publisher where Failure == Never {
     /// Assigns each element from a publisher to a property on an object.
     ///
-    /// The object is held strongly until the publisher finishes or the returned
-    /// ``AnyCancellable`` is cancelled. Called on the main actor, the assignments run on the
-    /// main actor, as ``Subscribers/Assign/init(object:keyPath:)`` says; for another actor,
-    /// pass it: ``assign(to:on:isolation:)``.
+    /// The object is held strongly until the publisher finishes or the returned ``AnyCancellable`` is
+    /// cancelled. Called on the main actor, the assignments run on the main actor, as
+    /// ``Subscribers/Assign/init(object:keyPath:)`` says; for another actor, pass it:
+    /// ``assign(to:on:isolation:)``.
     ///
-    /// This is Combine's exact signature on purpose: an extension library's overload that adds a
-    /// defaulted parameter (CombineExt's `assign(to:on:ownership:)`) would make a call without it
-    /// ambiguous if this one carried a defaulted parameter of its own.
+    /// Combine's exact signature on purpose: an extension library's overload that adds a defaulted
+    /// parameter (CombineExt's `assign(to:on:ownership:)`) would make a call without it ambiguous
+    /// if this one carried a defaulted parameter of its own.
     public func assign<Root>(
         to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
     ) -> AnyCancellable {

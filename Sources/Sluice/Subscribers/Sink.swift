@@ -4,14 +4,12 @@ extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     ///
     /// Usually made by ``Publisher/sink(receiveCompletion:receiveValue:isolation:)``. A second
-    /// subscription is cancelled, as in Combine. After ``cancel()`` no more values or
-    /// completion reach the closures.
+    /// subscription is cancelled, as in Combine; after ``cancel()`` nothing reaches the closures.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        /// The two closures, in a box of their own so that a delivery calls them through an
-        /// unretained reference (reading closures out of a mutable field would retain and
-        /// release them for every value).
+        /// The two closures, boxed so that a delivery calls them through an unretained reference
+        /// (reading closures out of a mutable field would retain and release them for every value).
         @usableFromInline
         final class Handlers {
             @usableFromInline let value: (Input) -> Void
@@ -30,29 +28,25 @@ extension Subscribers {
             return gate.enter() ? handlers.unsafelyUnwrapped.takeUnretainedValue().value : { _ in }
         }
 
-        /// The closure to execute on completion; a closure that does nothing once the sink has
-        /// completed or been cancelled.
+        /// The closure to execute on completion; one that does nothing once completed or cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
             defer { releaseIfDone(gate.exit()) }
             return gate.enter() ? handlers.unsafelyUnwrapped.takeUnretainedValue().completion : { _ in }
         }
 
-        /// The closures (retained once), until the sink completes or is cancelled: then they are
-        /// released, and with them whatever they capture, often the object that keeps the sink.
-        /// Used and cleared only as ``TerminationGate`` allows, so never freed under a call.
+        /// Retained once; released (with what they capture, often the sink's owner) at completion or
+        /// cancel. Used and cleared only as ``TerminationGate`` allows, so never freed under a call.
         @exclusivity(unchecked) @usableFromInline
         var handlers: Unmanaged<Handlers>?
 
         @usableFromInline let gate = TerminationGate()
 
-        /// The thread inside this sink's own `request(.unlimited)` (0 when none). That call
-        /// holds the gate, so a value a synchronous publisher delivers on that thread, inside
-        /// it, needs no gate of its own: the "(0..<N).publisher → sink" row's path.
+        /// The thread inside this sink's own `request(.unlimited)` (0 when none): that call holds
+        /// the gate, so a value a synchronous publisher delivers inside it needs no gate of its own.
         @usableFromInline let requestingThread = Atomic<UInt>(0)
 
-        /// A subject has taken this sink's entries (``makeSubjectEntries()``): values may come
-        /// past the gate, so a cancel or a completion from anywhere else holds the gate for a
-        /// call that may be in progress and asks the subject.
+        /// A subject has taken this sink's entries (``makeSubjectEntries()``): values may come past
+        /// the gate, so a cancel or completion from elsewhere holds it for a call in progress.
         @usableFromInline let calledBySubject = Atomic<Bool>(false)
 
         /// Where the closures must run: the actor of the code that made the sink, or `nil`.
@@ -62,10 +56,10 @@ extension Subscribers {
 
         /// Creates a sink with the closures to run on completion and on each value.
         ///
-        /// Made in actor-isolated code (`isolation` defaults to the caller's actor), the
-        /// closures run on that actor: at once when a signal arrives already on the main actor
-        /// for a main-actor sink, otherwise in order, after a hop to it. Made outside any actor, they
-        /// run on whatever thread the publisher signals from, as in Combine.
+        /// Made in actor-isolated code (`isolation` defaults to the caller's actor), the closures run on that
+        /// actor: at once when a signal arrives already on the main actor for a main-actor sink, otherwise in
+        /// order, after a hop to it. Made outside any actor, they run on whatever thread the publisher
+        /// signals from, as in Combine.
         @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -77,7 +71,6 @@ extension Subscribers {
         }
 
         deinit {
-            // Nothing can call the closures any more; release them if no termination did.
             if !gate.isReleased { handlers?.release() }
         }
 
@@ -95,8 +88,7 @@ extension Subscribers {
             releaseIfDone(gate.exit())
         }
 
-        /// Runs `receiveValue` (on the sink's actor, if it has one) unless the sink has
-        /// completed or been cancelled.
+        /// Runs `receiveValue` (on the sink's actor, if any) unless the sink has completed or been cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             if delivery == nil {
@@ -114,22 +106,19 @@ extension Subscribers {
             delivery.unsafelyUnwrapped.deliver(.value(value), to: self)
         }
 
-        /// Runs `receiveCompletion` once (on the sink's actor, if it has one), unless the sink
-        /// was cancelled, then releases both closures.
+        /// Runs `receiveCompletion` once (on the sink's actor, if any) unless cancelled; releases both closures.
         ///
-        /// Called by your own code while the sink is subscribed to a Sluice subject (straight,
-        /// or through `share()` or `multicast`), it also cancels that subscription, as
-        /// ``cancel()`` does, and releases the closures once any value the subject is
-        /// delivering meanwhile has returned. Combine's sink cancels nothing here.
+        /// Called by your own code while subscribed to a Sluice subject (straight, or through
+        /// `share()` or `multicast`), it also cancels that subscription as ``cancel()`` does, and
+        /// releases the closures once a value in delivery has returned. Combine's cancels nothing.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             guard calledBySubject.load(ordering: .acquiring) else {
                 receiveCompletionFromUpstream(completion)
                 return
             }
-            // Not from the subject, which uses its own entry: a value of the subject's may be
-            // running past the gate, even on this thread (a closure that completes its own
-            // sink). Hold the gate for it and stop the subject, which says when it returns.
+            // Not from the subject (it uses its own entry): a subject's value may be running past
+            // the gate, even on this thread. Hold the gate for it; the subject says when it returns.
             _ = gate.enter()
             guard let ended = subscription.withLock({ $0.end() }) else {
                 releaseIfDone(gate.exit())
@@ -140,8 +129,7 @@ extension Subscribers {
             if !reported { releaseIfDone(gate.exit()) }
         }
 
-        /// The completion from the upstream itself, after its last value: ends the subscription
-        /// and delivers it.
+        /// The completion from the upstream itself, after its last value.
         @inlinable
         func receiveCompletionFromUpstream(_ completion: Subscribers.Completion<Failure>) {
             guard subscription.withLock({ $0.end() }) != nil else { return }
@@ -157,9 +145,8 @@ extension Subscribers {
             }
         }
 
-        /// Cancels the subscription and releases both closures; nothing reaches them afterwards
-        /// (made on an actor and cancelled off it, a signal the actor is already running still
-        /// finishes). Idempotent and thread-safe.
+        /// Cancels the subscription and releases both closures; nothing reaches them afterwards (a
+        /// signal the sink's actor is already running still finishes). Idempotent and thread-safe.
         @inlinable
         public func cancel() {
             guard calledBySubject.load(ordering: .acquiring) else {
@@ -168,10 +155,9 @@ extension Subscribers {
                 ended?.upstream?.cancel()
                 return
             }
-            // A subject may be calling `receiveFromSubject` right now, outside the gate: the
-            // gate is held for that call until the subject says it has returned. The hold
-            // comes before the subscription ends, so that a second cancel, which finds it
-            // ended, cannot release while the first has yet to ask the subject.
+            // A subject may be calling `receiveFromSubject` outside the gate: hold the gate until
+            // it says that call returned. The hold comes before the subscription ends, so a second
+            // cancel, finding it ended, cannot release while the first has yet to ask the subject.
             _ = gate.enter()
             let upstream = subscription.withLock { $0.end() }?.upstream
             _ = gate.terminate()  // never the releaser: the hold is in
@@ -179,11 +165,8 @@ extension Subscribers {
             releaseIfDone(gate.exit())
         }
 
-        /// A value from a Sluice subject's deliverer (see ``SubjectReceiver``), past the gate:
-        /// the subject calls this sink only while it holds the sink's conduit, and a cancel or
-        /// completion from anywhere else meanwhile holds the gate for the call until the
-        /// subject reports it has returned (``deliveryEnded()``), so the closures cannot be
-        /// freed under it.
+        /// A value from a Sluice subject's deliverer, past the gate: a cancel or completion meanwhile
+        /// holds the gate until ``deliveryEnded()``, so the closures cannot be freed under it.
         @inlinable
         func receiveFromSubject(_ value: Input) -> Subscribers.Demand {
             if delivery == nil {
@@ -194,8 +177,7 @@ extension Subscribers {
             return .none
         }
 
-        /// The subject's call that was out when this sink was cancelled has returned: lets go
-        /// of the hold ``cancel()`` took for it.
+        /// The subject's call that was out at the cancel has returned: ends ``cancel()``'s hold.
         @usableFromInline
         func deliveryEnded() {
             releaseIfDone(gate.exit())
@@ -269,18 +251,15 @@ extension Publisher {
     /// Keep the returned ``AnyCancellable``: deinitializing it cancels the subscription, and
     /// the sink releases its closures when it completes or is cancelled.
     ///
-    /// Threads and actors: called from actor-isolated code, the closures run on that actor
-    /// (`isolation` is the caller's, filled in by the compiler), so they can touch its state
-    /// safely: at once, in Combine's order, when a signal arrives already on the main actor for
-    /// a main-actor sink; otherwise in order, after a hop to the actor (which it lets go after
-    /// 1,024 signals in a row, so other work there gets a turn; the order is kept). Called
+    /// Threads and actors: called from actor-isolated code, the closures run on that actor (`isolation` is the
+    /// caller's, filled in by the compiler), so they can touch its state safely: at once, in Combine's order,
+    /// when a signal arrives already on the main actor for a main-actor sink; otherwise in order, after a hop
+    /// to the actor (which it lets go after 1,024 signals in a row, so other work there gets a turn). Called
     /// outside any actor, they run on whatever thread the publisher signals from, as in Combine.
     ///
-    /// Memory: the sink asks for `.unlimited`, so the hop's queue is not bounded: it holds what
-    /// the publisher sends while the actor is busy. To bound it, use
-    /// `sink(isolation:bufferingPolicy:receiveValue:)` with `.bufferingNewest(n)` or
-    /// `.bufferingOldest(n)`, or `for await … in publisher.values`, which asks for one value at
-    /// a time.
+    /// Memory: the sink asks for `.unlimited`, so the hop's queue is not bounded: it holds what the
+    /// publisher sends while the actor is busy. To bound it, use `sink(isolation:bufferingPolicy:receiveValue:)`
+    /// with `.bufferingNewest(n)` or `.bufferingOldest(n)`, or `for await … in publisher.values` (one at a time).
     ///
     /// <!-- snippet: SinkOnMainActor -->
     /// ```swift

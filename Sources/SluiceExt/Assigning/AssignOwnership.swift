@@ -1,7 +1,6 @@
 import Sluice
 
-/// How `assign(to:on:ownership:)` holds the objects it assigns to (CombineExt's
-/// `ObjectOwnership`).
+/// How `assign(to:on:ownership:)` holds the objects it assigns to (CombineExt's `ObjectOwnership`).
 public enum ObjectOwnership: Sendable {
     /// Keep the objects alive until the subscription ends (Combine's `assign(to:on:)`).
     case strong
@@ -12,14 +11,12 @@ public enum ObjectOwnership: Sendable {
 }
 
 extension Publisher where Failure == Never {
-    /// Assigns each value to a property of `object`, holding it as `ownership` says
-    /// (CombineExt's `assign(to:on:ownership:)`); `.weak` breaks the cycle of an object that
-    /// keeps its own subscription.
+    /// Assigns each value to a property of `object`, holding it as `ownership` says (CombineExt's
+    /// `assign(to:on:ownership:)`); `.weak` breaks the cycle of an object that keeps its own subscription.
     ///
-    /// Demand is `.unlimited`, and cancelling (or releasing) the returned `AnyCancellable`
-    /// ends the subscription, as with `assign(to:on:)`. The assignments run on `isolation`:
-    /// made on an actor, on that actor (as Sluice's `sink` does); elsewhere on the thread that
-    /// sends. With `.weak`, the subscription stays alive after the object is gone.
+    /// Demand is `.unlimited`, and cancelling (or releasing) the returned `AnyCancellable` ends the subscription,
+    /// as with `assign(to:on:)`. The assignments run on `isolation` (as `sink`'s do), else on the sending thread.
+    /// With `.weak`, the subscription stays alive after the object is gone.
     ///
     /// <!-- snippet: AssignWeakly -->
     /// ```swift
@@ -43,16 +40,21 @@ extension Publisher where Failure == Never {
         case .strong:
             return assign(to: keyPath, on: object, isolation: isolation)
         case .weak:
-            return sink(receiveValue: { [weak object] value in object?[keyPath: keyPath] = value }, isolation: isolation)
+            return sink(
+                receiveValue: { [weak object] value in object?[keyPath: keyPath] = value },
+                isolation: isolation
+            )
         case .unowned:
-            return sink(receiveValue: { [unowned object] value in object[keyPath: keyPath] = value }, isolation: isolation)
+            return sink(
+                receiveValue: { [unowned object] value in object[keyPath: keyPath] = value },
+                isolation: isolation
+            )
         }
     }
 
-    /// Assigns each value to a property of each of two objects, held as `ownership` says
-    /// (CombineExt's `assign(to:on:and:on:ownership:)`; without `ownership`, its
-    /// `assign(to:on:and:on:)`): the first, then the second. Demand, cancel and threads as
-    /// ``Sluice/Publisher/assign(to:on:ownership:isolation:)``.
+    /// Assigns each value to a property of each of two objects, the first, then the second, held as `ownership`
+    /// says (CombineExt's `assign(to:on:and:on:ownership:)` and `assign(to:on:and:on:)`). Demand, cancel and
+    /// threads as ``Sluice/Publisher/assign(to:on:ownership:isolation:)``.
     public func assign<Root1: AnyObject, Root2: AnyObject>(
         to keyPath1: ReferenceWritableKeyPath<Root1, Output>, on object1: Root1,
         and keyPath2: ReferenceWritableKeyPath<Root2, Output>, on object2: Root2,
@@ -65,10 +67,9 @@ extension Publisher where Failure == Never {
         }, isolation: isolation)
     }
 
-    /// Assigns each value to a property of each of three objects, in order, held as
-    /// `ownership` says (CombineExt's `assign(to:on:and:on:and:on:ownership:)`; without
-    /// `ownership`, its `assign(to:on:and:on:and:on:)`). Demand, cancel and threads as
-    /// ``Sluice/Publisher/assign(to:on:ownership:isolation:)``.
+    /// Assigns each value to a property of each of three objects, in order, held as `ownership` says
+    /// (CombineExt's `assign(to:on:and:on:and:on:ownership:)` and `assign(to:on:and:on:and:on:)`). Demand,
+    /// cancel and threads as ``Sluice/Publisher/assign(to:on:ownership:isolation:)``.
     public func assign<Root1: AnyObject, Root2: AnyObject, Root3: AnyObject>(
         to keyPath1: ReferenceWritableKeyPath<Root1, Output>, on object1: Root1,
         and keyPath2: ReferenceWritableKeyPath<Root2, Output>, on object2: Root2,
@@ -84,8 +85,7 @@ extension Publisher where Failure == Never {
     }
 }
 
-/// A reader of `object` that holds it as `ownership` says: it returns `nil` only for a
-/// `.weak` object that is gone, and traps for an `.unowned` one that is gone.
+/// A reader of `object`: `nil` only for a `.weak` object that is gone; traps for an `.unowned` one that is gone.
 private func held<Object: AnyObject>(_ object: Object, _ ownership: ObjectOwnership) -> () -> Object? {
     switch ownership {
     case .strong: { object }

@@ -1,25 +1,18 @@
 import Sluice
 
 extension Publishers {
-    /// A publisher that mirrors whichever of two publishers signals first (CombineExt's
-    /// `Amb`, the "ambiguous" operator of Rx).
+    /// A publisher that mirrors whichever of two publishers signals first (CombineExt's `Amb`, Rx's "ambiguous").
     ///
-    /// - Race: both publishers are subscribed, `first` then `second`, after the downstream got
-    ///   its subscription. The first value or completion from either decides the race; the
-    ///   other publisher is cancelled at once and nothing more of it reaches the downstream.
-    ///   From then on the downstream gets the winner's signals only, its completion included.
-    /// - Demand: nothing is requested until the downstream requests. Its first request asks
-    ///   each publisher for one value and is kept; when a publisher wins with a value, the
-    ///   rest of the kept demand (what the downstream asked for, minus that value) is
-    ///   requested from it, and later requests go to it unchanged. A completion needs no
-    ///   demand, so a publisher that completes can win before anything is requested.
-    ///   (CombineExt asks each publisher for one value at subscription and then forwards the
-    ///   whole kept demand on top of it, buffering the extra value; see Migration.md.)
-    /// - Threads: the two may signal on different threads; one lock decides the race, and the
-    ///   loser's signals are dropped, so the downstream's signals never overlap. No lock is
-    ///   held while the downstream or either subscription is called.
-    /// - Cancel: cancels both publishers, or the winner alone once decided, and lets go of the
-    ///   downstream.
+    /// - Race: both publishers are subscribed, `first` then `second`, after the downstream got its subscription.
+    ///   The first value or completion from either decides the race; the other is cancelled at once and nothing
+    ///   more of it reaches the downstream, which from then on gets the winner's signals only.
+    /// - Demand: nothing is requested until the downstream requests. Its first request asks each publisher for
+    ///   one value and is kept; the winner is then asked for the rest, and later requests go to it unchanged. A
+    ///   publisher that completes can win before anything is requested. (CombineExt asks each for one value at
+    ///   subscription and forwards the whole demand on top of it; see Migration.md.)
+    /// - Threads: the two may signal on different threads; one lock decides the race and the loser's signals
+    ///   are dropped, so the downstream's never overlap. No lock is held while calling out.
+    /// - Cancel: cancels both publishers, or the winner alone once decided, and lets go of the downstream.
     public struct Amb<First: Publisher, Second: Publisher>: Publisher
     where First.Output == Second.Output, First.Failure == Second.Failure {
         public typealias Output = First.Output
@@ -58,13 +51,12 @@ struct AmbMany<Output, Failure: Error>: Publisher {
 }
 
 extension AmbSubscription {
-    /// The subscriber for contender `index`.
     func contender(_ index: Int) -> Contender { Contender(parent: self, index: index) }
 }
 
 extension Publisher {
-    /// Mirrors whichever of this publisher and `other` signals first, value or completion; the
-    /// other is cancelled. See `Publishers.Amb` for demand, threads and cancellation.
+    /// Mirrors whichever of this publisher and `other` signals first, value or completion; the other is
+    /// cancelled. See `Publishers.Amb` for demand, threads and cancellation.
     ///
     /// <!-- snippet: AmbFirstToSignal -->
     /// ```swift
@@ -82,9 +74,8 @@ extension Publisher {
         Publishers.Amb(first: self, second: other)
     }
 
-    /// Mirrors whichever of this publisher and `others` signals first; all the rest are
-    /// cancelled. One race over all of them, subscribed in order, with the demand, threads and
-    /// cancellation of `Publishers.Amb`. With no others, this publisher's signals.
+    /// Mirrors whichever of this publisher and `others` signals first; all the rest are cancelled. One race,
+    /// subscribed in order, as `Publishers.Amb`. With no others, this publisher's signals.
     public func amb<Others: Collection>(with others: Others) -> AnyPublisher<Output, Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
         AmbMany(contenders: [eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() }).eraseToAnyPublisher()
@@ -98,9 +89,8 @@ extension Publisher {
 }
 
 extension Collection where Element: Publisher {
-    /// Mirrors whichever of the publishers signals first, value or completion; all the rest
-    /// are cancelled (CombineExt's `amb()` on a collection). One race over all of them,
-    /// subscribed in the collection's order, with the demand, threads and cancellation of
+    /// Mirrors whichever of the publishers signals first, value or completion; all the rest are cancelled
+    /// (CombineExt's `amb()` on a collection). One race, subscribed in the collection's order, as
     /// `Publishers.Amb`. An empty collection finishes at once, as CombineExt's does.
     public func amb() -> AnyPublisher<Element.Output, Element.Failure> {
         guard !isEmpty else { return Empty().eraseToAnyPublisher() }

@@ -1,32 +1,22 @@
 import Sluice
 
-/// The race behind `Publishers.Amb` and `amb()` of many: the downstream's subscription, and
-/// (through `Contender`) the subscriber of every competing publisher.
-///
-/// Demand: nothing is asked of a contender until the downstream asks. The first request asks
-/// each contender for one value (one is enough to decide the race) and the rest is kept. The
-/// first value or completion decides: the others are cancelled, and the winner is asked for
-/// the kept demand minus the unit its first value used. Later requests go to the winner as
-/// they are. So the winner never has more requested of it than the downstream asked for.
-///
-/// Its state is under one lock; every callout (to the downstream, to a contender's
-/// subscription) is made after unlocking (rule 6). Before the decision the contenders may
-/// send on different threads: the lock lets only the first through, and drops the others'
-/// signals, so the downstream's signals are serial (rule 3).
+/// The race behind `Publishers.Amb` and `amb()` of many. The first request asks each contender for one value
+/// and keeps the rest, which the winner gets minus the unit its first value used, so the winner never has more
+/// requested of it than the downstream asked for. Every callout is made after unlocking (rule 6); the lock lets
+/// only the first contender through and drops the others' signals, so the downstream's are serial (rule 3).
 ///
 /// ```text
 /// racing ──first value / completion of contender i──▶ won by i (the others cancelled)
 ///    │                                                   └─ i completes / cancel ──▶ ended
 ///    └─ cancel ──▶ ended (every contender cancelled)
 /// ```
-final class AmbSubscription<Output, Failure: Error, Downstream: Subscriber>: Subscription, CustomStringConvertible
+final class AmbSubscription<Output, Failure: Error, Downstream: Subscriber>:
+    Subscription, CustomStringConvertible
 where Downstream.Input == Output, Downstream.Failure == Failure {
     struct State: EndingState {
-        /// `nil` once ended.
         var downstream: Downstream?
-        /// Each contender's subscription, once it came; the loser's are let go.
+        /// The losers' are let go.
         var contenders: [(any Subscription)?]
-        /// Whether each contender was asked for its one value of the race.
         var asked: [Bool]
         /// The downstream's demand not yet passed to the winner.
         var demand = Subscribers.Demand.none
@@ -51,7 +41,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             return ask
         }
 
-        /// Contender `index` wins: returns the losers' subscriptions, to cancel.
+        /// Returns the losers' subscriptions, to cancel.
         mutating func decide(_ index: Int) -> [any Subscription] {
             winner = index
             var losers: [any Subscription] = []
@@ -62,7 +52,6 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             return losers
         }
 
-        /// Ends the stream: returns the subscriptions still held, to cancel.
         mutating func end() -> [any Subscription] {
             ended = true
             defer { contenders = contenders.map { _ in nil } }
@@ -133,10 +122,8 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         state.end(with: nil)
     }
 
-    /// `"Amb"`.
     var description: String { "Amb" }
 
-    /// One contender's subscriber: it passes every signal on, with the contender's index.
     struct Contender: Subscriber, CustomStringConvertible {
         typealias Input = Output
         let parent: AmbSubscription
@@ -145,7 +132,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
         func receive(subscription: any Subscription) { parent.receive(subscription: subscription, from: index) }
         func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, from: index) }
-        func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, from: index) }
+        func receive(completion: Subscribers.Completion<Failure>) {
+            parent.receive(completion: completion, from: index)
+        }
         var description: String { "Amb" }
     }
 }

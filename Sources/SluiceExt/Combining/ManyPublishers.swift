@@ -1,9 +1,5 @@
 import Sluice
 
-// CombineExt's operators over a collection of publishers of one type. `combineLatest` and
-// `zip` of many are one tuple-making subscription over them all (``TupleMany``), so demand, threads and endings are
-// those of Sluice's `combineLatest(_:)` and `zip(_:)`.
-
 /// What `combineLatest(ifEmpty:)` of an empty collection of publishers does.
 public enum EmptyCombination: Sendable {
     /// Finish at once, without a value (CombineExt's `combineLatest()`).
@@ -13,18 +9,14 @@ public enum EmptyCombination: Sendable {
 }
 
 extension Collection where Element: Publisher {
-    /// Merges the publishers' values into one stream (CombineExt's `merge()`): Sluice's
-    /// `Publishers.MergeMany`, so demand is shared among them as `merge(with:)` shares it, the
-    /// stream finishes when they all have, and the first failure ends it.
+    /// Merges the publishers' values into one stream (CombineExt's `merge()`): `Publishers.MergeMany`, so demand
+    /// is shared as `merge(with:)` shares it, the stream finishes when they all have, and the first failure ends it.
     public func merge() -> Publishers.MergeMany<Element> {
         Publishers.MergeMany(self)
     }
 
-    /// The latest value of every publisher, in the collection's order, each time one of them
-    /// sends once all have sent (CombineExt's `combineLatest()`).
-    ///
-    /// An empty collection finishes at once without a value, as CombineExt's does. Demand,
-    /// threads and endings are those of `combineLatest(_:)`.
+    /// The latest value of every publisher, in order, each time one sends once all have sent (CombineExt's
+    /// `combineLatest()`); an empty collection finishes at once. Demand, threads, endings: `combineLatest(_:)`'s.
     ///
     /// <!-- snippet: CombineLatestMany -->
     /// ```swift
@@ -42,11 +34,9 @@ extension Collection where Element: Publisher {
         combineLatest(ifEmpty: .finish)
     }
 
-    /// `combineLatest()`, saying what an empty collection does: finish at once without a value
-    /// (`.finish`, CombineExt's behaviour), or send one empty array and then finish
-    /// (`.sendEmptyArray`, the latest values of no publishers, which CombineExt declined to
-    /// offer), once the subscriber asks for it. A collection with publishers behaves as
-    /// `combineLatest()`.
+    /// `combineLatest()`, saying what an empty collection does: finish at once without a value (`.finish`,
+    /// CombineExt's behaviour), or send one empty array and then finish (`.sendEmptyArray`, which CombineExt
+    /// declined to offer), once the subscriber asks for it. A collection with publishers behaves as `combineLatest()`.
     ///
     /// <!-- snippet: CombineLatestIfEmpty -->
     /// ```swift
@@ -56,7 +46,9 @@ extension Collection where Element: Publisher {
     /// #expect(recorder.values == [true])   // no filter rejects anything
     /// ```
     @inlinable
-    public func combineLatest(ifEmpty behavior: EmptyCombination) -> AnyPublisher<[Element.Output], Element.Failure> {
+    public func combineLatest(
+        ifEmpty behavior: EmptyCombination
+    ) -> AnyPublisher<[Element.Output], Element.Failure> {
         guard !isEmpty else {
             switch behavior {
             case .finish: return Empty().eraseToAnyPublisher()
@@ -66,11 +58,8 @@ extension Collection where Element: Publisher {
         return TupleMany<Element, LatestColumn<Element.Output>>(Array(self)).eraseToAnyPublisher()
     }
 
-    /// Arrays of the publishers' values, the n-th value of each in the n-th array, in the
-    /// collection's order (CombineExt's `zip()`).
-    ///
-    /// An empty collection finishes at once without a value, as CombineExt's does. Demand,
-    /// threads and endings are those of `zip(_:)`.
+    /// Arrays of the publishers' values, the n-th of each in the n-th array, in order (CombineExt's `zip()`);
+    /// an empty collection finishes at once. Demand, threads and endings are those of `zip(_:)`.
     @inlinable
     public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
         guard !isEmpty else { return Empty().eraseToAnyPublisher() }
@@ -79,15 +68,15 @@ extension Collection where Element: Publisher {
 }
 
 extension Publisher {
-    /// This publisher's latest value and those of `others`, as one array in that order, each
-    /// time one of them sends once all have sent (CombineExt's `combineLatest(with:)`).
-    ///
-    /// With no others, each value of this publisher alone, in an array.
+    /// This publisher's latest value and those of `others`, as one array in that order, each time one of them
+    /// sends once all have sent (CombineExt's `combineLatest(with:)`). With no others, each value alone, in an array.
     @inlinable
     public func combineLatest<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-        TupleMany<AnyPublisher<Output, Failure>, LatestColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
-            .eraseToAnyPublisher()
+        TupleMany<AnyPublisher<Output, Failure>, LatestColumn<Output>>(
+            [eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() }
+        )
+        .eraseToAnyPublisher()
     }
 
     /// `combineLatest(with:)` of the others listed (CombineExt's variadic form).
@@ -97,15 +86,15 @@ extension Publisher {
         combineLatest(with: others)
     }
 
-    /// This publisher's values and those of `others`, the n-th of each in the n-th array, in
-    /// that order (CombineExt's `zip(with:)`).
-    ///
-    /// With no others, each value of this publisher alone, in an array.
+    /// This publisher's values and those of `others`, the n-th of each in the n-th array, in that order
+    /// (CombineExt's `zip(with:)`). With no others, each value of this publisher alone, in an array.
     @inlinable
     public func zip<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-        TupleMany<AnyPublisher<Output, Failure>, QueueColumn<Output>>([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() })
-            .eraseToAnyPublisher()
+        TupleMany<AnyPublisher<Output, Failure>, QueueColumn<Output>>(
+            [eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() }
+        )
+        .eraseToAnyPublisher()
     }
 
     /// `zip(with:)` of the others listed (CombineExt's variadic form).

@@ -1,21 +1,18 @@
 import Sluice
 
 extension Publishers {
-    /// A publisher that pairs each value of its upstream with the latest value of another
-    /// publisher, through a result selector (CombineExt's `withLatestFrom`).
+    /// A publisher that pairs each value of its upstream with the latest value of another publisher, through
+    /// a result selector (CombineExt's `withLatestFrom`).
     ///
-    /// - The other publisher is subscribed first, with `.unlimited` demand, and only its latest
-    ///   value is kept. A value of the upstream that comes before the other has a value is
-    ///   dropped (and one more is requested from the upstream in its place).
+    /// - The other publisher is subscribed first, with `.unlimited` demand, and only its latest value is kept.
+    ///   An upstream value that comes before the other has one is dropped (and one more is requested in its place).
     /// - Demand: the upstream sees the downstream's demand, one for one.
-    /// - Ending: the upstream's completion (finished or failure) ends the stream and cancels
-    ///   the other. The other finishing ends nothing: its last value stays the latest. The
-    ///   other failing fails the stream and cancels the upstream (CombineExt ignores it; see
-    ///   Migration.md).
-    /// - Threads: the two publishers may send on different threads; the downstream still gets
-    ///   one signal at a time, and no lock is held while it (or the selector) is called.
-    /// - Where the selector runs: as with Sluice's `map`, on `isolation` when it was made in
-    ///   actor-isolated code (the caller's actor by default), else on the upstream's thread.
+    /// - Ending: the upstream's completion ends the stream and cancels the other. The other finishing ends nothing;
+    ///   the other failing fails the stream and cancels the upstream (CombineExt ignores it; see Migration.md).
+    /// - Threads: the two publishers may send on different threads; the downstream still gets one signal at a
+    ///   time, and no lock is held while it (or the selector) is called.
+    /// - Where the selector runs: as with `map`, on `isolation` when it was made in actor-isolated code (the
+    ///   caller's actor by default), else on the upstream's thread.
     public struct WithLatestFrom<Upstream: Publisher, Other: Publisher, Output>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Failure = Upstream.Failure
@@ -42,8 +39,7 @@ extension Publishers {
             self.isolation = isolation
         }
 
-        /// Subscribes the other publisher, then the upstream; the downstream gets its
-        /// subscription before either.
+        /// Subscribes the other publisher, then the upstream; the downstream gets its subscription before either.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let select = resultSelector
@@ -54,7 +50,6 @@ extension Publishers {
     }
 }
 
-/// The pairs behind `Publishers.WithLatestFrom`: each upstream value with the other's latest.
 @usableFromInline
 struct LatestPairs<Upstream: Publisher, Other: Publisher>: Publisher where Upstream.Failure == Other.Failure {
     @usableFromInline typealias Output = (Upstream.Output, Other.Output)
@@ -79,8 +74,8 @@ struct LatestPairs<Upstream: Publisher, Other: Publisher>: Publisher where Upstr
 }
 
 extension Publisher {
-    /// Pairs each value of this publisher with the latest value of `other`, through
-    /// `resultSelector`; see `Publishers.WithLatestFrom` for demand, ending and threads.
+    /// Pairs each value of this publisher with the latest value of `other`, through `resultSelector`; see
+    /// `Publishers.WithLatestFrom` for demand, ending and threads.
     ///
     /// <!-- snippet: WithLatestFromSelector -->
     /// ```swift
@@ -99,16 +94,14 @@ extension Publisher {
         Publishers.WithLatestFrom(upstream: self, other: other, resultSelector: resultSelector, isolation: isolation)
     }
 
-    /// For each value of this publisher, the latest value of `other`; values before `other`
-    /// has one are dropped. See `Publishers.WithLatestFrom`.
+    /// For each value of this publisher, the latest value of `other`; values before `other` has one are dropped.
     public func withLatestFrom<Other: Publisher>(_ other: Other) -> Publishers.WithLatestFrom<Self, Other, Other.Output>
     where Other.Failure == Failure {
         Publishers.WithLatestFrom(upstream: self, other: other, resultSelector: { $1 }, isolation: nil)
     }
 
-    /// Each value of this publisher with the latest values of `other` and `other1`, once both
-    /// have one: `other.combineLatest(other1)` is the publisher whose latest value is taken.
-    /// See `Publishers.WithLatestFrom` for demand, ending and threads.
+    /// Each value of this publisher with the latest values of `other` and `other1`, once both have one:
+    /// `other.combineLatest(other1)` is the publisher whose latest value is taken.
     @inlinable
     public func withLatestFrom<Other: Publisher, Other1: Publisher>(
         _ other: Other, _ other1: Other1
@@ -118,8 +111,7 @@ extension Publisher {
             .eraseToAnyPublisher()
     }
 
-    /// `resultSelector` applied to each value of this publisher and the latest values of
-    /// `other` and `other1`, once both have one. See `Publishers.WithLatestFrom`.
+    /// `resultSelector` applied to each value and the latest values of `other` and `other1`, once both have one.
     public func withLatestFrom<Other: Publisher, Other1: Publisher, Result>(
         _ other: Other, _ other1: Other1,
         resultSelector: @escaping (Output, (Other.Output, Other1.Output)) -> Result,
@@ -129,8 +121,7 @@ extension Publisher {
         withLatestFrom(other.combineLatest(other1), resultSelector: resultSelector, isolation: isolation)
     }
 
-    /// Each value of this publisher with the latest values of `other`, `other1` and `other2`,
-    /// once all three have one. See `Publishers.WithLatestFrom`.
+    /// Each value of this publisher with the latest values of `other`, `other1` and `other2`, once all three have one.
     @inlinable
     public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher>(
         _ other: Other, _ other1: Other1, _ other2: Other2
@@ -140,9 +131,7 @@ extension Publisher {
             .eraseToAnyPublisher()
     }
 
-    /// `resultSelector` applied to each value of this publisher and the latest values of
-    /// `other`, `other1` and `other2`, once all three have one. See
-    /// `Publishers.WithLatestFrom`.
+    /// `resultSelector` applied to each value and the latest of `other`, `other1` and `other2`, once all have one.
     public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher, Result>(
         _ other: Other, _ other1: Other1, _ other2: Other2,
         resultSelector: @escaping (Output, (Other.Output, Other1.Output, Other2.Output)) -> Result,

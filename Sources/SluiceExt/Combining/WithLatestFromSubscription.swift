@@ -1,22 +1,15 @@
 import Sluice
 
-/// The subscription of a `Publishers.WithLatestFrom`: the upstream's subscriber, the
-/// downstream's subscription, and (through `OtherSide`) the other publisher's subscriber.
-///
-/// Its state is under one lock; every callout (to the downstream, to either subscription) is
-/// made after unlocking (rule 6). The upstream's signals are serial (rule 3) but the other's
-/// failure may come on another thread while an upstream value is out to the downstream: then
-/// the failure waits in `State/pendingCompletion` and the thread delivering that value
-/// delivers it when the downstream returns, so the downstream's signals never overlap.
+/// The subscription of a `Publishers.WithLatestFrom`, also the upstream's subscriber. Every callout is made
+/// after unlocking (rule 6). The other's failure may come on another thread while an upstream value is out:
+/// it then waits in `State/pendingCompletion` for that value's thread, so the downstream's signals never overlap.
 ///
 /// ```text
 /// running ──upstream completes / other fails / cancel──▶ ended (downstream, subscriptions
 ///    │                                                          and latest value let go)
 ///    └─ other fails while a value is out: pendingCompletion, delivered by that value's thread
 /// ```
-///
-/// Inlinable, so that it runs specialised in the client (benchmark row "SluiceExt:
-/// withLatestFrom of two PassthroughSubjects → sink").
+/// Inlinable, so that it runs specialised in the client.
 @usableFromInline
 final class WithLatestFromSubscription<UpstreamOutput, OtherOutput, Failure: Error, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
@@ -25,16 +18,14 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
 
     @usableFromInline
     struct State {
-        /// `nil` once ended.
         @usableFromInline var downstream: Downstream?
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var other: (any Subscription)?
         /// Demand requested before the upstream's subscription arrived.
         @usableFromInline var pendingDemand = Subscribers.Demand.none
         @usableFromInline var latest: OtherOutput?
-        /// An upstream value is out to the downstream.
         @usableFromInline var delivering = false
-        /// The other failed while a value was out: its thread delivers this on return.
+        /// The other failed while a value was out: that value's thread delivers this on return.
         @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
         @usableFromInline var ended = false
 
@@ -43,7 +34,7 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
             self.downstream = downstream
         }
 
-        /// Ends the stream: lets go of everything; returns the subscriptions to cancel.
+        /// Lets go of everything; returns the subscriptions to cancel.
         @inlinable
         mutating func end() -> [any Subscription] {
             ended = true
@@ -131,8 +122,7 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
         }
     }
 
-    /// The upstream completed or the other failed: the completion goes out now, or after the
-    /// value being delivered; every subscription still held is cancelled.
+    /// The completion goes out now, or after the value being delivered.
     @inlinable
     func end(with completion: Subscribers.Completion<Failure>) {
         let (cancels, downstream) = state.withLock { state -> ([any Subscription], Downstream?) in
@@ -174,10 +164,8 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
         withExtendedLifetime(downstream) {}  // released after unlocking
     }
 
-    /// `"WithLatestFrom"`.
     @usableFromInline var description: String { "WithLatestFrom" }
 
-    /// The other publisher's subscriber: it passes every signal on to the subscription.
     @usableFromInline
     struct OtherSide: Subscriber, CustomStringConvertible {
         @usableFromInline typealias Input = OtherOutput
@@ -191,7 +179,9 @@ where Downstream.Input == (UpstreamOutput, OtherOutput), Downstream.Failure == F
             parent.receiveOther(input)
             return .none
         }
-        @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOther(completion: completion) }
+        @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+            parent.receiveOther(completion: completion)
+        }
         @usableFromInline var description: String { "WithLatestFrom" }
     }
 }

@@ -1,28 +1,21 @@
 import Sluice
 
 extension Publishers {
-    /// A publisher whose values come from a closure that gets a ``Subscriber`` handle and
-    /// sends to it (CombineExt's `Publishers.Create`): the closure runs once per subscription
-    /// and returns a `Cancellable` that cleans up what it started.
+    /// A publisher whose values come from a closure that gets a ``Subscriber`` handle and sends to it
+    /// (CombineExt's `Publishers.Create`): the closure runs once per subscription and returns a `Cancellable`
+    /// that cleans up what it started.
     ///
-    /// - Demand: the closure may send at any time, with or without demand. What the subscriber
-    ///   has not asked for yet waits in a buffer without bound (Sluice's
-    ///   `buffer(size: .max, prefetch: .byRequest, whenFull: .dropNewest)`), oldest first, and
-    ///   goes out as the subscriber asks. For a source that can wait for demand instead, use
-    ///   Sluice's `Publishers.Emitting`, whose emitter shows the demand and refuses values
-    ///   beyond it.
-    /// - Endings: `.finished` reaches the subscriber after the buffered values; a failure
-    ///   reaches it at once, dropping what is still buffered. Sends after the completion are
-    ///   ignored (CombineExt traps on them).
-    /// - Threads: the closure runs on the subscribing thread, after the subscriber has its
-    ///   subscription (so a request made in `receive(subscription:)` is in place when the
-    ///   first value is sent). The handle may be used from any thread where `Output` is
-    ///   `Sendable`; each signal reaches the subscriber on the thread that sent it, or on the
-    ///   thread of the request that let it out of the buffer, one at a time and in order.
-    /// - Cleanup: the returned `Cancellable` is cancelled once, when the subscriber cancels or
-    ///   the completion has been delivered (CombineExt's documentation promises both; its code
-    ///   cancels it only on cancel, and its `AnyCancellable`'s deinit covers the rest). A
-    ///   cancel that comes while the closure is still running cancels it as soon as it returns.
+    /// - Demand: the closure may send at any time, with or without demand. What the subscriber has not asked
+    ///   for yet waits in a buffer without bound, oldest first, and goes out as the subscriber asks. For a
+    ///   source that can wait for demand, use `Publishers.Emitting`, whose emitter refuses values beyond it.
+    /// - Endings: `.finished` reaches the subscriber after the buffered values; a failure reaches it at once,
+    ///   dropping what is still buffered. Sends after the completion are ignored (CombineExt traps on them).
+    /// - Threads: the closure runs on the subscribing thread, after the subscriber has its subscription (and
+    ///   any request made in `receive(subscription:)`). The handle may be used from any thread where `Output`
+    ///   is `Sendable`; each signal reaches the subscriber on the thread that sent it, or of the request that
+    ///   let it out of the buffer, one at a time and in order.
+    /// - Cleanup: the returned `Cancellable` is cancelled once, on cancel or after the completion (CombineExt
+    ///   cancels it only on cancel); a cancel during the closure takes effect as soon as it returns.
     ///
     /// <!-- snippet: CreateWithCleanup -->
     /// ```swift
@@ -41,8 +34,8 @@ extension Publishers {
     /// #expect(log.observerCount == 0)
     /// ```
     public struct Create<Output, Failure: Error>: Publisher {
-        /// The closure run for each subscription: it gets the handle to send with and returns
-        /// what to cancel when the subscription ends.
+        /// The closure run for each subscription: it gets the handle to send with and returns what to cancel
+        /// when the subscription ends.
         public typealias SubscriberHandler = (Subscriber) -> any Cancellable
 
         private let factory: SubscriberHandler
@@ -67,14 +60,12 @@ extension Publishers {
 }
 
 extension Publishers.Create {
-    /// The handle a ``Publishers/Create`` closure sends with (CombineExt's
-    /// `Publishers.Create.Subscriber`). Sends beyond the subscriber's demand are buffered;
-    /// sends after a completion, or after the subscriber cancelled, are ignored.
+    /// The handle a ``Publishers/Create`` closure sends with (CombineExt's `Publishers.Create.Subscriber`).
+    /// Sends beyond the subscriber's demand are buffered; sends after a completion or a cancel are ignored.
     public struct Subscriber {
         let subject: PassthroughSubject<Output, Failure>
 
-        /// Sends a value: delivered now if the subscriber has demand (and nothing is buffered
-        /// before it), else buffered.
+        /// Sends a value: delivered now if the subscriber has demand and nothing is buffered, else buffered.
         public func send(_ input: Output) {
             subject.send(input)
         }
@@ -86,19 +77,16 @@ extension Publishers.Create {
     }
 }
 
-// Sendable by construction: the one stored property is a subject, Sendable where its Output is.
 extension Publishers.Create.Subscriber: Sendable where Output: Sendable {}
 
 extension AnyPublisher {
-    /// A type-erased ``Publishers/Create`` (CombineExt's initialiser): `factory` runs once per
-    /// subscription with a handle to send values and a completion, and returns the
-    /// `Cancellable` run when the subscription ends.
+    /// A type-erased ``Publishers/Create`` (CombineExt's initialiser): `factory` runs once per subscription with
+    /// a handle to send values and a completion, and returns the `Cancellable` run when the subscription ends.
     public init(_ factory: @escaping Publishers.Create<Output, Failure>.SubscriberHandler) {
         self = Publishers.Create(factory: factory).eraseToAnyPublisher()
     }
 
-    /// A type-erased ``Publishers/Create`` (CombineExt's `create`); see
-    /// ``Publishers/Create`` for demand, threads and cleanup.
+    /// A type-erased ``Publishers/Create`` (CombineExt's `create`); see it for demand, threads and cleanup.
     public static func create(
         _ factory: @escaping Publishers.Create<Output, Failure>.SubscriberHandler
     ) -> AnyPublisher<Output, Failure> {
@@ -106,8 +94,7 @@ extension AnyPublisher {
     }
 }
 
-/// The cleanup of one ``Publishers/Create`` subscription: the factory's `Cancellable`, run
-/// once when the subscription ends, or at once if it ended before the factory returned.
+/// The factory's `Cancellable`, run once when the subscription ends (at once if it ended before the factory returned).
 final class CreateCleanup: Sendable {
     private struct State {
         var cancellable: AnyCancellable?
@@ -116,7 +103,6 @@ final class CreateCleanup: Sendable {
 
     private let state = Locked(State())
 
-    /// Keeps what the factory returned, or cancels it if the subscription already ended.
     func start(_ cancellable: any Cancellable) {
         let erased = AnyCancellable(cancellable)
         let late = state.withLock { state -> AnyCancellable? in
@@ -127,7 +113,6 @@ final class CreateCleanup: Sendable {
         late?.cancel()
     }
 
-    /// The subscription ended: cancels what the factory returned (once).
     func end() {
         let cancellable = state.withLock { state -> AnyCancellable? in
             state.ended = true

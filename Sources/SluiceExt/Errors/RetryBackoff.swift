@@ -22,9 +22,9 @@ public struct RetryBackoff: Sendable, Equatable {
     /// The largest fraction of a delay taken off at random, in `0...1`.
     public let jitter: Double
 
-    /// A delay of `initial`, multiplied by `multiplier` after each failure, capped at `maximum`,
-    /// less a random fraction of up to `jitter`. Traps if `initial` is negative, `multiplier`
-    /// is below 1 or `jitter` is outside `0...1`.
+    /// A delay of `initial`, multiplied by `multiplier` after each failure, capped at `maximum`, less a random
+    /// fraction of up to `jitter`. Traps if `initial` is negative, `multiplier` is below 1 or `jitter` is
+    /// outside `0...1`.
     public static func exponential(
         initial: Duration, multiplier: Double = 2, maximum: Duration? = nil, jitter: Double = 0
     ) -> RetryBackoff {
@@ -49,8 +49,8 @@ public struct RetryBackoff: Sendable, Equatable {
         self.jitter = jitter
     }
 
-    /// The delay before the retry that follows failure number `failures` (1 for the first),
-    /// with `random` in `0...1` choosing how much of the jitter is taken off (`0`: none).
+    /// The delay before the retry that follows failure number `failures` (1 for the first), with `random`
+    /// in `0...1` choosing how much of the jitter is taken off (`0`: none).
     public func delay(after failures: Int, random: Double) -> Duration {
         // In seconds, where a long run of failures saturates instead of overflowing `Duration`.
         var seconds = initial.seconds * Double.pow(multiplier, failures - 1)
@@ -60,16 +60,13 @@ public struct RetryBackoff: Sendable, Equatable {
 }
 
 extension Duration {
-    /// The longest delay a back-off produces, in seconds: about 31 years, far below where
-    /// `Duration` or a scheduler's nanosecond stride would overflow.
+    /// The longest delay in seconds (about 31 years), far below where a nanosecond stride would overflow.
     fileprivate static let longestDelay = 1e9
 
-    /// This duration in seconds.
     fileprivate var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
-    /// This duration in whole nanoseconds, for a scheduler's stride.
     fileprivate var nanoseconds: Int {
         Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
     }
@@ -83,17 +80,15 @@ extension Double {
 }
 
 extension Publisher {
-    /// Resubscribes to this publisher after each failure, up to `retries` times, waiting on
-    /// `scheduler` as `backoff` says before each new attempt, and only for the failures
-    /// `shouldRetry` accepts (Sluice's addition: neither Combine nor CombineExt has back-off
-    /// with a cap and jitter on any scheduler).
+    /// Resubscribes to this publisher after each failure, up to `retries` times, waiting on `scheduler` as
+    /// `backoff` says before each new attempt, and only for the failures `shouldRetry` accepts (Sluice's
+    /// addition: neither Combine nor CombineExt has back-off with a cap and jitter on any scheduler).
     ///
-    /// The failure that is not retried (`retries` used up, or `shouldRetry` said no) fails the
-    /// stream. The values of every attempt reach the downstream; its demand carries over to
-    /// each new attempt. A cancel during a wait cancels the timer: no attempt follows. The
-    /// count of failures belongs to the subscription and does not reset when an attempt
-    /// delivers values. `shouldRetry` runs where the failure arrives, or on `isolation` when
-    /// written in actor-isolated code. Built on ``Sluice/Publisher/retryWhen(_:)``.
+    /// The failure that is not retried (`retries` used up, or `shouldRetry` said no) fails the stream. The
+    /// values of every attempt reach the downstream; its demand carries over to each new attempt. A cancel
+    /// during a wait cancels the timer: no attempt follows. The count of failures belongs to the subscription
+    /// and does not reset when an attempt delivers values. `shouldRetry` runs where the failure arrives, or
+    /// on `isolation` when written in actor-isolated code. Built on ``Sluice/Publisher/retryWhen(_:)``.
     ///
     /// <!-- snippet: RetryWithBackoff -->
     /// ```swift
@@ -113,17 +108,25 @@ extension Publisher {
     ) -> AnyPublisher<Output, Failure> {
         precondition(retries >= 0, "retry(_:backoff:scheduler:): retries must not be negative, got \(retries)")
         return retrying(
-            attempts: retries + 1, scheduler: scheduler, options: options, isolation: isolation, shouldRetry: shouldRetry
+            attempts: retries + 1,
+            scheduler: scheduler,
+            options: options,
+            isolation: isolation,
+            shouldRetry: shouldRetry
         ) { failures in
-            .nanoseconds(backoff.delay(after: failures, random: backoff.jitter == 0 ? 0 : Double.random(in: 0...1)).nanoseconds)
+            .nanoseconds(
+                backoff.delay(
+                    after: failures,
+                    random: backoff.jitter == 0 ? 0 : Double.random(in: 0...1)
+                ).nanoseconds
+            )
         }
     }
 
-    /// Resubscribes after each failure as `behavior` says (CombineExt's
-    /// `retry(_:scheduler:shouldRetry:)`): `maxCount` is the number of attempts in all, the
-    /// first included; delays are waited for on `scheduler`. `shouldRetry`, when given, can
-    /// refuse a failure, which then fails the stream. Demand, cancel and threads as
-    /// ``Sluice/Publisher/retry(_:backoff:scheduler:options:isolation:if:)``.
+    /// Resubscribes after each failure as `behavior` says (CombineExt's `retry(_:scheduler:shouldRetry:)`):
+    /// `maxCount` is the number of attempts in all, the first included; delays are waited for on `scheduler`.
+    /// `shouldRetry`, when given, can refuse a failure, which then fails the stream. Demand, cancel and
+    /// threads as ``Sluice/Publisher/retry(_:backoff:scheduler:options:isolation:if:)``.
     public func retry<Context: Scheduler>(
         _ behavior: RepeatBehavior<Context>, scheduler: Context, shouldRetry: RetryPredicate? = nil
     ) -> AnyPublisher<Output, Failure> {
@@ -132,15 +135,13 @@ extension Publisher {
             shouldRetry: { shouldRetry?($0) ?? true }, delay: behavior.delay(after:))
     }
 
-    /// `retryWhen` with a trigger that numbers the failures and, for each, either fails with
-    /// it (no attempt left, or refused) or fires after `delay(failures)`.
+    /// `retryWhen` with a trigger that, for each numbered failure, fails with it or fires after `delay(failures)`.
     private func retrying<S: Scheduler>(
         attempts: Int, scheduler: S, options: S.SchedulerOptions?, isolation: (any Actor)?,
         shouldRetry: @escaping (Failure) -> Bool, delay: @escaping (Int) -> S.SchedulerTimeType.Stride
     ) -> AnyPublisher<Output, Failure> {
-        // The trigger takes every failure at once (no `maxPublishers`): the next failure can come
-        // while the delay that fired the retry has yet to finish, and `failures` drops a value
-        // nobody has demand for.
+        // No `maxPublishers`: the next failure can come before the delay that fired the retry has finished,
+        // and `failures` drops a value nobody has demand for.
         retryWhen { failures in
             failures.enumerated(initial: 1).setFailureType(to: Failure.self).flatMap({ failures, failure in
                 guard failures < attempts, shouldRetry(failure) else {
@@ -158,9 +159,8 @@ extension Publisher {
 /// Whether CombineExt's `retry(_:scheduler:shouldRetry:)` retries a failure.
 public typealias RetryPredicate = (any Error) -> Bool
 
-/// How CombineExt's `retry(_:scheduler:shouldRetry:)` retries (CombineExt's `RepeatBehavior`,
-/// from RxSwiftExt): each case's `maxCount` is the number of attempts in all, the first
-/// included; times are in seconds.
+/// How CombineExt's `retry(_:scheduler:shouldRetry:)` retries (CombineExt's `RepeatBehavior`, from RxSwiftExt):
+/// each case's `maxCount` is the number of attempts in all, the first included; times are in seconds.
 public enum RepeatBehavior<Context: Scheduler> {
     /// Retry at once.
     case immediate(maxCount: UInt)
@@ -180,7 +180,6 @@ public enum RepeatBehavior<Context: Scheduler> {
         }
     }
 
-    /// The wait before the retry after failure number `failures`.
     func delay(after failures: Int) -> Context.SchedulerTimeType.Stride {
         switch self {
         case .immediate:
@@ -188,7 +187,9 @@ public enum RepeatBehavior<Context: Scheduler> {
         case .delayed(_, let time):
             .milliseconds(Int(time * 1000))
         case .exponentialDelayed(_, let initial, let multiplier):
-            .milliseconds(Int(min(initial * Double.pow(1 + multiplier, failures - 1), Duration.longestDelay) * 1000))
+            .milliseconds(
+                Int(min(initial * Double.pow(1 + multiplier, failures - 1), Duration.longestDelay) * 1000)
+            )
         case .customTimerDelayed(_, let delayCalculator):
             delayCalculator(UInt(failures))
         }

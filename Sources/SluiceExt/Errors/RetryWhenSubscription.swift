@@ -1,15 +1,9 @@
 import Sluice
 
-/// The subscription of a `Publishers.RetryWhen`: the downstream's subscription, the
-/// subscriber of each upstream attempt (`UpstreamSide`) and of the trigger (`TriggerSide`).
-///
-/// Its state is under one lock; every callout (to the downstream, a subscription, the
-/// failures' subject or the upstream publisher) is made after unlocking (rule 6). Sending a
-/// failure into the subject and subscribing the upstream are the two steps of a retry, and
-/// either may synchronously cause the other (a trigger that maps each failure to a value, an
-/// upstream that fails at once). One thread at a time runs them (`busy`): a step caused
-/// while it runs is recorded (`pendingFailure`, `retryRequested`) and run by its loop, so the
-/// stack stays flat however many retries follow.
+/// The subscription of a `Publishers.RetryWhen`, with the subscribers of each upstream attempt and of the trigger.
+/// Every callout is made after unlocking (rule 6). Sending a failure and subscribing the upstream may each
+/// synchronously cause the other, so one thread at a time runs them (`busy`): a step caused meanwhile is
+/// recorded (`pendingFailure`, `retryRequested`) and run by its loop, keeping the stack flat.
 ///
 /// ```text
 /// running ──upstream fails──▶ waiting (failure sent to the trigger) ──trigger value──▶ running
@@ -22,16 +16,13 @@ final class RetryWhenSubscription<Upstream: Publisher, TriggerOutput, TriggerFai
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Failure = Upstream.Failure
 
-    /// A step of a retry, run outside the lock.
     enum Step {
         case sendFailure(Failure, PassthroughSubject<Failure, Never>)
         case subscribe(Upstream)
     }
 
     struct State: EndingState {
-        /// `nil` once ended.
         var downstream: Downstream?
-        /// The publisher to retry; `nil` once ended.
         var publisher: Upstream?
         var failures: PassthroughSubject<Failure, Never>?
         /// The current attempt's subscription; `nil` between a failure and the retry.
@@ -41,13 +32,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         var demand = Subscribers.Demand.none
         /// The upstream failed; the next trigger value retries.
         var waiting = false
-        /// A thread is running retry steps.
         var busy = false
         var pendingFailure: Failure?
         var retryRequested = false
         var ended = false
 
-        /// Ends the stream: lets go of everything; returns the subscriptions to cancel.
+        /// Lets go of everything; returns the subscriptions to cancel.
         mutating func end() -> [any Subscription] {
             ended = true
             publisher = nil
@@ -78,7 +68,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         state = Locked(State(downstream: downstream, publisher: upstream, failures: failures))
     }
 
-    /// Subscribes the upstream for the first time.
     func start() {
         let publisher = state.withLock { state -> Upstream? in
             guard !state.ended else { return nil }
@@ -88,7 +77,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         if let publisher { run(.subscribe(publisher)) }
     }
 
-    /// Runs `step`, then the steps it caused, until none is left.
     func run(_ step: Step) {
         var next: Step? = step
         while let step = next {
@@ -178,9 +166,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
     }
 
-    /// The upstream or the trigger (the one at `source`, which is not cancelled) ended the
-    /// stream with `completion`.
-    func end(with completion: Subscribers.Completion<Failure>, from source: WritableKeyPath<State, (any Subscription)?>) {
+    /// The one at `source` ended the stream, so it is not cancelled.
+    func end(
+        with completion: Subscribers.Completion<Failure>,
+        from source: WritableKeyPath<State, (any Subscription)?>
+    ) {
         state.end(with: completion) { state in
             state[keyPath: source] = nil
             return true
@@ -203,10 +193,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         state.end(with: nil)
     }
 
-    /// `"RetryWhen"`.
     var description: String { "RetryWhen" }
 
-    /// The subscriber of one upstream attempt: it passes every signal on.
     struct UpstreamSide: Subscriber, CustomStringConvertible {
         typealias Input = Upstream.Output
         let parent: RetryWhenSubscription
@@ -218,7 +206,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         var description: String { "RetryWhen" }
     }
 
-    /// The trigger's subscriber: each value may retry, its ending ends the stream.
     struct TriggerSide: Subscriber, CustomStringConvertible {
         typealias Input = TriggerOutput
         typealias Failure = TriggerFailure
@@ -230,7 +217,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             parent.receiveTriggerValue()
             return .none
         }
-        func receive(completion: Subscribers.Completion<TriggerFailure>) { parent.receiveTrigger(completion: completion) }
+        func receive(completion: Subscribers.Completion<TriggerFailure>) {
+            parent.receiveTrigger(completion: completion)
+        }
         var description: String { "RetryWhen" }
     }
 }

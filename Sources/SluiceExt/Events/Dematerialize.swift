@@ -1,13 +1,11 @@
 import Sluice
 
 extension Publishers {
-    /// A publisher that turns a stream of events back into signals (CombineExt's
-    /// `dematerialize()`): each `.value` is delivered, a `.failure` fails the stream and a
-    /// `.finished` finishes it, either one cancelling the upstream. The upstream finishing
-    /// finishes the stream too.
+    /// A publisher that turns a stream of events back into signals (CombineExt's `dematerialize()`): each
+    /// `.value` is delivered, a `.failure` fails the stream and a `.finished` finishes it, either one cancelling
+    /// the upstream. The upstream finishing finishes the stream too.
     ///
-    /// Demand passes through one for one: the downstream's subscription is the upstream's own;
-    /// events after the ending one are never requested past what the downstream asked for.
+    /// Demand passes through one for one: the downstream's subscription is the upstream's own.
     public struct Dematerialize<Upstream: Publisher>: Publisher
     where Upstream.Output: EventConvertible, Upstream.Failure == Never {
         public typealias Output = Upstream.Output.Output
@@ -29,7 +27,6 @@ extension Publishers {
     }
 }
 
-/// `Publishers.Dematerialize`'s step: an event in, a value or the end out.
 @usableFromInline
 struct DematerializeStep<Element: EventConvertible>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Never
@@ -51,8 +48,7 @@ struct DematerializeStep<Element: EventConvertible>: OperatorStep {
 }
 
 extension Publisher where Output: EventConvertible, Failure == Never {
-    /// Turns a publisher of events (a `materialize()`d one) back into the stream they
-    /// describe; see `Publishers.Dematerialize`.
+    /// Turns a `materialize()`d publisher back into the stream it describes; see `Publishers.Dematerialize`.
     ///
     /// <!-- snippet: MaterializeRoundTrip -->
     /// ```swift

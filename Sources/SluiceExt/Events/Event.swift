@@ -1,7 +1,6 @@
 import Sluice
 
-/// One signal of a publisher as a value: what `materialize()` publishes and
-/// `dematerialize()` turns back into signals.
+/// One signal of a publisher as a value: what `materialize()` publishes and `dematerialize()` turns back.
 public enum Event<Output, Failure: Error> {
     /// A value.
     case value(Output)
@@ -26,9 +25,7 @@ extension Event: CustomStringConvertible {
     }
 }
 
-/// A type that stands for an ``Event``: what the operators on materialized publishers
-/// (`dematerialize()`, `values()`,
-/// `failures()`) accept as elements.
+/// A type that stands for an ``Event``: what `dematerialize()`, `values()` and `failures()` accept as elements.
 public protocol EventConvertible<Output, Failure> {
     /// The values of the event's stream.
     associatedtype Output
@@ -44,9 +41,8 @@ extension Event: EventConvertible {
 }
 
 extension Publisher where Output: EventConvertible, Failure == Never {
-    /// The values of a materialized publisher's events, dropping its failure and finish events
-    /// (this publisher still finishes when its upstream does). Demand: a dropped event is
-    /// replaced by one more requested upstream.
+    /// The values of a materialized publisher's events, dropping its failure and finish events (this publisher
+    /// still finishes when its upstream does). Demand: a dropped event is replaced by one more requested upstream.
     @inlinable
     public func values() -> AnyPublisher<Output.Output, Never> {
         compactMap({ element -> Output.Output? in
@@ -56,8 +52,8 @@ extension Publisher where Output: EventConvertible, Failure == Never {
         .eraseToAnyPublisher()
     }
 
-    /// The failure of a materialized publisher, as a value (at most one, in a well-formed
-    /// stream of events), dropping its value and finish events. Demand as `values()`.
+    /// The failure of a materialized publisher, as a value (at most one, in a well-formed stream of events),
+    /// dropping its value and finish events. Demand as `values()`.
     @inlinable
     public func failures() -> AnyPublisher<Output.Failure, Never> {
         compactMap({ element -> Output.Failure? in

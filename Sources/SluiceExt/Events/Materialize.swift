@@ -1,13 +1,11 @@
 import Sluice
 
 extension Publishers {
-    /// A publisher that delivers its upstream's signals as values (CombineExt's
-    /// `materialize()`): each value as `.value`, then the ending as `.finished` or
-    /// `.failure`, then a plain finish. It never fails.
+    /// A publisher that delivers its upstream's signals as values (CombineExt's `materialize()`): each value as
+    /// `.value`, then the ending as `.finished` or `.failure`, then a plain finish. It never fails.
     ///
-    /// Demand: the upstream sees the downstream's demand, one for one. The ending event is a
-    /// value too, so it waits for demand: if the upstream ends while the downstream has none,
-    /// the event (and the finish after it) goes out with the downstream's next request.
+    /// Demand passes through one for one. The ending event is a value too: if the upstream ends while the
+    /// downstream has no demand, the event (and the finish after it) goes out with the next request.
     public struct Materialize<Upstream: Publisher>: Publisher {
         public typealias Output = Event<Upstream.Output, Upstream.Failure>
         public typealias Failure = Never
@@ -28,17 +26,14 @@ extension Publishers {
 }
 
 extension Publisher {
-    /// Delivers this publisher's values, and its completion, as ``Event`` values; see
-    /// `Publishers.Materialize`.
+    /// Delivers this publisher's values, and its completion, as ``Event`` values; see `Publishers.Materialize`.
     public func materialize() -> Publishers.Materialize<Self> {
         Publishers.Materialize(upstream: self)
     }
 }
 
-/// The upstream's subscriber and the downstream's subscription of a
-/// `Publishers.Materialize`. It counts the downstream's outstanding demand (under its
-/// lock) so that the ending event, which needs a unit of it, waits for a request when there is
-/// none.
+/// The subscription of a `Publishers.Materialize`. It counts the downstream's outstanding demand so that the
+/// ending event, which needs a unit of it, waits for a request when there is none.
 ///
 /// ```text
 /// running ──upstream ends, demand > 0──────────────────▶ ended (event + finish delivered)
@@ -54,7 +49,6 @@ where Downstream.Input == Event<UpstreamOutput, UpstreamFailure>, Downstream.Fai
     struct State {
         var downstream: Downstream?
         var upstream: (any Subscription)?
-        /// The downstream's demand not yet used by a value.
         var demand = Subscribers.Demand.none
         /// The upstream ended while the downstream had no demand.
         var held: Event<UpstreamOutput, UpstreamFailure>?
@@ -109,7 +103,8 @@ where Downstream.Input == Event<UpstreamOutput, UpstreamFailure>, Downstream.Fai
 
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
-        let (upstream, end) = state.withLock { state -> ((any Subscription)?, (Event<UpstreamOutput, UpstreamFailure>, Downstream)?) in
+        let (upstream, end) = state.withLock {
+            state -> ((any Subscription)?, (Event<UpstreamOutput, UpstreamFailure>, Downstream)?) in
             guard !state.ended else { return (nil, nil) }
             state.demand += demand
             if let held = state.held, let downstream = state.takeDownstream() { return (nil, (held, downstream)) }
@@ -137,7 +132,6 @@ where Downstream.Input == Event<UpstreamOutput, UpstreamFailure>, Downstream.Fai
         downstream.receive(completion: .finished)
     }
 
-    /// `"Materialize"`.
     var description: String { "Materialize" }
 }
 

@@ -1,11 +1,9 @@
 import Sluice
 
 extension Publisher {
-    /// Splits this publisher's values in two by `predicate` (CombineExt's `partition`): the
-    /// values it accepts, and the rest. Both halves share one subscription of this publisher
-    /// (through `share()`, so `predicate` runs once per value): the first half subscribed
-    /// subscribes it, and a half subscribed later misses what was sent before. Where
-    /// `predicate` runs: as with Sluice's `map`.
+    /// Splits this publisher's values in two by `predicate` (CombineExt's `partition`). Both halves share one
+    /// subscription through `share()` (so `predicate` runs once per value, where `map`'s closure does): the first
+    /// half subscribed subscribes it, and a half subscribed later misses what was sent before.
     public func partition(
         _ predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation
     ) -> (matches: AnyPublisher<Output, Failure>, nonMatches: AnyPublisher<Output, Failure>) {

@@ -1,7 +1,7 @@
 import Sluice
 
-/// Whether `prefix(while:behavior:)` also delivers the first value that fails its predicate
-/// (CombineExt's `PrefixWhileBehavior`).
+/// Whether `prefix(while:behavior:)` also delivers the first value that fails its predicate (CombineExt's
+/// `PrefixWhileBehavior`).
 public enum PrefixWhileBehavior: Sendable {
     /// Deliver the first failing value, then finish.
     case inclusive
@@ -10,18 +10,12 @@ public enum PrefixWhileBehavior: Sendable {
 }
 
 extension Publisher {
-    /// Delivers values while `predicate` holds, then finishes; with `.inclusive`, the first
-    /// value that fails it is delivered before the finish (CombineExt's
-    /// `prefix(while:behavior:)`).
+    /// Delivers values while `predicate` holds, then finishes; with `.inclusive`, the first value that fails it
+    /// is delivered before the finish (CombineExt's `prefix(while:behavior:)`).
     ///
-    /// Demand passes through one for one, as with Combine's `prefix(while:)`: the upstream
-    /// is asked for what the downstream asks. At the first failing value the upstream is
-    /// cancelled and the stream finishes, right after that value with `.inclusive`. An
-    /// upstream failure before then passes through. Where `predicate` runs: as with Sluice's
-    /// `prefix(while:)`.
-    ///
-    /// Unlike CombineExt's, `behavior` has no default: Sluice's own `prefix(while:)` serves a
-    /// call without it (and behaves as `.exclusive`).
+    /// Demand, upstream failures and where `predicate` runs are as with `prefix(while:)`; at the first failing
+    /// value the upstream is cancelled. Unlike CombineExt's, `behavior` has no default: Sluice's own
+    /// `prefix(while:)` serves a call without it (as `.exclusive`).
     ///
     /// <!-- snippet: PrefixWhileInclusive -->
     /// ```swift
@@ -43,8 +37,7 @@ extension Publisher {
     }
 }
 
-/// `prefix(while:behavior: .inclusive)`: Sluice's operator machinery with a step that ends
-/// with the first failing value (`.last`) instead of before it.
+/// `prefix(while:behavior: .inclusive)`: a step that ends with the first failing value (`.last`), not before it.
 struct PrefixThrough<Upstream: Publisher>: Publisher {
     typealias Output = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -58,8 +51,6 @@ struct PrefixThrough<Upstream: Publisher>: Publisher {
     }
 }
 
-/// The step of ``PrefixThrough``: each value passes while the predicate holds; the first that
-/// fails it is the last.
 struct PrefixThroughStep<Input, Failure: Error>: OperatorStep {
     typealias Output = Input
     typealias UpstreamFailure = Failure

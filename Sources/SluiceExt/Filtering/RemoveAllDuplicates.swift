@@ -1,10 +1,9 @@
 import Sluice
 
 extension Publisher where Output: Hashable {
-    /// Drops every value equal to one delivered before, not only to the previous one
-    /// (CombineExt's `removeAllDuplicates`). Each subscription keeps the values it has seen,
-    /// in a set: memory grows with the number of distinct values. Demand: a dropped value is
-    /// replaced by one more requested upstream.
+    /// Drops every value equal to one delivered before, not only to the previous one (CombineExt's
+    /// `removeAllDuplicates`). Each subscription keeps the values it has seen in a set: memory grows with the
+    /// number of distinct values. Demand: a dropped value is replaced by one more requested upstream.
     public func removeAllDuplicates() -> Deferred<Publishers.Filter<Self>> {
         Deferred {
             var seen = Set<Output>()
@@ -14,17 +13,17 @@ extension Publisher where Output: Hashable {
 }
 
 extension Publisher where Output: Equatable {
-    /// Drops every value equal to one delivered before; the values seen are kept in an array
-    /// (a linear search per value). See the `Hashable` overload.
+    /// Drops every value equal to one delivered before; the values seen are kept in an array (a linear search
+    /// per value). See the `Hashable` overload.
     public func removeAllDuplicates() -> Deferred<Publishers.Filter<Self>> {
         removeAllDuplicates(by: ==, isolation: nil)
     }
 }
 
 extension Publisher {
-    /// Drops every value for which `isDuplicate(seen, value)` is `true` for some value `seen`
-    /// delivered before. Each subscription keeps the values it delivered. Where the closure
-    /// runs: as with Sluice's `filter` (on the caller's actor when made in actor-isolated code).
+    /// Drops every value for which `isDuplicate(seen, value)` is `true` for some value `seen` delivered before.
+    /// Each subscription keeps the values it delivered. The closure runs where `filter`'s does (on the caller's
+    /// actor when made in actor-isolated code).
     ///
     /// <!-- snippet: RemoveAllDuplicatesBy -->
     /// ```swift

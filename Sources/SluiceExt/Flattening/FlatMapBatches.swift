@@ -1,19 +1,14 @@
 import Sluice
 
 extension Collection where Element: Publisher {
-    /// Subscribes to the publishers `size` at a time, in the collection's order, and sends
-    /// each batch's values zipped into arrays (CombineExt's `flatMapBatches(of:)`).
+    /// Subscribes to the publishers `size` at a time, in the collection's order, and sends each batch's values
+    /// zipped into arrays (CombineExt's `flatMapBatches(of:)`).
     ///
-    /// A batch is `zip()` of its publishers: an array holds the n-th value of each, in order
-    /// (the last batch may be shorter). The next batch is subscribed only when the current
-    /// one finishes, which, as for `zip`, is when one of its publishers has finished and
-    /// nothing of it is left to pair; a batch that never finishes holds back the rest for
-    /// ever. The stream finishes after the last batch (at once for an empty collection); a
-    /// failure in any batch fails it and cancels the rest of that batch, and later batches
-    /// are never subscribed. Traps if `size` is less than 1.
-    ///
-    /// Built as a `flatMap(maxPublishers: .max(1))` over the batches, so demand, threads and
-    /// cancellation are those of `flatMap` and `zip`: the downstream's demand counts arrays.
+    /// A batch is `zip()` of its publishers (the last batch may be shorter). The next batch is subscribed only
+    /// when the current one finishes, as `zip` does; a batch that never finishes holds back the rest for ever.
+    /// The stream finishes after the last batch (at once for an empty collection); a failure in any batch fails
+    /// it, and later batches are never subscribed. Traps if `size` is less than 1. Demand, threads and cancel
+    /// are those of `flatMap(maxPublishers: .max(1))` and `zip`: the downstream's demand counts arrays.
     ///
     /// <!-- snippet: FlatMapBatchesPairs -->
     /// ```swift

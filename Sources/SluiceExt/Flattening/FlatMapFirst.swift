@@ -2,20 +2,15 @@ import Sluice
 import Synchronization
 
 extension Publisher {
-    /// Maps a value to a publisher and delivers its values, ignoring the values that arrive
-    /// while that publisher is still running (CombineExt's `flatMapFirst`): the opposite of
-    /// `flatMapLatest`, which cancels the running publisher for the newest value.
+    /// Maps a value to a publisher and delivers its values, ignoring the values that arrive while that
+    /// publisher is still running (CombineExt's `flatMapFirst`): the opposite of `flatMapLatest`.
     ///
-    /// A value starts a new inner publisher only once the previous one has finished (or was
-    /// cancelled); each subscription keeps its own "running" mark (CombineExt's is shared by
-    /// every subscription of the returned publisher). The mark is set as the value is let
-    /// through, so an inner publisher that subscribes late (`subscribe(on:)`) still blocks the
-    /// next value.
+    /// A value starts a new inner publisher only once the previous one has finished (or was cancelled); each
+    /// subscription keeps its own "running" mark (CombineExt's is shared by every subscription). The mark is
+    /// set as the value is let through, so an inner publisher that subscribes late still blocks the next value.
     ///
-    /// Demand, threads and endings are `flatMap`'s: the upstream is asked for `.unlimited`
-    /// (ignored values are dropped, not held back), an inner failure fails the stream, and the
-    /// stream finishes when the upstream and the running inner publisher have. Where
-    /// `transform` runs: as with Sluice's `flatMap`.
+    /// Demand, threads, endings and where `transform` runs are `flatMap`'s: the upstream is asked for
+    /// `.unlimited` (ignored values are dropped, not held back).
     ///
     /// <!-- snippet: FlatMapFirstIgnores -->
     /// ```swift
@@ -46,12 +41,11 @@ extension Publisher {
     }
 }
 
-/// `flatMapFirst`'s "running" mark for one subscription: set by the value let through, cleared
-/// when that value's inner publisher ends. One atomic operation per upstream value.
+/// `flatMapFirst`'s "running" mark for one subscription: set by the value let through, cleared when its inner ends.
 final class RunningMark: Sendable {
     let running = Atomic<Bool>(false)
 
-    /// Sets the mark; `true` if it was clear, so that the value may start an inner publisher.
+    /// `true` if the mark was clear, so that the value may start an inner publisher.
     func claim() -> Bool {
         running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }

@@ -1,21 +1,17 @@
 import Sluice
 
-/// The locked state of a subscription that holds its downstream and some subscriptions, and
-/// ends once: by a completion it passes on, or by a cancel.
+/// The locked state of a subscription that ends once: by a completion it passes on, or by a cancel.
 protocol EndingState {
     associatedtype Downstream: Subscriber
-    /// `nil` once ended.
     var downstream: Downstream? { get set }
     var ended: Bool { get }
-    /// Marks the state ended and lets go of all but the downstream; returns the subscriptions
-    /// still held, to cancel.
+    /// Lets go of all but the downstream; returns the subscriptions still held, to cancel.
     mutating func end() -> [any Subscription]
 }
 
 extension Locked where State: EndingState {
-    /// Ends the stream unless it has ended or `accept` (run under the lock first) says no:
-    /// after unlocking, cancels the subscriptions the state held, then sends `completion` to
-    /// the downstream, or (nil, for a cancel) only lets go of it (rule 6).
+    /// Ends the stream unless it has ended or `accept` (run under the lock) says no; cancels and completes
+    /// after unlocking (rule 6). A nil `completion` (a cancel) only lets go of the downstream.
     func end(
         with completion: Subscribers.Completion<State.Downstream.Failure>?,
         if accept: (inout State) -> Bool = { _ in true }

@@ -3,10 +3,9 @@ import Sluice
 /// A relay that holds a current value and broadcasts each accepted one (CombineExt's
 /// `CurrentValueRelay`): a `CurrentValueSubject` that cannot complete.
 ///
-/// Each subscriber receives the current value with its first demand, then every later value
-/// it has demand for; a subscriber that had no demand when a value was accepted receives the
-/// value current at its next request, as with `CurrentValueSubject` (Sluice's, and Combine's).
-/// Threads and lifetime as ``PassthroughRelay``.
+/// Each subscriber receives the current value with its first demand, then every later value it has demand
+/// for; a subscriber that had no demand when a value was accepted receives the value current at its next
+/// request, as with Combine's `CurrentValueSubject`. Threads and lifetime as ``PassthroughRelay``.
 ///
 /// <!-- snippet: CurrentValueRelayValue -->
 /// ```swift
@@ -38,7 +37,8 @@ public final class CurrentValueRelay<Output>: Relay, CustomStringConvertible {
     }
 
     /// See ``Relay/subscribe(_:)``; each value forwarded becomes the current value.
-    public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
+    public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
+    where P.Output == Output, P.Failure == Never {
         publisher.forwardValues(to: subject)
     }
 
@@ -52,5 +52,4 @@ public final class CurrentValueRelay<Output>: Relay, CustomStringConvertible {
     public var description: String { "CurrentValueRelay" }
 }
 
-// Sendable by construction: its one stored property is a subject, Sendable where `Output` is.
 extension CurrentValueRelay: Sendable where Output: Sendable {}

@@ -3,11 +3,9 @@ import Sluice
 /// A relay that broadcasts each accepted value to its subscribers and keeps none (CombineExt's
 /// `PassthroughRelay`): a `PassthroughSubject` that cannot complete.
 ///
-/// A subscriber with no outstanding demand when a value is accepted misses it. Threads,
-/// demand and lifetime are `PassthroughSubject`'s (it is one inside): ``accept(_:)`` may be
-/// called from any number of threads, each subscriber still gets one value at a time, and
-/// `accept` may wait while a subscriber being delivered to on another thread has a full
-/// hand-over queue. When the relay is deinitialized, its subscribers receive `.finished`.
+/// A subscriber with no outstanding demand when a value is accepted misses it. Threads, demand and lifetime
+/// are `PassthroughSubject`'s (it is one inside): ``accept(_:)`` may be called from any thread, and may wait
+/// while a subscriber on another thread has a full hand-over queue. On deinit, subscribers receive `.finished`.
 ///
 /// <!-- snippet: PassthroughRelayAccept -->
 /// ```swift
@@ -35,7 +33,8 @@ public final class PassthroughRelay<Output>: Relay, CustomStringConvertible {
     }
 
     /// See ``Relay/subscribe(_:)``.
-    public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
+    public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
+    where P.Output == Output, P.Failure == Never {
         publisher.forwardValues(to: subject)
     }
 
@@ -49,5 +48,4 @@ public final class PassthroughRelay<Output>: Relay, CustomStringConvertible {
     public var description: String { "PassthroughRelay" }
 }
 
-// Sendable by construction: its one stored property is a subject, Sendable where `Output` is.
 extension PassthroughRelay: Sendable where Output: Sendable {}

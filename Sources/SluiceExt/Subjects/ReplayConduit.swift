@@ -1,13 +1,8 @@
 import Sluice
 
-/// How a ``ReplaySubject`` reaches one subscriber: its two callbacks.
-///
-/// The one unsafe escape of the replay subject, and why it is safe: the subscriber is not
-/// `Sendable`, yet it is called from whichever thread sends (Combine's contract for subjects).
-/// It is only ever called by the one deliverer that `ReplayStorage` elects under the
-/// subject's lock, so its calls never overlap (rule 3), and each hand-over between deliverers
-/// goes through that lock, which orders one deliverer's calls before the next one's. Both
-/// properties are immutable.
+/// How a ``ReplaySubject`` reaches one subscriber. `@unchecked Sendable`: the subscriber is not `Sendable`,
+/// yet is called from whichever thread sends; only the one deliverer `ReplayStorage` elects under the lock
+/// calls it (rule 3), and each hand-over goes through that lock, which orders the calls. Both are immutable.
 @usableFromInline
 final class ReplayReceiver<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let receiveValue: (Output) -> Subscribers.Demand
@@ -20,12 +15,10 @@ final class ReplayReceiver<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// One subscriber's subscription to a ``ReplaySubject``: it forwards `request` and `cancel` to
-/// the subject's storage, where the subscriber's state is. Cancel lets go of the storage.
+/// One subscriber's subscription to a ``ReplaySubject``; the subscriber's state is in the storage.
 @usableFromInline
 final class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
     let storage: Locked<ReplayStorage<Output, Failure>?>
-    /// The subscriber's entry in the storage.
     let id: UInt64
 
     @usableFromInline
@@ -40,9 +33,8 @@ final class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringCon
         storage.withLock { $0 }?.request(demand, for: id)
     }
 
-    /// Every cancel removes the entry before it returns, a second one too: a cancel that
-    /// returned at once because another was under way could return while the entry still
-    /// received values (rule 4). Removing is idempotent (the entry is found by its id).
+    /// Every cancel, a second one too, removes the entry before it returns, so none returns while the entry
+    /// still receives values (rule 4). Removing is idempotent.
     @usableFromInline
     func cancel() {
         guard let storage = storage.withLock({ $0 }) else { return }
@@ -50,7 +42,6 @@ final class ReplayConduit<Output, Failure: Error>: Subscription, CustomStringCon
         self.storage.withLock { $0 = nil }
     }
 
-    /// `"ReplaySubject"`, as the subject names its subscriptions.
     @usableFromInline var description: String { "ReplaySubject" }
 }
 

@@ -1,16 +1,9 @@
 import Sluice
 
-/// The state of a ``ReplaySubject`` behind its one lock, and its deliverers.
-///
-/// Each subscriber has an entry: its backlog (values it has not had demand for), its demand, a
-/// completion to deliver after the backlog, and whether a *deliverer* (the one thread out
-/// calling it) is out. Every event (a send, a request, a completion, a subscribe) runs one step
-/// under the lock; a step that finds the entry idle with something deliverable elects the
-/// calling thread deliverer, which calls the subscriber after unlocking and comes back under
-/// the lock with the demand it returned, until nothing is left (`delivered(_:more:)`). So a
-/// subscriber's signals never overlap (rule 3), recursion stays flat (a `send` or `request`
-/// from inside `receive` finds the deliverer out and only adds to the entry), and no lock is
-/// held while calling out (rule 6).
+/// The state of a ``ReplaySubject`` behind its one lock. An event that finds a subscriber's entry idle with
+/// something deliverable elects the calling thread *deliverer*, which calls the subscriber unlocked (rule 6) and
+/// comes back with the new demand until nothing is left. So a subscriber's signals never overlap (rule 3), and
+/// a `send` from inside `receive` only adds to the entry.
 ///
 /// ```text
 ///   idle ──value with demand / completion with empty backlog──▶ delivering ──back, nothing──▶ idle
@@ -18,11 +11,8 @@ import Sluice
 ///   cancel: the entry is removed (a deliverer out finds it gone)   ▼
 ///                                                               removed (released)
 /// ```
-/// A new entry starts `delivering`, owned by the subscribing thread until the subscriber's
-/// `receive(subscription:)` has returned, so nothing reaches it before its subscription (rule 1).
-///
-/// Inlinable, as the core subjects are, so that a `send` runs specialised in the client
-/// (benchmark row "share(replay: 1) → 4 sinks").
+/// A new entry starts `delivering`, owned by the subscribing thread until `receive(subscription:)` has
+/// returned, so nothing reaches it before its subscription (rule 1). Inlinable so a `send` runs specialised.
 @usableFromInline
 final class ReplayStorage<Output, Failure: Error> {
     @usableFromInline typealias Receiver = ReplayReceiver<Output, Failure>
@@ -45,7 +35,6 @@ final class ReplayStorage<Output, Failure: Error> {
         }
     }
 
-    /// What a deliverer delivers next.
     @usableFromInline
     enum Next {
         case value(Receiver, Output)
@@ -57,14 +46,11 @@ final class ReplayStorage<Output, Failure: Error> {
         @usableFromInline let bufferSize: Int
         @usableFromInline var buffer = FIFO<Output>()
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        /// In subscription order, so in increasing `id`.
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var upstreams: [UpstreamSubscription] = []
-        /// The next entry's id (ids are never reused, unlike addresses).
+        /// Ids are never reused, unlike addresses.
         @usableFromInline var nextID: UInt64 = 0
-        /// The buffer a `send` collects the entries it claimed in, kept between sends so that
-        /// the steady state allocates nothing: a `send` takes it under the lock and gives it
-        /// back emptied when done; a concurrent `send` meanwhile finds none and uses its own.
+        /// Kept between sends so the steady state allocates nothing; a concurrent `send` finds none and uses its own.
         @usableFromInline var spare: [(id: UInt64, receiver: Receiver)] = []
 
         @inlinable
@@ -78,8 +64,7 @@ final class ReplayStorage<Output, Failure: Error> {
             return nil
         }
 
-        /// If entry `index` is idle and has something it can take now, elects the caller its
-        /// deliverer and returns that; the entry is removed for its completion.
+        /// If entry `index` is idle with something it can take, elects the caller deliverer; removes it to complete.
         @inlinable
         mutating func start(_ index: Int) -> Next? {
             guard !entries[index].delivering else { return nil }
@@ -94,8 +79,7 @@ final class ReplayStorage<Output, Failure: Error> {
             return nil
         }
 
-        /// The deliverer of entry `id` is back with `more` demand: what it delivers next, or
-        /// nil (idle again, or the entry was cancelled meanwhile).
+        /// The deliverer is back with `more` demand: what it delivers next, or nil (idle, or cancelled meanwhile).
         @inlinable
         mutating func delivered(_ id: UInt64, more: Subscribers.Demand) -> Next? {
             guard let index = index(of: id) else { return nil }
@@ -112,9 +96,7 @@ final class ReplayStorage<Output, Failure: Error> {
         state = Locked(State(bufferSize: bufferSize))
     }
 
-    /// Keeps `value` and offers it to every entry. An idle entry with demand has an empty
-    /// backlog (an idle entry with both would have been started), so what an entry claimed
-    /// here delivers first is `value` itself: the claim is only the entry's id and receiver.
+    /// An idle entry with demand has an empty backlog, so what an entry claimed here delivers first is `value`.
     @inlinable
     func send(_ value: Output) {
         var claimed = state.withLock { state -> [(id: UInt64, receiver: Receiver)] in
@@ -127,14 +109,15 @@ final class ReplayStorage<Output, Failure: Error> {
             swap(&claimed, &state.spare)
             for index in state.entries.indices {
                 state.entries[index].backlog.append(value)
-                if case .value(let receiver, _) = state.start(index) { claimed.append((state.entries[index].id, receiver)) }
+                if case .value(let receiver, _) = state.start(index) {
+                    claimed.append((state.entries[index].id, receiver))
+                }
             }
             return claimed
         }
         guard !claimed.isEmpty else { return }
         for (id, receiver) in claimed { drain(id, .value(receiver, value)) }
-        // Emptied before it is kept, here, after unlocking: a kept receiver would keep its
-        // subscriber, and so the subscription and this storage (a cycle).
+        // Emptied before it is kept: a kept receiver would keep its subscriber, and so this storage (a cycle).
         claimed.removeAll(keepingCapacity: true)
         state.withLock { state in
             if claimed.capacity > state.spare.capacity { swap(&claimed, &state.spare) }
@@ -165,7 +148,6 @@ final class ReplayStorage<Output, Failure: Error> {
         subscription.request(.unlimited)
     }
 
-    /// The subject's `deinit`: cancels the upstream subscriptions, after unlocking.
     @usableFromInline
     func cancelUpstreams() {
         let upstreams = state.withLock { state in
@@ -199,7 +181,7 @@ final class ReplayStorage<Output, Failure: Error> {
         drain(id, next)
     }
 
-    /// Removes the entry; its receiver (and so the subscriber) is released after unlocking.
+    /// The receiver (and so the subscriber) is released after unlocking.
     @inlinable
     func cancel(_ id: UInt64) {
         let removed = state.withLock { state -> Entry? in
@@ -208,7 +190,6 @@ final class ReplayStorage<Output, Failure: Error> {
         withExtendedLifetime(removed) {}
     }
 
-    /// The deliverer's loop: delivers `next`, then whatever the entry has for it on return.
     @inlinable
     func drain(_ id: UInt64, _ next: Next?) {
         var next = next
@@ -228,8 +209,7 @@ final class ReplayStorage<Output, Failure: Error> {
     var entryCount: Int { state.withLock { $0.entries.count } }
 }
 
-// Sendable by construction: every mutable part is in `state`, behind the lock; values cross
-// threads, so only where `Output` is Sendable.
+// Sendable where `Output` is: every mutable part is in `state`, behind the lock.
 extension ReplayStorage: Sendable where Output: Sendable {}
 extension ReplayStorage.State: Sendable where Output: Sendable {}
 extension ReplayStorage.Entry: Sendable where Output: Sendable {}

@@ -1,22 +1,18 @@
 import Sluice
 
-/// A subject that keeps its last `bufferSize` values and replays them to each new subscriber,
-/// then sends it every later value (CombineExt's `ReplaySubject`).
+/// A subject that keeps its last `bufferSize` values and replays them to each new subscriber, then sends it
+/// every later value (CombineExt's `ReplaySubject`).
 ///
-/// - Replay: a new subscriber receives the kept values, oldest first, within its demand, then
-///   the values sent after it subscribed. After completion, a new subscriber receives the kept
-///   values and then the completion (the completion needs no demand).
-/// - Demand: nothing is delivered beyond a subscriber's demand, and nothing is dropped for
-///   want of it: as in CombineExt, each subscriber has a backlog of the values sent that it
-///   has not yet had demand for (so a subscriber that never requests keeps them all, until it
-///   cancels). A completion goes out after the subscriber's backlog.
-/// - Threads: `send` may be called from any number of threads; each subscriber receives one
-///   signal at a time, in the order the sends took the subject's lock, and no lock is held
-///   while a subscriber is called. A `send` from inside a subscriber's `receive(_:)` is
-///   delivered to it after that `receive` returns.
-/// - Upstreams: ``send(subscription:)`` requests `.unlimited` at once (so a multicast over a
-///   synchronous publisher fills the buffer as soon as it connects); the subscriptions are
-///   cancelled when the subject is deinitialized.
+/// - Replay: a new subscriber receives the kept values, oldest first, within its demand, then the values
+///   sent after it subscribed; after completion, the kept values and then the completion (which needs no demand).
+/// - Demand: nothing is delivered beyond a subscriber's demand, and nothing is dropped for want of it: as in
+///   CombineExt, each subscriber has a backlog of the values it has not yet had demand for (a subscriber that
+///   never requests keeps them all, until it cancels). A completion goes out after the backlog.
+/// - Threads: `send` may be called from any thread; each subscriber receives one signal at a time, in the
+///   order the sends took the subject's lock, and no lock is held while a subscriber is called. A `send` from
+///   inside a subscriber's `receive(_:)` is delivered to it after that `receive` returns.
+/// - Upstreams: ``send(subscription:)`` requests `.unlimited` at once (a multicast over a synchronous
+///   publisher fills the buffer as it connects); the subscriptions are cancelled when the subject is deinitialized.
 /// - Lifetime: a subscriber is released when it cancels or its completion has been delivered.
 ///
 /// <!-- snippet: ReplaySubjectLateSubscriber -->
@@ -33,8 +29,7 @@ import Sluice
 public final class ReplaySubject<Output, Failure: Error>: Subject, CustomStringConvertible {
     @usableFromInline let storage: ReplayStorage<Output, Failure>
 
-    /// Creates a subject that keeps the last `bufferSize` values (none for 0). Traps if
-    /// `bufferSize` is negative.
+    /// Creates a subject that keeps the last `bufferSize` values (none for 0). Traps if `bufferSize` is negative.
     public init(bufferSize: Int) {
         precondition(bufferSize >= 0, "ReplaySubject: bufferSize must not be negative, got \(bufferSize)")
         storage = ReplayStorage(bufferSize: bufferSize)
@@ -42,29 +37,27 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, CustomStringC
 
     deinit { storage.cancelUpstreams() }
 
-    /// Keeps `value` (dropping the oldest kept value beyond the buffer's size) and sends it to
-    /// every subscriber, each within its demand. Does nothing after completion.
+    /// Keeps `value` (dropping the oldest beyond the buffer's size) and sends it to every subscriber within
+    /// its demand. Does nothing after completion.
     @inlinable
     public func send(_ value: Output) {
         storage.send(value)
     }
 
-    /// Completes: every subscriber receives the completion after its backlog, and later
-    /// subscribers after the replayed values. Only the first completion counts.
+    /// Completes each subscriber after its backlog (later ones after the replay); only the first completion counts.
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         storage.send(completion: completion)
     }
 
-    /// Requests `.unlimited` from `subscription` at once and keeps it, to cancel it when the
-    /// subject is deinitialized.
+    /// Requests `.unlimited` from `subscription` at once and keeps it, to cancel it when the subject is deinitialized.
     @inlinable
     public func send(subscription: any Subscription) {
         storage.send(subscription: subscription)
     }
 
-    /// Adds a subscriber: it receives its subscription, then the kept values within its
-    /// demand, then the live values (and, after completion, the completion).
+    /// Adds a subscriber: it receives its subscription, then the kept values within its demand, then the
+    /// live values (and, after completion, the completion).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         storage.subscribe(subscriber)
@@ -74,20 +67,16 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, CustomStringC
     public var description: String { "ReplaySubject" }
 }
 
-// Sendable by construction: its one stored property is the storage, Sendable where `Output` is
-// (values cross threads, from a sender to a subscriber's deliverer).
 extension ReplaySubject: Sendable where Output: Sendable {}
 
 extension Publisher {
-    /// Shares this publisher among its subscribers and replays its last `count` values to each
-    /// new one (CombineExt's `share(replay:)`): a multicast through a
-    /// ``ReplaySubject`` with `autoconnect()`.
+    /// Shares this publisher among its subscribers and replays its last `count` values to each new one
+    /// (CombineExt's `share(replay:)`): a multicast through a ``ReplaySubject`` with `autoconnect()`.
     ///
-    /// The first subscriber connects the upstream, which is asked for `.unlimited` at once;
-    /// later subscribers receive the kept values, then the live ones, each within its own
-    /// demand. Once the upstream has completed, a later subscriber receives the kept values
-    /// and the completion, and the upstream is not run again. When every subscriber has
-    /// cancelled, the upstream subscription is cancelled (the kept values stay).
+    /// The first subscriber connects the upstream, which is asked for `.unlimited` at once; later subscribers
+    /// receive the kept values, then the live ones, each within its own demand. Once the upstream has
+    /// completed, a later subscriber receives the kept values and the completion, and the upstream is not run
+    /// again. When every subscriber has cancelled, the upstream subscription is cancelled (the kept values stay).
     ///
     /// <!-- snippet: ShareReplaySynchronous -->
     /// ```swift
@@ -99,7 +88,9 @@ extension Publisher {
     /// #expect(late.values == [2, 3])
     /// #expect(late.completion == .finished)
     /// ```
-    public func share(replay count: Int) -> Publishers.Autoconnect<Publishers.Multicast<Self, ReplaySubject<Output, Failure>>> {
+    public func share(
+        replay count: Int
+    ) -> Publishers.Autoconnect<Publishers.Multicast<Self, ReplaySubject<Output, Failure>>> {
         multicast { ReplaySubject(bufferSize: count) }.autoconnect()
     }
 }

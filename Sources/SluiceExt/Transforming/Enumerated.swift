@@ -1,9 +1,8 @@
 import Sluice
 
 extension Publishers {
-    /// A publisher that pairs each value with its index, counting from `initial`
-    /// (CombineExt's `enumerated`). Each subscription counts on its own; demand passes
-    /// through one for one (the downstream's subscription is the upstream's own).
+    /// A publisher that pairs each value with its index, counting from `initial` (CombineExt's `enumerated`).
+    /// Each subscription counts on its own; demand passes through one for one.
     public struct Enumerated<Upstream: Publisher>: Publisher {
         public typealias Output = (index: Int, element: Upstream.Output)
         public typealias Failure = Upstream.Failure
@@ -22,7 +21,12 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through a counter of its own.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(OperatorSubscriber(step: EnumeratedStep<Upstream.Output, Failure>(next: initial), downstream: subscriber))
+            upstream.subscribe(
+                OperatorSubscriber(
+                    step: EnumeratedStep<Upstream.Output, Failure>(next: initial),
+                    downstream: subscriber
+                )
+            )
         }
     }
 }
@@ -34,8 +38,7 @@ extension Publisher {
     }
 }
 
-/// `Publishers.Enumerated`'s step: the next index. Inlinable, as every step of SluiceExt, so
-/// that the operator runs specialised in the client.
+/// Inlinable, so that the operator runs specialised in the client.
 @usableFromInline
 struct EnumeratedStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Failure

@@ -1,10 +1,9 @@
 import Sluice
 
 extension Publisher {
-    /// Each run of `size` consecutive values, as an array, oldest first (CombineExt's
-    /// `nwise`): nothing for the first `size - 1` values, then one array per value. Traps if
-    /// `size` is less than 2. Demand: each value that completes no array yet is replaced by one
-    /// more requested upstream, so the downstream's demand counts arrays.
+    /// Each run of `size` consecutive values, as an array, oldest first (CombineExt's `nwise`): nothing for the
+    /// first `size - 1` values, then one array per value. Traps if `size` is less than 2. Demand: each value
+    /// that completes no array yet is replaced by one more requested upstream, so demand counts arrays.
     ///
     /// <!-- snippet: NwiseWindows -->
     /// ```swift
@@ -25,7 +24,6 @@ extension Publisher {
     }
 }
 
-/// The publisher behind `nwise(_:)`: a window per subscription.
 @usableFromInline
 struct NwisePublisher<Upstream: Publisher>: Publisher {
     @usableFromInline typealias Output = [Upstream.Output]
@@ -41,11 +39,12 @@ struct NwisePublisher<Upstream: Publisher>: Publisher {
 
     @inlinable
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        upstream.subscribe(OperatorSubscriber(step: NwiseStep<Upstream.Output, Failure>(size: size), downstream: subscriber))
+        upstream.subscribe(
+            OperatorSubscriber(step: NwiseStep<Upstream.Output, Failure>(size: size), downstream: subscriber)
+        )
     }
 }
 
-/// The last `size` values, and an array of them once there are that many.
 @usableFromInline
 struct NwiseStep<Input, Failure: Error>: OperatorStep {
     @usableFromInline typealias UpstreamFailure = Failure

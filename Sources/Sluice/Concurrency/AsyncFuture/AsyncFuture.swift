@@ -1,10 +1,8 @@
-/// A publisher that runs one async call lazily, per subscriber, and publishes its result:
-/// a `Future` that starts at the first demand instead of at creation, and that cancelling
-/// stops (its task is cancelled).
+/// A publisher that runs one async call lazily, per subscriber, and publishes its result: a `Future` that
+/// starts at the first demand instead of at creation, and that cancelling stops (its task is cancelled).
 ///
-/// Each subscriber gets its own call, in a task of its own, started when the subscriber
-/// requests a value. The result is delivered as one value followed by `.finished`; a thrown
-/// error (typed: `Failure`) fails the subscription. After a cancel nothing is delivered.
+/// Each subscriber gets its own call, in a task of its own, started when it requests a value. The result
+/// is one value followed by `.finished`; a thrown (typed) error fails it. After a cancel nothing is delivered.
 ///
 /// <!-- snippet: AsyncFutureLazyCall -->
 /// ```swift
@@ -25,8 +23,7 @@ public struct AsyncFuture<Output, Failure: Error>: Publisher, Sendable {
         self.priority = priority
     }
 
-    /// Subscribes the subscriber to a ``Producer`` that makes the call and sends
-    /// its result.
+    /// Subscribes the subscriber to a ``Producer`` that makes the call and sends its result.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let operation = self.operation
         Producer<Output, Failure>(priority: priority) { (sender) throws(Failure) in

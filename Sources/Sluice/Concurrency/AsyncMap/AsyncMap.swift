@@ -3,17 +3,13 @@ extension Publishers {
     /// `maxConcurrent` tasks that take the elements one after another (not a task per element),
     /// and publishes the results in the upstream's order (`ordered`) or as they finish.
     ///
-    /// Once the downstream has asked for anything, it keeps `maxConcurrent` elements in hand:
-    /// requested from the upstream, running, or done and waiting for the downstream's demand;
-    /// it asks the upstream for one more each time a result is delivered. So the tasks run
-    /// ahead of a downstream that asks for one at a time (`for await` over `values`), and no
-    /// more than `maxConcurrent` results ever wait.
-    /// Cancelling the subscription cancels the upstream and every running task (the closure
-    /// sees `Task.isCancelled`; a result it returns anyway is dropped). The stream finishes
-    /// once the upstream has finished and every result has been delivered; a failure of the
-    /// upstream or of the closure cancels everything else and fails it, after the results
-    /// already delivered. Results reach the downstream one at a time, on the thread of the
-    /// task that produced them.
+    /// Once the downstream has asked for anything, it keeps `maxConcurrent` elements in hand (requested,
+    /// running, or done and waiting for demand), asking the upstream for one more per result delivered, so
+    /// the tasks run ahead of a downstream that asks for one at a time (`for await` over `values`).
+    /// Cancelling the subscription cancels the upstream and every running task (the closure sees
+    /// `Task.isCancelled`; a result it returns anyway is dropped). A failure of the upstream or the closure
+    /// cancels everything else and fails the stream after the results already delivered. Results reach the
+    /// downstream one at a time, on the thread of the task that produced them.
     public struct AsyncMap<Upstream: Publisher, Output: Sendable>: Publisher where Upstream.Output: Sendable {
         public typealias Failure = Upstream.Failure
 
@@ -40,18 +36,20 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(AsyncMapSubscription<Upstream.Output, S>(
-                downstream: subscriber, mode: ordered ? .ordered : .unordered, limit: maxConcurrent, transform: transform))
+                downstream: subscriber,
+                mode: ordered ? .ordered : .unordered,
+                limit: maxConcurrent,
+                transform: transform))
         }
     }
 
     /// A publisher that runs an async closure on each upstream element, cancelling the run of
     /// the previous element if it is still going, and publishes the result of the latest.
     ///
-    /// It asks its upstream for `.unlimited`, as `switchToLatest` does. A result that arrives
-    /// while the downstream has no demand waits (only the latest one) until it asks. The
-    /// stream finishes once the upstream has finished and the last run's result has been
-    /// delivered; a failure of the upstream or of the closure cancels everything else and
-    /// fails it. Cancelling the subscription cancels the upstream and the running task.
+    /// It asks its upstream for `.unlimited`, as `switchToLatest` does; a result that arrives without
+    /// demand waits (only the latest) until the downstream asks. A failure of the upstream or the closure
+    /// cancels everything else and fails the stream; cancelling the subscription cancels the upstream and
+    /// the running task.
     public struct AsyncMapLatest<Upstream: Publisher, Output: Sendable>: Publisher where Upstream.Output: Sendable {
         public typealias Failure = Upstream.Failure
 
@@ -59,7 +57,10 @@ extension Publishers {
         public let transform: @Sendable (Upstream.Output) async throws(Failure) -> Output
 
         @inlinable
-        public init(upstream: Upstream, transform: @escaping @Sendable (Upstream.Output) async throws(Failure) -> Output) {
+        public init(
+            upstream: Upstream,
+            transform: @escaping @Sendable (Upstream.Output) async throws(Failure) -> Output
+        ) {
             self.upstream = upstream
             self.transform = transform
         }

@@ -1,22 +1,15 @@
-/// The state of one `asyncMap` subscription (``AsyncMapSubscription``), under its lock.
+/// The state of one `asyncMap` subscription (``AsyncMapSubscription``), under its lock. The transform runs
+/// on at most `limit` worker tasks, each taking one value after another and parking (in `parked`) when none
+/// is waiting, so a value costs no task of its own; `latest` gives each value its own task instead, as a
+/// newer value cancels the running one.
 ///
-/// The transform runs on worker tasks, at most `limit` of them, each taking one value after
-/// another and parking (a continuation in `parked`) when none is waiting, so that a value costs
-/// no task of its own. Results are delivered in upstream order (`ordered`) or as the transforms
-/// finish (`unordered`). `latest` gives each value a task of its own instead, because a newer
-/// value cancels the running one, and delivers a result only if no newer value has come.
+/// Demand (ordered, unordered): once the downstream has asked for anything, values requested, tasks running
+/// and results waiting for demand together stay at `limit`, one more requested per result delivered, so the
+/// tasks run ahead of a downstream that asks for one at a time. `latest` asks for `.unlimited` (as
+/// `switchToLatest` does) and keeps at most one result waiting.
 ///
-/// Demand: in the ordered and unordered modes, once the downstream has asked for anything,
-/// values requested, tasks running and results waiting for demand together stay at `limit`:
-/// the upstream is asked for one more each time a result is delivered. So the tasks run ahead
-/// of a downstream that asks for one at a time (`values`), and at most `limit` results ever
-/// wait. `latest` asks its upstream for `.unlimited` (as `switchToLatest` does) and keeps at
-/// most one result waiting for demand.
-///
-/// Results go through a ``SerialDelivery``, so that the downstream gets one signal at a time
-/// from whichever task finishes. The stream finishes once the upstream has finished and every
-/// result is delivered; the first failure (upstream or transform) cancels the upstream and
-/// every task and fails it after the results already admitted.
+/// Results go through a ``SerialDelivery``: one signal at a time, from whichever task finishes. The first
+/// failure (upstream or transform) cancels the upstream and every task, after the results already admitted.
 @usableFromInline
 struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.Input: Sendable {
     @usableFromInline typealias Output = Downstream.Input
@@ -45,8 +38,7 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
     @usableFromInline var jobs = FIFO<Job>()
     /// Workers waiting for a value; resumed with `nil` when the subscription ends.
     @usableFromInline var parked: [UnsafeContinuation<Job?, Never>] = []
-    /// The workers' tasks, cancelled when the subscription ends; `workerCount` counts those
-    /// not yet registered too.
+    /// The workers' tasks, cancelled when the subscription ends; `workerCount` also counts unregistered ones.
     @usableFromInline var workers: [Task<Void, Never>] = []
     @usableFromInline var workerCount = 0
     /// Ordered: results waiting for an earlier one, by id; the next to go is `nextToDeliver`.
@@ -73,8 +65,7 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
         @usableFromInline var cancelTasks: [Task<Void, Never>] = []
         /// Ask the upstream for this many values.
         @usableFromInline var request: (any Subscription, Subscribers.Demand)?
-        /// Start a task for this value, with this id.
-        /// `latest`: a task of its own for this value.
+        /// Start a task for this value, with this id. `latest`: a task of its own for this value.
         @usableFromInline var start: Job?
         /// A new worker, starting with this value.
         @usableFromInline var spawn: Job?
@@ -104,8 +95,7 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
         drain(into: &action)
     }
 
-    /// Admits the results that may go now, asks the upstream for the values that may start,
-    /// then finishes if nothing is left to do.
+    /// Admits the results that may go now, asks the upstream for the values that may start, then finishes if done.
     @inlinable
     mutating func drain(into action: inout Action) {
         while delivery.demand > 0, let result = takeNext() { admit(result, into: &action) }
@@ -190,7 +180,6 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
         return ended ? task : nil  // finished already, or cancelled while it was being made
     }
 
-    /// The task `id` finished with `result`.
     @inlinable
     mutating func finished(_ id: Int, with result: Result<Output, Failure>) -> Action {
         var action = Action()
@@ -205,7 +194,6 @@ struct AsyncMapState<Input: Sendable, Downstream: Subscriber> where Downstream.I
         return action
     }
 
-    /// The upstream completed.
     @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
         var action = Action()

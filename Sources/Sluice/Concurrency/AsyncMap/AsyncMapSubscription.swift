@@ -1,7 +1,6 @@
-/// The subscription of `asyncMap`, `asyncMapUnordered` and `asyncMapLatest`: the subscriber
-/// of the upstream, the subscription of the downstream, and the owner of one task per value.
-/// Its rules are ``AsyncMapState``'s; every transition happens under one lock, and every call
-/// out (to the downstream, the upstream, a task) after unlocking.
+/// The subscription of `asyncMap`, `asyncMapUnordered` and `asyncMapLatest`: the subscriber of the upstream,
+/// the subscription of the downstream and the owner of the tasks. Its rules are ``AsyncMapState``'s; every
+/// transition happens under one lock, and every call out (downstream, upstream, a task) after unlocking.
 @usableFromInline
 final class AsyncMapSubscription<Input: Sendable, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -16,7 +15,12 @@ where Downstream.Input: Sendable {
     @usableFromInline let requestEntry: SpecializedEntry<AsyncMapSubscription, Subscribers.Demand>
 
     @inlinable
-    init(downstream: Downstream, mode: AsyncMapState<Input, Downstream>.Mode, limit: Int, transform: @escaping Transform) {
+    init(
+        downstream: Downstream,
+        mode: AsyncMapState<Input, Downstream>.Mode,
+        limit: Int,
+        transform: @escaping Transform
+    ) {
         state = Locked(AsyncMapState(downstream: downstream, mode: mode, limit: limit))
         self.transform = transform
         requestEntry = SpecializedEntry { $0.handleRequest($1) }
@@ -67,7 +71,8 @@ where Downstream.Input: Sendable {
         var job = first
         while true {
             await run(job.id, job.value)
-            let next = await withUnsafeContinuation { (worker: UnsafeContinuation<AsyncMapState<Input, Downstream>.Job?, Never>) in
+            let next = await withUnsafeContinuation {
+                (worker: UnsafeContinuation<AsyncMapState<Input, Downstream>.Job?, Never>) in
                 if let next = state.withLock({ $0.nextJob(parking: worker) }) { worker.resume(returning: next) }
             }
             guard let next else { return }

@@ -14,11 +14,9 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
         self.delivery = IterationDelivery(subscriber)
     }
 
-    /// The loop on no actor. It calls the iterator's `next()`, not `next(isolation: nil)`:
-    /// through the `isolated` parameter every element cost two executor switches
-    /// (`swift_task_switch`), about half the time of `(0..<N).async.publisher → sink`.
-    /// `next()` throws untyped errors; a conforming iterator throws only its `Failure`, so the
-    /// cast cannot fail (the standard library's `next(isolation:)` makes the same cast).
+    /// The loop on no actor. It calls `next()`, not `next(isolation: nil)`, whose `isolated` parameter cost
+    /// two executor switches per element; `next()` throws untyped errors, but a conforming iterator throws
+    /// only its `Failure`, so the cast cannot fail (the standard library's `next(isolation:)` makes it too).
     @inlinable
     func run(through subscription: TaskSubscription) async {
         var iterator = base.makeAsyncIterator()
@@ -51,10 +49,8 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
         await delivery.iterate(&iterator, through: subscription, isolation: isolation)
     }
 
-    /// The same loop for `iteratingOn: MainActor.shared`, isolated statically: with the actor
-    /// known only at run time, every `next(isolation:)` was followed by a check of the
-    /// executor (`swift_task_switch`); the row "an async sequence iterated on @MainActor →
-    /// sink", `publisher(iteratingOn: MainActor.shared)`, measures it.
+    /// The same loop for `iteratingOn: MainActor.shared`, isolated statically: with the actor known only at
+    /// run time, every `next(isolation:)` was followed by a check of the executor.
     @inlinable @MainActor
     func runOnMainActor(through subscription: TaskSubscription) async {
         var iterator = base.makeAsyncIterator()
@@ -62,10 +58,9 @@ where S.Input == Base.Element, S.Failure == Base.Failure {
     }
 }
 
-/// How an iteration reaches its subscriber, whatever made the iterator: the loop on an actor,
-/// and the delivery and completion steps. Shared by ``AsyncSequenceIteration`` (a `Sendable`
-/// sequence) and ``IsolatedAsyncSequenceIteration`` (a sequence that is not `Sendable`, made
-/// on an actor and kept there).
+/// How an iteration reaches its subscriber, whatever made the iterator: the loop on an actor, and the
+/// delivery and completion steps. Shared by ``AsyncSequenceIteration`` (a `Sendable` sequence) and
+/// ``IsolatedAsyncSequenceIteration`` (a sequence that is not `Sendable`, made on an actor and kept there).
 @usableFromInline
 struct IterationDelivery<S: Subscriber>: Sendable {
     @usableFromInline
@@ -74,11 +69,9 @@ struct IterationDelivery<S: Subscriber>: Sendable {
     @inlinable
     init(_ subscriber: TaskSubscriber<S>) { self.subscriber = subscriber }
 
-    /// The loop on `isolation`: takes demand, calls `next(isolation:)` once per element
-    /// requested, delivers, and completes when the iterator ends or throws, unless cancelled.
-    ///
-    /// The caller makes the iterator on `isolation` and lends it: every call on it is made
-    /// here, on `isolation`, so an iterator that must not leave an actor never does.
+    /// The loop on `isolation`: takes demand, calls `next(isolation:)` once per element requested, delivers,
+    /// and completes when the iterator ends or throws, unless cancelled. The caller makes the iterator on
+    /// `isolation` and lends it, so an iterator that must not leave an actor never does.
     @inlinable
     func iterate<Iterator: AsyncIteratorProtocol>(
         _ iterator: inout Iterator, through subscription: TaskSubscription, isolation: isolated (any Actor)?
@@ -108,7 +101,11 @@ struct IterationDelivery<S: Subscriber>: Sendable {
 
     /// Delivers `element` unless cancelled meanwhile; returns the demand left.
     @inlinable
-    func deliver(_ element: S.Input, _ demand: Subscribers.Demand, _ subscription: TaskSubscription) -> Subscribers.Demand? {
+    func deliver(
+        _ element: S.Input,
+        _ demand: Subscribers.Demand,
+        _ subscription: TaskSubscription
+    ) -> Subscribers.Demand? {
         if subscription.isCancelled { return nil }
         guard let more = subscriber.receive(element) else { return nil }
         return demand - 1 + more

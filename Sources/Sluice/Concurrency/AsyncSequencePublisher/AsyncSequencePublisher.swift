@@ -1,14 +1,12 @@
 /// A publisher that iterates an `AsyncSequence` on demand.
 ///
-/// Each subscriber gets its own iteration, in one task that alone owns the iterator. The
-/// task starts at the first demand and never calls `next()` more often than the demand
-/// requested so far (no read-ahead, no buffering); while demand is zero it is suspended.
-/// Cancelling the subscription cancels that task, so cooperative cancellation reaches the
-/// sequence; nothing is delivered afterwards (a `CancellationError` it causes included).
-/// The publisher's `Failure` is the sequence's.
+/// Each subscriber gets its own iteration, in one task that alone owns the iterator. The task starts at the
+/// first demand and never calls `next()` more often than the demand requested so far (no read-ahead, no
+/// buffering); while demand is zero it is suspended. Cancelling the subscription cancels that task, so
+/// cooperative cancellation reaches the sequence; nothing is delivered afterwards (a `CancellationError` it
+/// causes included). The publisher's `Failure` is the sequence's.
 ///
-/// The sequence must be `Sendable`; to publish one that is not, kept by an actor, see
-/// ``IsolatedAsyncSequencePublisher``.
+/// The sequence must be `Sendable`; for one that is not, kept by an actor, see ``IsolatedAsyncSequencePublisher``.
 ///
 /// <!-- snippet: AsyncSequencePublisherStream -->
 /// ```swift
@@ -43,9 +41,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
         let actor = self.actor
         let signalled = TaskSubscriber(subscriber)
         let iteration = AsyncSequenceIteration(base: base, subscriber: signalled)
-        // Specialised in the client, with or without an actor: through an existential body
-        // the loop ran unspecialised (the rows "an async sequence iterated on @MainActor →
-        // sink" measure it; see Performance.md).
+        // Specialised in the client, with or without an actor: an existential body ran the loop unspecialised.
         let operation: UncheckedSendableOperation
         if let actor, actor === MainActor.shared {
             operation = UncheckedSendableOperation { await iteration.runOnMainActor(through: $0) }

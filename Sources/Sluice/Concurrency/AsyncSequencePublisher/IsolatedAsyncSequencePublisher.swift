@@ -1,23 +1,18 @@
 /// A publisher that iterates, on demand and on an actor, an `AsyncSequence` that this actor
 /// makes and owns: the sequence need not be `Sendable`, because it never leaves the actor.
 ///
-/// Each subscriber gets its own iteration, in one task that runs isolated to `actor`: at the
-/// first demand the task calls `makeSequence` on the actor, then iterates with
-/// `next(isolation:)` on the actor, so the sequence and its iterator are only ever used there
-/// (the compiler checks this: `makeSequence` takes the actor `isolated`). Otherwise it keeps
-/// ``AsyncSequencePublisher``'s contract: never more `next()` calls than the demand requested
-/// so far, suspended while demand is zero; cancelling cancels the task, delivers nothing more
-/// (a `CancellationError` it causes included) and releases the subscriber. The publisher's
-/// `Failure` is the sequence's.
+/// Each subscriber gets its own iteration, in one task isolated to `actor`: at the first demand it calls
+/// `makeSequence` there, then iterates with `next(isolation:)`, so the sequence and its iterator never leave
+/// the actor (the compiler checks this: `makeSequence` takes the actor `isolated`). Otherwise it keeps
+/// ``AsyncSequencePublisher``'s contract: never more `next()` calls than the demand requested so far,
+/// suspended while demand is zero; cancelling cancels the task, delivers nothing more (a `CancellationError`
+/// it causes included) and releases the subscriber. The publisher's `Failure` is the sequence's. The
+/// elements must be `Sendable`: they leave the actor for the subscriber, which may use them anywhere.
 ///
-/// The elements must be `Sendable`: they leave the actor for the subscriber, which may keep
-/// them and use them anywhere. (The sequence's `Failure` is an `Error`, so `Sendable` too.)
-///
-/// A global actor's state is out of reach: a closure taking `isolated MainActor` is not
-/// `@MainActor`-isolated (Swift 6.3), so `makeSequence` cannot read `@MainActor` properties.
-/// For the main actor's state use ``MainActorAsyncSequencePublisher``
-/// (`MainActor.publisher(iterating:)`); keep a sequence of another global actor's state in an
-/// actor instance.
+/// A global actor's state is out of reach: a closure taking `isolated MainActor` is not `@MainActor`-isolated
+/// (Swift 6.3), so `makeSequence` cannot read `@MainActor` properties. For the main actor's state use
+/// ``MainActorAsyncSequencePublisher`` (`MainActor.publisher(iterating:)`); keep a sequence of another global
+/// actor's state in an actor instance.
 ///
 /// <!-- snippet: IsolatedAsyncSequencePublisherFeed -->
 /// ```swift
@@ -53,16 +48,14 @@ where Base.Element: Sendable {
         self.makeSequence = makeSequence
     }
 
-    /// Gives the subscriber a subscription whose task makes and iterates the sequence on the
-    /// actor, on demand.
+    /// Gives the subscriber a subscription whose task makes and iterates the sequence on the actor, on demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let priority = self.priority
         let signalled = TaskSubscriber(subscriber)
         let iteration = IsolatedAsyncSequenceIteration(
             actor: actor, makeSequence: makeSequence, delivery: IterationDelivery(signalled))
-        // Boxed like the other task-driven publishers: the closure may not capture the
-        // metatypes of `Base` and `S` (`SendableMetatypes`); it holds only Sendable values.
+        // Boxed: the closure may not capture the metatypes of `Base` and `S` (`SendableMetatypes`).
         let operation = UncheckedSendableOperation { await iteration.run(through: $0) }
         TaskSubscription.subscribe(
             subscriber, signalling: signalled, description: "AsyncSequence",
@@ -81,11 +74,9 @@ extension Actor {
     }
 }
 
-/// One subscriber's iteration of a sequence made on an actor, run by its subscription's task.
-///
-/// The sequence is made, iterated and dropped in ``run(through:on:)``, isolated to the actor:
-/// it is never sent anywhere, so it need not be `Sendable`. Only this struct crosses into the
-/// task, and it holds nothing but the actor, the `@Sendable` factory and the subscriber.
+/// One subscriber's iteration of a sequence made on an actor, run by its subscription's task. The sequence
+/// is made, iterated and dropped in ``run(through:on:)``, on the actor, so it need not be `Sendable`; only
+/// this struct (the actor, the `@Sendable` factory and the subscriber) crosses into the task.
 @usableFromInline
 struct IsolatedAsyncSequenceIteration<A: Actor, Base: AsyncSequence, S: Subscriber>: Sendable
 where S.Input == Base.Element, S.Failure == Base.Failure {

@@ -1,17 +1,13 @@
-/// A publisher that iterates, on demand and on the main actor, an `AsyncSequence` made from
-/// `@MainActor` state: the sequence need not be `Sendable`, because it never leaves the main
-/// actor.
+/// A publisher that iterates, on demand and on the main actor, an `AsyncSequence` made from `@MainActor`
+/// state: the sequence need not be `Sendable`, because it never leaves the main actor.
 ///
-/// ``IsolatedAsyncSequencePublisher`` does this for an actor instance. It cannot for the main
-/// actor's state: its factory takes the actor as an `isolated` parameter, and such a closure
-/// is not `@MainActor`-isolated (Swift 6.3), so it cannot read `@MainActor` properties. This
-/// publisher's factory is a `@MainActor` closure instead; otherwise the contract is the same.
-/// Each subscriber gets its own iteration, in one task that runs on the main actor: at the
-/// first demand the task calls `makeSequence`, then iterates with `next(isolation:)` there.
-/// There are never more `next()` calls than the demand requested so far, and the task is
-/// suspended while demand is zero; cancelling cancels the task, delivers nothing more (a
-/// `CancellationError` it causes included) and releases the subscriber. The publisher's
-/// `Failure` is the sequence's; its elements must be `Sendable`, as they leave the main actor.
+/// ``IsolatedAsyncSequencePublisher`` does this for an actor instance, but its factory takes the actor as an
+/// `isolated` parameter, and such a closure is not `@MainActor`-isolated (Swift 6.3), so it cannot read
+/// `@MainActor` properties. This publisher's factory is a `@MainActor` closure instead; otherwise the
+/// contract is the same: one task per subscriber, on the main actor, calls `makeSequence` at the first
+/// demand and never makes more `next()` calls than the demand requested; cancelling cancels the task,
+/// delivers nothing more (a `CancellationError` it causes included) and releases the subscriber. The
+/// `Failure` is the sequence's; the elements must be `Sendable`, as they leave the main actor.
 ///
 /// <!-- snippet: MainActorAsyncSequencePublisherModel -->
 /// ```swift
@@ -41,15 +37,14 @@ where Base.Element: Sendable {
         self.makeSequence = makeSequence
     }
 
-    /// Gives the subscriber a subscription whose task makes and iterates the sequence on the
-    /// main actor, on demand.
+    /// Gives the subscriber a subscription whose task makes and iterates the sequence on the main actor.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let priority = self.priority
         let signalled = TaskSubscriber(subscriber)
-        let iteration = MainActorAsyncSequenceIteration(makeSequence: makeSequence, delivery: IterationDelivery(signalled))
-        // Boxed like the other task-driven publishers: the closure may not capture the
-        // metatypes of `Base` and `S` (`SendableMetatypes`); it holds only Sendable values.
+        let iteration = MainActorAsyncSequenceIteration(
+            makeSequence: makeSequence, delivery: IterationDelivery(signalled))
+        // Boxed: the closure may not capture the metatypes of `Base` and `S` (`SendableMetatypes`).
         let operation = UncheckedSendableOperation { await iteration.run(through: $0) }
         TaskSubscription.subscribe(
             subscriber, signalling: signalled, description: "AsyncSequence",

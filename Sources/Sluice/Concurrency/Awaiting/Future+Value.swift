@@ -1,13 +1,11 @@
 extension Future where Failure == Never, Output: Sendable {
     /// The published value, awaited asynchronously.
     ///
-    /// Waits for the future's result (the future's work started when it was created and is
-    /// not cancellable, so cancelling the awaiting task does not end the wait, as in Combine):
-    /// the type is `Output`, so there is no `nil` or error to end it with. The task stays
-    /// suspended until the promise is fulfilled and then returns the value, cancelled or not;
-    /// a promise never fulfilled keeps it waiting. To stop waiting on cancellation, use
-    /// ``Publisher/firstValue(isolation:)``, which returns `nil` then.
-    /// A future already fulfilled returns its value at once, without subscribing.
+    /// Waits for the future's result: its work started when it was created and is not cancellable, so, as in
+    /// Combine, cancelling the awaiting task does not end the wait (the type is `Output`: there is no `nil` or
+    /// error to end it with), and a promise never fulfilled keeps it waiting. To stop waiting on cancellation,
+    /// use ``Publisher/firstValue(isolation:)``, which returns `nil` then. A future already fulfilled returns
+    /// its value at once, without subscribing.
     @inlinable
     public var value: Output {
         get async {
@@ -21,15 +19,12 @@ extension Future where Failure == Never, Output: Sendable {
 }
 
 extension Future where Output: Sendable {
-    /// The published value, awaited asynchronously; throws the future's failure, or
-    /// `CancellationError` if the awaiting task is cancelled first (the subscription is then
-    /// cancelled). A future already fulfilled returns (or throws) its result at once, without
-    /// subscribing, unless the awaiting task is already cancelled.
+    /// The published value, awaited asynchronously; throws the future's failure, or `CancellationError` if
+    /// the awaiting task is cancelled first (the subscription is then cancelled). A future already fulfilled
+    /// returns (or throws) its result at once, without subscribing, unless the awaiting task is cancelled.
     ///
-    /// The getter keeps Combine's untyped `throws`: cancellation must end the wait, and a
-    /// `CancellationError` does not fit a typed `Failure`. For typed throws, await
-    /// ``Publisher/firstValue(isolation:)`` instead: it throws `Failure` only, and returns
-    /// `nil` when the awaiting task is cancelled.
+    /// The getter keeps Combine's untyped `throws`: a `CancellationError` does not fit a typed `Failure`. For
+    /// typed throws, await ``Publisher/firstValue(isolation:)``, which returns `nil` when cancelled.
     @inlinable
     public var value: Output {
         get async throws {

@@ -27,12 +27,10 @@ extension OnlyValueError: Equatable where Failure: Equatable {}
 extension Publisher where Output: Sendable {
     /// Awaits the publisher's first value: requests one, then cancels the subscription.
     ///
-    /// Returns `nil` if the publisher finishes without a value or the awaiting task is
-    /// cancelled (the subscription is cancelled then too); throws the publisher's failure.
-    /// To tell the two `nil`s apart, check `Task.isCancelled` after it: a cancel that ended
-    /// the wait leaves it `true` (cancellation is permanent), and an empty publisher in a task
-    /// nobody cancelled leaves it `false`. The error type stays the publisher's own, so
-    /// cancellation is not thrown.
+    /// Returns `nil` if the publisher finishes without a value or the awaiting task is cancelled (the
+    /// subscription is cancelled then too); throws the publisher's failure. To tell the two `nil`s apart,
+    /// check `Task.isCancelled` after it (cancellation is permanent): the error type stays the publisher's
+    /// own, so cancellation is not thrown.
     @inlinable
     public func firstValue(isolation: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
         switch await ValueAwaiter.outcome(of: self, mode: .first) {
@@ -42,11 +40,10 @@ extension Publisher where Output: Sendable {
         }
     }
 
-    /// Awaits the publisher's last value: requests unlimited values and keeps the latest
-    /// until the publisher finishes.
+    /// Awaits the publisher's last value: requests unlimited values and keeps the latest until it finishes.
     ///
-    /// Returns `nil` if the publisher finishes without a value or the awaiting task is
-    /// cancelled (the subscription is cancelled then too); throws the publisher's failure.
+    /// Returns `nil` if the publisher finishes without a value or the awaiting task is cancelled (the
+    /// subscription is cancelled then too); throws the publisher's failure.
     @inlinable
     public func lastValue(isolation: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
         switch await ValueAwaiter.outcome(of: self, mode: .last) {
@@ -56,15 +53,15 @@ extension Publisher where Output: Sendable {
         }
     }
 
-    /// Awaits the publisher's one and only value: requests two, and succeeds when the
-    /// publisher finishes after exactly one.
+    /// Awaits the publisher's one and only value: requests two, and succeeds when it finishes after one.
     ///
-    /// Throws ``OnlyValueError/moreThanOneValue`` at a second value (cancelling the
-    /// subscription), ``OnlyValueError/noValue`` if it finishes without one,
-    /// ``OnlyValueError/failure(_:)`` if it fails and ``OnlyValueError/cancelled`` if the
-    /// awaiting task is cancelled.
+    /// Throws ``OnlyValueError/moreThanOneValue`` at a second value (cancelling the subscription),
+    /// ``OnlyValueError/noValue`` if it finishes without one, ``OnlyValueError/failure(_:)`` if it fails and
+    /// ``OnlyValueError/cancelled`` if the awaiting task is cancelled.
     @inlinable
-    public func onlyValue(isolation: isolated (any Actor)? = #isolation) async throws(OnlyValueError<Failure>) -> Output {
+    public func onlyValue(
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(OnlyValueError<Failure>) -> Output {
         switch await ValueAwaiter.outcome(of: self, mode: .only) {
         case .value(let value?): return value
         case .value(nil): throw .noValue

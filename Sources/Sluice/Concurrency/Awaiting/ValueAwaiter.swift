@@ -1,9 +1,7 @@
 /// The subscriber behind ``Publisher/firstValue()``, ``Publisher/onlyValue()`` and
 /// ``Publisher/lastValue()``: it runs a ``ValueAwaiterState`` under its lock and
-/// resumes the awaiting task, requests and cancels only after unlocking.
-///
-/// `@inlinable` throughout, so that clients specialise it for their element type (the row
-/// "await (0..<N).publisher.lastValue()" measures it).
+/// resumes the awaiting task, requests and cancels only after unlocking. `@inlinable` throughout, so that
+/// clients specialise it for their element type.
 @usableFromInline
 final class ValueAwaiter<Input: Sendable, Failure: Error>: Subscriber, Sendable, CustomStringConvertible {
     @usableFromInline typealias Machine = ValueAwaiterState<Input, Failure>

@@ -1,7 +1,6 @@
-/// What a ``ValueAwaiter`` keeps while one task awaits a publisher's first, only or last value.
-///
-/// States and transitions (`done` is final; every path into it resumes the awaiting task
-/// exactly once and gives back the upstream subscription to cancel when it is still live):
+/// What a ``ValueAwaiter`` keeps while one task awaits a publisher's first, only or last value. States and
+/// transitions (`done` is final; every path into it resumes the awaiting task exactly once and gives back
+/// the upstream subscription to cancel when it is still live):
 /// ```text
 /// waiting ──subscription──▶ waiting(subscription)                    [request the demand]
 /// waiting ──value, .first──▶ done                        [resume: value, cancel upstream]
@@ -14,8 +13,6 @@
 /// ```
 /// The continuation is installed before subscribing; a cancel that comes first is
 /// remembered and resumes it as soon as it is installed.
-///
-/// `@inlinable` throughout, as ``ValueAwaiter`` is.
 @usableFromInline
 struct ValueAwaiterState<Output: Sendable, Failure: Error>: Sendable {
     @usableFromInline
@@ -29,9 +26,8 @@ struct ValueAwaiterState<Output: Sendable, Failure: Error>: Sendable {
         case cancelled
     }
 
-    /// Unchecked (a checked one allocates per await): it is installed before subscribing,
-    /// when the state is `waiting` or `cancelledEarly`, and every path from there into `done`
-    /// resumes it exactly once.
+    /// Unchecked (a checked one allocates per await): it is installed before subscribing, when the state is
+    /// `waiting` or `cancelledEarly`, and every path from there into `done` resumes it exactly once.
     @usableFromInline typealias Continuation = UnsafeContinuation<Outcome, Never>
 
     @usableFromInline
@@ -64,7 +60,11 @@ struct ValueAwaiterState<Output: Sendable, Failure: Error>: Sendable {
         @usableFromInline var request: (any Subscription)?
 
         @inlinable
-        init(resume: (Continuation, Outcome)? = nil, cancel: (any Subscription)? = nil, request: (any Subscription)? = nil) {
+        init(
+            resume: (Continuation, Outcome)? = nil,
+            cancel: (any Subscription)? = nil,
+            request: (any Subscription)? = nil
+        ) {
             self.resume = resume
             self.cancel = cancel
             self.request = request

@@ -1,18 +1,10 @@
 import Synchronization
 
-/// The machinery behind both isolated sinks: the subscriber of `values`
-/// (``ValuesSubscriber``, one value requested per step, or `.unlimited` into a buffering
-/// policy) drained by a loop on the sink's actor, plus the flag a cancel raises so that the
-/// loop calls neither closure after it.
-///
-/// Sharing `values`' subscriber means the sinks get its fast lane too: over a publisher that
-/// delivers inside `request(_:)`, a step takes no lock and does not suspend (the row
-/// "(0..<N).publisher → sink(isolation: MainActor.shared)").
-///
-/// A cancel raises ``cancelled`` before it cancels the subscriber, which wakes a suspended
-/// loop with the end; the loop reads the flag after every step, on the actor, so a cancel
-/// made on the actor (inside `receiveValue`, or any code there) is never followed by a call
-/// to the closures, even for a value that had already woken the loop.
+/// The machinery behind both isolated sinks: the subscriber of `values` (``ValuesSubscriber``, with its fast
+/// lane: one value requested per step, or `.unlimited` into a buffering policy) drained by a loop on the
+/// sink's actor. A cancel raises ``cancelled`` before it cancels the subscriber (which wakes a suspended
+/// loop with the end); the loop reads the flag after every step, on the actor, so a cancel made on the
+/// actor is never followed by a call to the closures, even for a value that had already woken the loop.
 @usableFromInline
 final class IsolatedSinkLoop<Input: Sendable, Failure: Error>: Cancellable, Sendable {
     @usableFromInline let subscriber: ValuesSubscriber<Input, Failure>

@@ -1,21 +1,16 @@
 extension Publisher where Output: Sendable {
-    /// Attaches a subscriber whose closures run isolated to `actor` (the caller's actor by
-    /// default), with `.unlimited` demand and the values the actor has not processed yet kept
-    /// as `bufferingPolicy` says.
+    /// Attaches a subscriber whose closures run isolated to `actor` (the caller's actor by default), with
+    /// `.unlimited` demand and the values the actor has not processed yet kept as `bufferingPolicy` says.
     ///
-    /// It requests `.unlimited` once, so a hot publisher (a subject, UI events) never has
-    /// values dropped for lack of demand; instead the policy decides what waits while
-    /// `receiveValue` is busy: `.unbounded` keeps everything, `.bufferingOldest(n)` the first
-    /// `n` and `.bufferingNewest(n)` the last `n` (a value that finds the actor waiting is handed
-    /// straight to it and not counted). The loop on the actor drains what is kept without
-    /// a task hop per value. The completion comes after every value the policy kept.
+    /// It requests `.unlimited` once, so a hot publisher (a subject, UI events) never has values dropped for
+    /// lack of demand; the policy decides what waits while `receiveValue` is busy: `.unbounded` keeps
+    /// everything, `.bufferingOldest(n)` the first `n`, `.bufferingNewest(n)` the last `n` (a value that finds
+    /// the actor waiting is handed straight to it, uncounted). The completion comes after every value kept.
     ///
-    /// Cancelling the returned ``AnyCancellable`` (or deinitialising it) cancels the
-    /// subscription, drops what is kept and ends the loop, which releases the closures and
-    /// the subscriber; so does the completion, once delivered.
-    /// Cancelled on `actor` (e.g. from inside `receiveValue`), nothing reaches the closures
-    /// afterwards; cancelled from another thread, at most the one value the actor was already
-    /// taking still does. A negative limit traps.
+    /// Cancelling the returned ``AnyCancellable`` (or deinitialising it) cancels the subscription, drops what
+    /// is kept and ends the loop, which releases the closures and the subscriber, as does the completion once
+    /// delivered. Cancelled on `actor`, nothing reaches the closures afterwards; cancelled from another
+    /// thread, at most the value the actor was already taking still does. A negative limit traps.
     ///
     /// For end-to-end back-pressure (one value requested at a time), use
     /// ``sink(isolation:receiveCompletion:receiveValue:)``.

@@ -2,13 +2,11 @@ extension Publisher where Output: Sendable {
     /// Attaches a subscriber whose closures run isolated to `actor` (the caller's actor by
     /// default, e.g. the main actor in UI code), with back-pressure kept end to end.
     ///
-    /// One value is requested at a time, and the next one only after `receiveValue` has
-    /// returned on the actor, so a slow actor slows the publisher instead of queueing work.
-    /// Cancelling the returned ``AnyCancellable`` (or deinitialising it) cancels the
-    /// subscription and stops the delivery loop. Cancelled on `actor` (from `receiveValue`,
-    /// or any code there), nothing reaches the closures afterwards, not even a value or
-    /// completion that had already woken the loop; cancelled from another thread, at most the
-    /// one signal the actor was already taking still does.
+    /// One value is requested at a time, the next only after `receiveValue` has returned on the actor, so a
+    /// slow actor slows the publisher instead of queueing work. Cancelling the returned ``AnyCancellable``
+    /// (or deinitialising it) cancels the subscription and stops the delivery loop. Cancelled on `actor`,
+    /// nothing reaches the closures afterwards, not even a value or completion that had already woken the
+    /// loop; cancelled from another thread, at most the signal the actor was already taking still does.
     ///
     /// <!-- snippet: IsolatedSinkTitle -->
     /// ```swift

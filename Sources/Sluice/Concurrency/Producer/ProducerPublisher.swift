@@ -2,16 +2,12 @@
 /// suspending while the subscriber has no demand: the publisher counterpart of
 /// `AsyncStream(unfolding:)`/`AsyncStream { continuation in }`, with back-pressure.
 ///
-/// The body runs once per subscriber, in a task of its own that starts at the first
-/// demand. ``Sender/send(_:)`` suspends while demand is zero and returns `false` once
-/// the subscription is cancelled (the body's task is cancelled too, so its awaits see
-/// cooperative cancellation). The body returning finishes the stream; throwing fails it
-/// with the typed `Failure`. After a cancel nothing reaches the subscriber.
-///
-/// A value whose `send` is waiting is delivered by the `request(_:)` that brings the demand,
-/// inside that call and on its thread (as a synchronous publisher would); `send` returns once
-/// it was delivered. So a consumer asking for one value at a time gets a waiting value without
-/// waiting for the body's task to be scheduled.
+/// The body runs once per subscriber, in a task of its own that starts at the first demand.
+/// ``Sender/send(_:)`` suspends while demand is zero and returns `false` once the subscription is cancelled
+/// (the body's task is cancelled too). The body returning finishes the stream; throwing fails it with the
+/// typed `Failure`. After a cancel nothing reaches the subscriber. A value whose `send` is waiting is
+/// delivered by the `request(_:)` that brings the demand, inside that call and on its thread, as a
+/// synchronous publisher would, without waiting for the body's task to be scheduled.
 ///
 /// <!-- snippet: ProducerNumbers -->
 /// ```swift
@@ -37,11 +33,8 @@ public struct Producer<Output, Failure: Error>: Publisher, Sendable {
         self.priority = priority
     }
 
-    /// Gives the subscriber a subscription whose task runs the body on first demand.
-    ///
-    /// `@inlinable`: the client specialises the run for its subscriber, so each `send`
-    /// calls the subscriber's concrete `receive(_:)` (no `AnySubscriber`, no unspecialised
-    /// generic code looking up type metadata per value).
+    /// Gives the subscriber a subscription whose task runs the body on first demand (`@inlinable`, so each
+    /// `send` calls the subscriber's concrete `receive(_:)`).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let signalled = TaskSubscriber(subscriber)

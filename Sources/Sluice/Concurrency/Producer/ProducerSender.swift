@@ -7,18 +7,14 @@ extension Producer {
         /// The subscriber's `receive(_:)`, and the slot of a value waiting for demand.
         @usableFromInline
         let offer: ProducerOffer<Output>
-        /// Demand taken from the subscription and not yet spent: owned by the body's task,
-        /// so spending it needs no lock.
-        ///
-        /// Unchecked exclusivity (the dynamic check would run on every `send`): the
-        /// sender is not `Sendable`, so only the body's task reaches it, and every access in
-        /// ``send(_:)`` is instantaneous (none spans an `await`), so no two can overlap.
+        /// Demand taken from the subscription and not yet spent, owned by the body's task. Unchecked
+        /// exclusivity (the dynamic check would run on every `send`): the sender is not `Sendable`, so only
+        /// the body's task reaches it, and no access in ``send(_:)`` spans an `await`, so none overlap.
         @exclusivity(unchecked) @usableFromInline
         var demand = Subscribers.Demand.none
 
         /// `deliver` is the subscriber's `receive(_:)`, built in the client-specialised
-        /// ``Producer/receive(subscriber:)``: one indirect call per value, to concrete code;
-        /// it returns `nil` once the subscriber was released by a cancel.
+        /// ``Producer/receive(subscriber:)``; it returns `nil` once a cancel released the subscriber.
         @usableFromInline
         init(subscription: TaskSubscription, deliver: @escaping (Output) -> Subscribers.Demand?) {
             self.subscription = subscription
@@ -27,19 +23,14 @@ extension Producer {
 
         /// Delivers `value` once the subscriber has demand for it, suspending until then.
         ///
-        /// Returns `true` once delivered, `false` if the subscription was cancelled (before
-        /// or while waiting): the value was dropped and the body should return. While this
-        /// waits, the value is delivered by the subscriber's `request(_:)`, inside that call.
+        /// Returns `true` once delivered, `false` if the subscription was cancelled (before or while waiting):
+        /// the value was dropped and the body should return. While this waits, the value is delivered by the
+        /// subscriber's `request(_:)`, inside that call. The result may be ignored where nothing follows the
+        /// send; in a loop, stop on `false`, as ``Producer``'s example does (a cancel also cancels the body's
+        /// task, but a loop that checks neither would go on producing values nobody receives).
         ///
-        /// The result may be ignored (`@discardableResult`) where nothing follows the send, as
-        /// for a body's one or last value. In a loop, stop on `false`, as ``Producer``'s
-        /// example does: a cancel also cancels the body's task, so work that checks
-        /// `Task.isCancelled` stops too, but a loop that checks neither would go on producing
-        /// values nobody receives.
-        ///
-        /// `value` is `sending`: one that is not `Sendable` is given away to the subscriber,
-        /// which may be on another thread or actor, so the body cannot go on using it (the
-        /// compiler says so). `Sendable` values are passed as usual.
+        /// `value` is `sending`: a non-`Sendable` one is given away to the subscriber, which may be on another
+        /// thread or actor, so the body cannot go on using it; `Sendable` values are passed as usual.
         @inlinable @discardableResult
         public func send(_ value: sending Output) async -> Bool {
             if demand == .none {
@@ -75,15 +66,11 @@ extension Producer {
 extension Producer.Sender: Sendable {}
 
 /// The value a ``Producer/Sender`` waits with, offered to the request that brings demand
-/// (``TaskSubscriptionOffer``), and the subscriber's `receive(_:)`.
-///
-/// Safe to mark `@unchecked Sendable`: `value` is written by the body's task before the offer
-/// is published under the subscription's lock, and taken by the one party that then
-/// delivers it (a request that took the offer under that lock, or the task itself when demand
-/// came first), while the task stays suspended until that delivery has returned; the task
-/// reads it again only after being resumed. So no two threads touch it at once, and the lock
-/// and the continuation order their accesses. `receive` is called by one party at a time for
-/// the same reason (the signals to the subscriber stay serial).
+/// (``TaskSubscriptionOffer``), and the subscriber's `receive(_:)`. Safe to mark `@unchecked Sendable`:
+/// `value` is written by the body's task before the offer is published under the subscription's lock, and
+/// taken by the one party that delivers it (a request that took the offer under that lock, or the task when
+/// demand came first), while the task stays suspended until that delivery returns. The lock and the
+/// continuation order these accesses, and keep the calls to `receive` serial.
 @usableFromInline
 final class ProducerOffer<Output>: TaskSubscriptionOffer, @unchecked Sendable {
     @usableFromInline

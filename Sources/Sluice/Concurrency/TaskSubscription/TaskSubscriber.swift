@@ -1,21 +1,14 @@
-/// The subscriber of a subscription whose values come from one task (``TaskSubscription``):
-/// the task signals it through ``receive(_:)`` and ``receive(completion:)`` (or, for a value
-/// the suspended task offers, the request that takes the offer does), and
-/// ``release()`` (the subscription's cancel) lets it go at once — also while the task is still
-/// inside user code that ignores cancellation, such as an `AsyncSequence` whose `next()` does
-/// not return for a long time (rule 4: after a cancel the subscription holds no subscriber).
+/// The subscriber of a subscription whose values come from one task (``TaskSubscription``): the task signals
+/// it through ``receive(_:)`` and ``receive(completion:)`` (or the request that takes an offered value does),
+/// and ``release()`` (the subscription's cancel) lets it go at once, even while the task is inside user code
+/// that ignores cancellation (rule 4: after a cancel the subscription holds no subscriber). When to let go
+/// is a ``TerminationGate``'s decision, as for a sink: whoever the gate tells to release (the canceller, or
+/// the signal in progress when it came) drops the subscriber, once.
 ///
-/// When to let go is a ``TerminationGate``'s decision, as for a sink: a signal runs between
-/// its `enter()` and `exit()`, `release()` terminates it, a completion is its final delivery,
-/// and whoever the gate tells to release (the canceller, or the signal in progress when it
-/// came) drops the subscriber, once.
-///
-/// Safe to mark `@unchecked Sendable`: the slot is written only by whoever drops it, and the
-/// gate guarantees that happens once, with no signal in progress, and that no signal starts
-/// afterwards; the subscriber itself is signalled by the one task (it starts after
-/// `receive(subscription:)` has returned) or, while that task is suspended with an offer, by
-/// the one request that took the offer under the subscription's lock and resumes the task only
-/// after the signal returned; so it is never used from two threads at once.
+/// Safe to mark `@unchecked Sendable`: the slot is written only by whoever drops it, once, with no signal in
+/// progress and none after; the subscriber is signalled by the one task or, while it is suspended with an
+/// offer, by the one request that took the offer under the subscription's lock and resumes the task only
+/// after the signal returned, so it is never used from two threads at once.
 @usableFromInline
 final class TaskSubscriber<Base: Subscriber>: TaskSubscriberReleasing, @unchecked Sendable {
     @usableFromInline let gate = TerminationGate()
@@ -48,8 +41,7 @@ final class TaskSubscriber<Base: Subscriber>: TaskSubscriberReleasing, @unchecke
         if gate.exit() { drop() }
     }
 
-    /// Lets the subscriber go now, or as soon as the signal in progress returns. Idempotent,
-    /// from any thread.
+    /// Lets the subscriber go now, or as soon as the signal in progress returns. Idempotent, from any thread.
     @usableFromInline
     func release() {
         if gate.terminate() { drop() }

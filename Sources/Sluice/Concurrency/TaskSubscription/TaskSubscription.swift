@@ -1,17 +1,12 @@
 import Synchronization
 
-/// The subscription of every publisher whose values come from one task: the task starts at
-/// the first demand (after `receive(subscription:)` has returned), takes demand in batches
-/// through ``nextDemand(isolation:)``, suspends while there is none, and is cancelled by
-/// ``cancel()``. See ``TaskSubscriptionState`` for the states.
-///
-/// A task that suspends with a value ready can offer it (``offer(_:isolation:)``): the
-/// request that brings demand then delivers it on the requesting thread, before resuming the
-/// task, instead of waking the task to deliver it (one thread wake-up per value, not two).
-///
-/// The subscriber is reached through a ``TaskSubscriber``, which the not-yet-started task
-/// closure and then the task hold; cancelling drops the closure, cancels the task and releases
-/// the subscriber at once, even if the task runs on (user code may ignore cancellation).
+/// The subscription of every publisher whose values come from one task: the task starts at the first demand
+/// (after `receive(subscription:)` has returned), takes demand in batches through ``nextDemand(isolation:)``,
+/// suspends while there is none, and is cancelled by ``cancel()`` (states: ``TaskSubscriptionState``). A
+/// task that suspends with a value ready can ``offer(_:isolation:)`` it: the request that brings demand then
+/// delivers it on its own thread before resuming the task (one wake-up per value, not two). The subscriber
+/// is reached through a ``TaskSubscriber``; cancelling drops the start closure, cancels the task and
+/// releases the subscriber at once, even if the task runs on (user code may ignore cancellation).
 @usableFromInline
 final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
@@ -41,9 +36,9 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         inner = Locked(Inner(starter: starter))
     }
 
-    /// The task-driven publishers' `receive(subscriber:)`: gives `subscriber` a subscription
-    /// that signals through `signalled` and whose `starter` begins the task at the first
-    /// demand, then starts it at once if that demand came during `receive(subscription:)`.
+    /// The task-driven publishers' `receive(subscriber:)`: gives `subscriber` a subscription signalling
+    /// through `signalled` whose `starter` begins the task at the first demand (at once if it came during
+    /// `receive(subscription:)`).
     @inlinable
     static func subscribe<S: Subscriber>(
         _ subscriber: S, signalling signalled: TaskSubscriber<S>, description: String, starter: @escaping Starter
@@ -91,10 +86,9 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         }
     }
 
-    /// Delivers the suspended task's offered value, then resumes the task with the demand
-    /// left: what remains of `demand`, what the subscriber returned, and what was requested
-    /// during the delivery (re-entrantly or from other threads). The task stays suspended
-    /// until then, so this is the only signal in progress.
+    /// Delivers the suspended task's offered value, then resumes the task with the demand left: what remains
+    /// of `demand`, what the subscriber returned, and what was requested during the delivery (re-entrantly or
+    /// from other threads). The task stays suspended until then, so this is the only signal in progress.
     private func deliver(
         _ offer: any TaskSubscriptionOffer, to waiter: UnsafeContinuation<Subscribers.Demand?, Never>,
         spending demand: Subscribers.Demand
@@ -126,8 +120,7 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         action.waiter?.resume(returning: nil)
     }
 
-    /// The demand requested since the last call; suspends while there is none. `nil` once
-    /// cancelled: the task must stop.
+    /// The demand requested since the last call; suspends while there is none. `nil` once cancelled: stop.
     @usableFromInline
     func nextDemand(isolation: isolated (any Actor)? = #isolation) async -> Subscribers.Demand? {
         guard let pending = takePendingDemand() else { return nil }
@@ -141,17 +134,15 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         }
     }
 
-    /// The demand requested since the last call, without suspending (`.none` if there is
-    /// none); `nil` once cancelled or finished.
+    /// The demand requested since the last call, or `.none`, without suspending; `nil` once cancelled or finished.
     @usableFromInline
     func takePendingDemand() -> Subscribers.Demand? {
         inner.withLock { $0.machine.takePendingDemand() }
     }
 
-    /// Suspends until there is demand for `offer`'s value and returns once it was delivered:
-    /// by the request that brought the demand, on its thread, or here if demand came first.
-    /// Returns the demand left after the delivery; `nil` if the value was not delivered
-    /// (cancelled). Call when ``takePendingDemand()`` gave `.none`.
+    /// Suspends until there is demand for `offer`'s value and returns once it was delivered (by the request
+    /// that brought the demand, on its thread, or here if demand came first): the demand left, or `nil` if
+    /// it was not delivered (cancelled). Call when ``takePendingDemand()`` gave `.none`.
     @usableFromInline
     func offer(_ offer: any TaskSubscriptionOffer, isolation: isolated (any Actor)? = #isolation) async
         -> Subscribers.Demand?
@@ -166,16 +157,12 @@ final class TaskSubscription: Subscription, Sendable, CustomStringConvertible, C
         }
     }
 
-    /// `true` while the task waits with an offered value (for tests: they wait for it, then
-    /// check that the next request delivers the value).
+    /// `true` while the task waits with an offered value (for tests).
     var isOffering: Bool { inner.withLock { $0.machine.isOffering } }
 
-    /// The task ends; returns `true` if the caller is to deliver its completion.
-    ///
-    /// `false` once a cancel has begun, even before it reached the lock: the task may have
-    /// ended because it saw the cancel (a `send` refused, a `CancellationError` thrown), and
-    /// that ending must not be delivered (rule 4). The task read the flag before, on its own
-    /// thread, so it reads it set here too.
+    /// The task ends; returns `true` if the caller is to deliver its completion. `false` once a cancel has
+    /// begun, even before it reached the lock: the task may have ended because it saw the cancel (a `send`
+    /// refused, a `CancellationError` thrown), and that ending must not be delivered (rule 4).
     @usableFromInline
     func finish() -> Bool {
         if isCancelled { return false }

@@ -1,7 +1,5 @@
-/// The demand gate between a subscription's callers and the one task that produces values.
-///
-/// Requests come from any thread; the producing task takes the demand accumulated so far
-/// in one step and spends it locally, so a task with demand in hand needs no lock per value.
+/// The demand gate between a subscription's callers and the one task that produces values: requests come
+/// from any thread; the task takes the demand accumulated so far in one step and spends it without a lock.
 ///
 /// States and transitions:
 /// ```text
@@ -19,13 +17,10 @@
 /// subscribing / idle / running ──cancel──▶ cancelled   [cancel task, resume waiter with nil]
 /// cancelled / finished ──anything──▶ unchanged                                   [nothing]
 /// ```
-/// The task handle arrives after `start` (it is created outside the lock): `attach` stores
-/// it, or hands it back to be cancelled when a cancel came first.
-///
-/// An offer is a value the suspended task has ready (``TaskSubscriptionOffer``): the request
-/// that takes the waiter delivers it before resuming the task, so the value reaches the
-/// subscriber without waiting for the task to be scheduled again. The task stays suspended
-/// until then, so the subscriber is still signalled by one party at a time.
+/// The task handle arrives after `start` (made outside the lock): `attach` stores it, or hands it back to
+/// be cancelled when a cancel came first. An offer is a value the suspended task has ready
+/// (``TaskSubscriptionOffer``): the request that takes the waiter delivers it before resuming the task,
+/// which stays suspended until then, so the subscriber is still signalled by one party at a time.
 struct TaskSubscriptionState: Sendable {
     private enum State: Sendable {
         case subscribing(pending: Subscribers.Demand)
@@ -44,7 +39,9 @@ struct TaskSubscriptionState: Sendable {
         case startTask
         case resume(UnsafeContinuation<Subscribers.Demand?, Never>, Subscribers.Demand)
         /// Deliver the offer, then resume the waiter with the demand left.
-        case deliverOffer(any TaskSubscriptionOffer, UnsafeContinuation<Subscribers.Demand?, Never>, Subscribers.Demand)
+        case deliverOffer(
+            any TaskSubscriptionOffer, UnsafeContinuation<Subscribers.Demand?, Never>, Subscribers.Demand
+        )
     }
 
     mutating func request(_ demand: Subscribers.Demand) -> RequestAction {

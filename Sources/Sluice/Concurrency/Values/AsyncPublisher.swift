@@ -1,24 +1,19 @@
 /// A publisher's elements as an `AsyncSequence`, with the publisher's own failure type.
 ///
 /// Made by ``Publisher/values``. One type serves throwing and non-throwing publishers: when
-/// `P.Failure == Never`, `for await` needs no `try`; otherwise a typed `catch` gets
-/// `P.Failure`.
+/// `P.Failure == Never`, `for await` needs no `try`; otherwise a typed `catch` gets `P.Failure`.
 ///
-/// Each iterator subscribes to the publisher when it is made and requests nothing then. Each
-/// `next()` requests exactly `.max(1)`, and only when nothing is buffered, so the outstanding
-/// demand never exceeds the waiting `next()` calls. If the publisher delivers synchronously
-/// inside `request(_:)` (a sequence publisher, `Just`), `next()` returns without suspending,
-/// without a lock and without allocating: the element is handed over through an atomic
-/// one-element slot.
+/// Each iterator subscribes to the publisher when it is made, requesting nothing. Each `next()` requests
+/// exactly `.max(1)`, and only when nothing is buffered, so the outstanding demand never exceeds the waiting
+/// `next()` calls. If the publisher delivers synchronously inside `request(_:)` (a sequence publisher,
+/// `Just`), `next()` returns without suspending, locking or allocating.
 ///
-/// Cancellation: cancelling the iterating task cancels the subscription and `next()` returns
-/// nil (never a `CancellationError`); leaving the loop (`break`, `return`, a throw) cancels
-/// it too. After the publisher completes, `next()` returns nil forever; a failure is thrown
-/// once, then nil.
+/// Cancellation: cancelling the iterating task cancels the subscription and `next()` returns nil (never a
+/// `CancellationError`); leaving the loop (`break`, `return`, a throw) cancels it too. After the publisher
+/// completes, `next()` returns nil forever; a failure is thrown once, then nil.
 ///
-/// Values a hot publisher (a subject) sends while the loop body runs find no demand and are
-/// dropped, as in Combine. To keep them, use ``Publisher/values(prefetch:)`` or
-/// ``Publisher/values(bufferingPolicy:)``.
+/// Values a hot publisher (a subject) sends while the loop body runs find no demand and are dropped, as in
+/// Combine. To keep them, use ``Publisher/values(prefetch:)`` or ``Publisher/values(bufferingPolicy:)``.
 ///
 /// <!-- snippet: AsyncPublisherLoops -->
 /// ```swift
@@ -66,9 +61,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         return iterator
     }
 
-    /// The iterator of an ``AsyncPublisher``; not Sendable: one task iterates.
-    ///
-    /// Dropping it cancels the subscription.
+    /// The iterator of an ``AsyncPublisher``: not Sendable (one task iterates); dropping it cancels.
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline let lifetime: ValuesIteratorLifetime<P.Output, P.Failure>
 
@@ -82,14 +75,14 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence {
         /// The next element, nil at the end or after cancellation; throws the failure once.
         ///
         /// Runs on the caller's actor throughout, with no executor switch per element: it is
-        /// `nonisolated(nonsending)`, so a `for await` loop on an actor (the main actor
-        /// included) neither leaves the actor nor checks it again when `next` returns at once.
-        /// (Declared with an `isolated` parameter, as the protocol spells it, every call would
-        /// hop to `actor` on entry and back afterwards: two runtime executor switches.) Called
-        /// through the protocol, from generic code, the standard witness hops to `actor`
-        /// first, so it runs there.
+        /// `nonisolated(nonsending)`, so a `for await` loop on an actor neither leaves the actor nor checks
+        /// it again when `next` returns at once (with an `isolated` parameter, as the protocol spells it,
+        /// every call would hop to `actor` and back). Called through the protocol from generic code, the
+        /// standard witness hops to `actor` first, so it runs there.
         @inlinable
-        public nonisolated(nonsending) mutating func next(isolation actor: (any Actor)?) async throws(P.Failure) -> P.Output? {
+        public nonisolated(nonsending) mutating func next(
+            isolation actor: (any Actor)?
+        ) async throws(P.Failure) -> P.Output? {
             switch await lifetime.subscriber.next(cache: &cache) {
             case .element(let element): return element.value
             case .finished: return nil
@@ -136,27 +129,23 @@ extension Publisher {
 
     /// The elements with up to `prefetch` requested ahead of the loop.
     ///
-    /// It requests `prefetch` at the first `next()`, then tops up to `prefetch` in batches
-    /// whenever at most half of it is left buffered or requested, so it never buffers more
-    /// than `prefetch`. Use it for throughput (fewer, larger requests) and for hot sources
-    /// that honour demand, where it keeps what arrives while the loop body runs; a source
-    /// that sends beyond demand still traps. The gain is for publishers that deliver later,
-    /// on another task or thread (a `Producer`, a subject): over one that delivers inside
-    /// `request(_:)`, such as a sequence, the default ``values`` is faster, as every element
-    /// it buffers takes the lock once.
+    /// It requests `prefetch` at the first `next()`, then tops up to `prefetch` whenever at most half is
+    /// left buffered or requested, so it never buffers more than `prefetch`. Use it for throughput (fewer,
+    /// larger requests) and for hot sources that honour demand, where it keeps what arrives while the loop
+    /// body runs (a source that sends beyond demand still traps). It pays off for publishers that deliver
+    /// later, on another task or thread; for one that delivers inside `request(_:)`, such as a sequence, the
+    /// default ``values`` is faster.
     @inlinable
     public func values(prefetch: Int) -> AsyncPublisher<Self> {
         if prefetch <= 0 { Violation.nonPositivePrefetch(prefetch) }
         return AsyncPublisher(self, mode: .prefetch(prefetch))
     }
 
-    /// The elements with `.unlimited` demand, kept as `bufferingPolicy` says until the loop
-    /// takes them.
+    /// The elements with `.unlimited` demand, kept as `bufferingPolicy` says until the loop takes them.
     ///
-    /// Use it for hot sources that ignore demand (subjects, notifications, UI events):
-    /// `.bufferingNewest(n)` for state where only the latest matters, `.bufferingOldest(n)`
-    /// to keep the first `n` and drop the rest, `.unbounded` only when the producer is known
-    /// to be finite or slower than the loop.
+    /// Use it for hot sources that ignore demand (subjects, notifications, UI events): `.bufferingNewest(n)`
+    /// for state where only the latest matters, `.bufferingOldest(n)` to keep the first `n` and drop the
+    /// rest, `.unbounded` only when the producer is known to be finite or slower than the loop.
     @inlinable
     public func values(bufferingPolicy: ValuesBufferingPolicy) -> AsyncPublisher<Self> {
         bufferingPolicy.checkLimit(in: "values(bufferingPolicy:)")

@@ -1,10 +1,8 @@
 import Synchronization
 
-/// The synchronous fast lane of `values` in its default, one-element-per-`next()` mode.
-///
-/// Most publishers that `values` iterates deliver inside `request(_:)`, on the iterating
-/// thread (sequences, `Just`, a subject with a value ready). For them the lane replaces the
-/// lock with one atomic word and a one-element slot:
+/// The synchronous fast lane of `values` in its default, one-element-per-`next()` mode: for publishers that
+/// deliver inside `request(_:)`, on the iterating thread (sequences, `Just`, a subject with a value ready),
+/// it replaces the lock with one atomic word and a one-element slot:
 ///
 /// ```text
 ///   idle ──iterator arms it, then requests .max(1)──▶ armed
@@ -53,8 +51,7 @@ struct ValuesFastLane<Element>: ~Copyable, Sendable {
         return slot.pointer.move()
     }
 
-    /// Upstream side: hands `element` over if the lane is armed; otherwise gives it back, for
-    /// the locked path.
+    /// Upstream side: hands `element` over if the lane is armed; otherwise gives it back for the locked path.
     @inlinable
     func offer(_ element: consuming Element) -> Element? {
         guard state.load(ordering: .acquiring) == Self.armed else { return element }
@@ -71,9 +68,8 @@ struct ValuesFastLane<Element>: ~Copyable, Sendable {
     @inlinable
     func close() { state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing) }
 
-    /// Under the subscriber's lock (or on cancel): brings the lane back to idle, keeping the
-    /// closed mark. Returns whether it was still armed (its demand is outstanding) and the
-    /// element, if one was waiting.
+    /// Under the subscriber's lock (or on cancel): brings the lane back to idle, keeping the closed mark.
+    /// Returns whether it was still armed (its demand is outstanding) and the element, if one was waiting.
     @inlinable
     func settle() -> (wasArmed: Bool, element: Element?) {
         switch state.bitwiseAnd(Self.closed, ordering: .acquiringAndReleasing).oldValue & ~Self.closed {
@@ -84,12 +80,9 @@ struct ValuesFastLane<Element>: ~Copyable, Sendable {
     }
 }
 
-/// The lane's one-element slot.
-///
-/// Safe to mark Sendable: the slot is read and written only by the side that owns it in the
-/// ``ValuesFastLane`` protocol (the upstream between observing `armed` and publishing
-/// `filled`, then whoever moves `filled` back to `idle`), and the lane's atomic transitions
-/// order those accesses.
+/// The lane's one-element slot. Safe to mark Sendable: only the side that owns it in the ``ValuesFastLane``
+/// protocol reads or writes it (the upstream between observing `armed` and publishing `filled`, then whoever
+/// moves `filled` back to `idle`), and the lane's atomic transitions order those accesses.
 @usableFromInline
 struct FastLaneSlot<Element>: @unchecked Sendable {
     @usableFromInline let pointer: UnsafeMutablePointer<Element>

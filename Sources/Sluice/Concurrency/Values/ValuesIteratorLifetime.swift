@@ -1,14 +1,9 @@
-/// What the iterator keeps for itself, outside the subscriber's lock.
-///
-/// - `subscription`: in `.onDemand` mode, the iterator's own copy of the upstream
-///   subscription, through which the fast lane requests without the lock (`isOpen` once in
-///   use). Not optional, so that the call goes straight to the stored existential instead of
-///   through a copy.
-/// - `batch`: in `.prefetch` mode, the elements the iterator took from the buffer in one
-///   locked step and serves one per `next()` without the lock. The state machine counts
-///   them as still buffered when it decides to top up, so the limit holds, and tells the
-///   iterator after how many elements to come back for the top-up (`takesBeforeTopUp`), so
-///   the demand is topped up exactly when it would be if each element took the lock.
+/// What the iterator keeps for itself, outside the subscriber's lock: in `.onDemand` mode its own copy of
+/// the upstream `subscription` (not optional, so the call goes straight to the stored existential), through
+/// which the fast lane requests without the lock once `isOpen`; in `.prefetch` mode the `batch` it took from
+/// the buffer in one locked step and serves one per `next()`. The state machine counts the batch as still
+/// buffered and says when to come back (`takesBeforeTopUp`), so demand is topped up exactly when it would
+/// be if each element took the lock.
 @usableFromInline
 struct ValuesIteratorCache<Input> {
     @usableFromInline var subscription: any Subscription = Subscriptions.empty

@@ -17,26 +17,20 @@
 ///   └──────────cancel────────────────────┴──cancel──────▶ terminated (nil forever)
 /// ```
 ///
-/// Signals out of turn are ignored, as in Combine: a value after the completion, a second
-/// completion. A value before the subscription wakes the waiting `next()` calls with nil
-/// (their demand is still requested when the subscription comes), as Combine's iterator
-/// does. A completion before the subscription ends the iteration, and the subscription that
-/// comes later is cancelled.
+/// Signals out of turn (a value after the completion, a second completion) are ignored, as in Combine. A
+/// value before the subscription wakes the waiting `next()` calls with nil (their demand is still requested
+/// when it comes), as Combine's iterator does; a completion before it ends the iteration, and the late
+/// subscription is cancelled.
 ///
-/// Copies of one iterator may wait at once (an actor that copies its iterator into each call,
-/// as Combine allows): each waiting `next()` then has its own `.max(1)` outstanding in
-/// `.onDemand` mode (requested together when the subscription comes), elements go to the
-/// waiters in the order they came, and a completion or cancel wakes them all (a failure is
-/// thrown to the first only).
+/// Copies of one iterator may wait at once (as Combine allows): in `.onDemand` mode each waiting `next()` has
+/// its own `.max(1)` outstanding, elements go to the waiters in the order they came, and a completion or
+/// cancel wakes them all (a failure is thrown to the first only).
 ///
-/// Modes: `.onDemand` requests `.max(1)` only when a `next()` finds nothing buffered, and
-/// hands that request to the subscriber's synchronous fast lane (`requestViaFastLane`), which
-/// keeps its one element of demand outside this machine until the subscriber settles the lane
-/// under the lock (`fastLaneMissed()`);
-/// `.prefetch(n)` requests `n` at first and tops up to `n` in batches when at most `n / 2`
-/// remain buffered or requested; `.buffering(policy)` requests `.unlimited` once and keeps
-/// elements as the policy says. The types are `@usableFromInline` rather than private so that
-/// clients specialise the hot path.
+/// Modes: `.onDemand` requests `.max(1)` only when a `next()` finds nothing buffered, through the
+/// subscriber's synchronous fast lane (`requestViaFastLane`), which keeps that demand outside this machine
+/// until the subscriber settles the lane under the lock (`fastLaneMissed()`); `.prefetch(n)` requests `n`,
+/// then tops up to `n` when at most `n / 2` remain buffered or requested; `.buffering(policy)` requests
+/// `.unlimited` once and keeps elements as the policy says.
 @usableFromInline
 struct ValuesState<Element, Failure: Error>: Sendable {
     @usableFromInline typealias Continuation = UnsafeContinuation<ValuesResult<Element, Failure>, Never>
@@ -74,8 +68,7 @@ struct ValuesState<Element, Failure: Error>: Sendable {
         case end(Failure?)
         /// Request, then ask again: a synchronous upstream will have delivered.
         case request(UpstreamSubscription, Subscribers.Demand)
-        /// `.onDemand` only: request `.max(1)` through the subscriber's fast lane, which counts
-        /// that demand itself (it is not in `outstanding`).
+        /// `.onDemand` only: request `.max(1)` through the subscriber's fast lane, which counts it itself.
         case requestViaFastLane(UpstreamSubscription)
         /// Nothing ready: suspend.
         case suspend
@@ -86,7 +79,11 @@ struct ValuesState<Element, Failure: Error>: Sendable {
     enum SuspendAction {
         case none
         /// Resume at once; then request `replenish`, if set (prefetch mode).
-        case resume(Continuation, ValuesResult<Element, Failure>, replenish: (UpstreamSubscription, Subscribers.Demand)?)
+        case resume(
+            Continuation,
+            ValuesResult<Element, Failure>,
+            replenish: (UpstreamSubscription, Subscribers.Demand)?
+        )
         case request(UpstreamSubscription, Subscribers.Demand)
     }
 
@@ -95,8 +92,7 @@ struct ValuesState<Element, Failure: Error>: Sendable {
     enum DeliveryAction {
         case none
         case resume(Continuation, ValuesResult<Element, Failure>)
-        /// An element the buffering policy dropped (or one out of turn), released outside
-        /// the lock.
+        /// An element the buffering policy dropped (or one out of turn), released outside the lock.
         case drop(HandOff<Element>)
         /// Wakes every waiter: the first gets `result`, the others nil.
         case end(Continuation, ValuesResult<Element, Failure>, others: FIFO<Continuation>)
@@ -105,9 +101,8 @@ struct ValuesState<Element, Failure: Error>: Sendable {
     @usableFromInline var phase: Phase = .awaitingSubscription {
         didSet { phaseKind = phase.kind }
     }
-    /// `phase` without its payload, for the per-element paths: a `switch` on `phase` itself,
-    /// even one that binds nothing, copied the phase (its subscription's existential box,
-    /// with a retain and a release) for every element.
+    /// `phase` without its payload, for the per-element paths: a `switch` on `phase`, even one binding
+    /// nothing, copied its subscription's existential box (a retain and a release) per element.
     @usableFromInline private(set) var phaseKind: PhaseKind = .awaitingSubscription
     @usableFromInline var waiter: Continuation?
     /// Further waiting `next()` calls, from copies of the iterator; almost always empty.
@@ -115,9 +110,8 @@ struct ValuesState<Element, Failure: Error>: Sendable {
     @usableFromInline var outstanding: Subscribers.Demand = .none
     @usableFromInline var buffer = ValuesBuffer<Element>()
     @usableFromInline let mode: ValuesMode
-    /// `.buffering` mode requests `.unlimited` as soon as the subscription comes, instead of
-    /// at the first `next()` that waits: the isolated sinks' loop, whose first step runs
-    /// later on its actor, keeps what a hot publisher sends meanwhile.
+    /// `.buffering` mode requests `.unlimited` when the subscription comes, not at the first waiting
+    /// `next()`: the isolated sinks' loop, which starts later on its actor, keeps what is sent meanwhile.
     @usableFromInline let requestsAtSubscription: Bool
 
     @usableFromInline
@@ -130,8 +124,7 @@ struct ValuesState<Element, Failure: Error>: Sendable {
     @inlinable
     var waiting: Int { waiter == nil ? 0 : 1 + laterWaiters.count }
 
-    /// The demand a `next()` about to wait needs now (beside the `waiting` ones), or nil if
-    /// enough is outstanding.
+    /// The demand a `next()` about to wait needs now (beside the `waiting` ones), or nil if enough is out.
     @inlinable
     mutating func demandToRequest() -> Subscribers.Demand? {
         let demand: Subscribers.Demand
@@ -150,13 +143,11 @@ struct ValuesState<Element, Failure: Error>: Sendable {
         return demand
     }
 
-    /// Parks a continuation behind any already waiting.
     @inlinable
     mutating func park(_ continuation: Continuation) {
         if waiter == nil { waiter = continuation } else { laterWaiters.append(continuation) }
     }
 
-    /// Takes the first waiting continuation, if any.
     @inlinable
     mutating func unpark() -> Continuation? {
         let first = waiter
@@ -185,11 +176,9 @@ struct ValuesState<Element, Failure: Error>: Sendable {
         outstanding += 1
     }
 
-    /// The consumer's next step; `fastLane` lets `.onDemand` mode request through the fast lane.
-    ///
-    /// In `.prefetch` mode, with more than one element buffered, the iterator takes them all:
-    /// the buffer is swapped with its empty `batch` (so no storage is allocated), the first
-    /// is the answer and the rest are served from the batch without the lock.
+    /// The consumer's next step; `fastLane` lets `.onDemand` mode request through the fast lane. In
+    /// `.prefetch` mode, with more than one element buffered, the iterator takes them all: the buffer is
+    /// swapped with its empty `batch` (no allocation), and the rest are served from it without the lock.
     @inlinable
     mutating func next(fastLane: Bool = false, batch: inout ValuesBuffer<Element>) -> NextAction {
         if case .prefetch = mode, buffer.count > 1, batch.count == 0 {
@@ -203,10 +192,9 @@ struct ValuesState<Element, Failure: Error>: Sendable {
         return next(fastLane: fastLane)
     }
 
-    /// In `.prefetch` mode, how many elements the iterator may take from its batch before
-    /// the level (buffered, held in the batch and requested) falls to half the limit, when it
-    /// must come back to ``topUp(held:)``. Only the iterator changes the level (a delivery
-    /// moves one element from requested to buffered), so it can count down on its own.
+    /// In `.prefetch` mode, how many elements the iterator may take from its batch before the level
+    /// (buffered, held and requested) falls to half the limit and it must call ``topUp(held:)``. Only the
+    /// iterator changes the level (a delivery moves one from requested to buffered), so it counts alone.
     @inlinable
     func takesBeforeTopUp(held: Int) -> Int {
         guard case .prefetch(let limit) = mode, case .active = phase, let pending = outstanding.max else {
@@ -290,7 +278,9 @@ struct ValuesState<Element, Failure: Error>: Sendable {
 
     /// The first subscription is kept; returns one to cancel (late or second), if any.
     @inlinable
-    mutating func subscribed(_ subscription: UpstreamSubscription) -> (cancel: UpstreamSubscription?, request: Subscribers.Demand?) {
+    mutating func subscribed(
+        _ subscription: UpstreamSubscription
+    ) -> (cancel: UpstreamSubscription?, request: Subscribers.Demand?) {
         guard case .awaitingSubscription = phase else { return (subscription, nil) }
         phase = .active(subscription)
         if case .onDemand = mode { return (nil, outstanding == .none ? nil : outstanding) }

@@ -1,9 +1,6 @@
-/// An element on its way from the upstream to the one task that iterates.
-///
-/// Safe to mark Sendable: the upstream gives the element away when it calls `receive(_:)`,
-/// and from then on exactly one side holds it (the buffer under the lock, then the iterating
-/// task), so it is never used from two threads at once. This is what lets `values` serve
-/// publishers of non-Sendable outputs, as Combine's does.
+/// An element on its way from the upstream to the one task that iterates. Safe to mark Sendable: the
+/// upstream gives the element away in `receive(_:)`, and from then on exactly one side holds it (the buffer
+/// under the lock, then the iterating task); so `values` serves non-Sendable outputs, as Combine's does.
 @usableFromInline
 struct HandOff<Element>: @unchecked Sendable {
     @usableFromInline var value: Element
@@ -26,12 +23,9 @@ enum ValuesMode: Sendable {
     case buffering(ValuesBufferingPolicy)
 }
 
-/// The subscriber behind an ``AsyncPublisher`` iterator: it receives from the upstream on
-/// any thread and hands elements to the iterating task. All state is in one ``Locked``
-/// state machine; continuations are resumed and the upstream is called only after unlocking.
-///
-/// `@inlinable` throughout so that clients specialise it for their element type: unspecialised
-/// generic code costs far more than the lock (metadata look-ups on every element).
+/// The subscriber behind an ``AsyncPublisher`` iterator: it receives from the upstream on any thread and
+/// hands elements to the iterating task. All state is in one ``Locked`` machine; continuations are resumed
+/// and the upstream is called only after unlocking. `@inlinable` throughout so clients specialise it.
 @usableFromInline
 final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Sendable, CustomStringConvertible {
     @usableFromInline let state: Locked<ValuesState<Input, Failure>>
@@ -82,9 +76,8 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
 
     // MARK: Iterator side
 
-    /// Ends the iteration: cancels the upstream and wakes every waiting `next()` with nil.
-    /// Idempotent and callable from any thread (Combine's iterator subscriber is
-    /// `Cancellable` too).
+    /// Ends the iteration: cancels the upstream and wakes every waiting `next()` with nil. Idempotent and
+    /// callable from any thread (Combine's iterator subscriber is `Cancellable` too).
     @inlinable
     func cancel() {
         guard case (let subscription, var waiters, let dropped)? = state.withLock({ $0.cancel() }) else { return }
@@ -94,27 +87,21 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
         while let waiter = waiters.popFirst() { waiter.resume(returning: .finished) }
     }
 
-    /// The element, end or failure for one `next()`. Never suspends, takes no lock and
-    /// allocates nothing when the upstream delivers synchronously inside `request(_:)`.
-    ///
-    /// `cache` is what the iterator keeps outside the lock: in `.onDemand` mode the
-    /// subscription, once the fast lane is in use, so that the usual step is: arm the lane,
-    /// request, take; in `.prefetch` mode the batch it took from the buffer, served without
-    /// the lock. Runs on the caller's actor (`nonisolated(nonsending)`): no executor switch
-    /// unless it suspends.
+    /// The element, end or failure for one `next()`: no suspension, lock or allocation when the upstream
+    /// delivers synchronously inside `request(_:)`. `cache` is what the iterator keeps outside the lock: the
+    /// subscription once the `.onDemand` fast lane is in use, or the `.prefetch` batch. Runs on the caller's
+    /// actor (`nonisolated(nonsending)`): no executor switch unless it suspends.
     @inlinable @inline(__always)
-    nonisolated(nonsending) func next(cache: inout ValuesIteratorCache<Input>) async -> ValuesResult<Input, Failure> {
+    nonisolated(nonsending) func next(
+        cache: inout ValuesIteratorCache<Input>
+    ) async -> ValuesResult<Input, Failure> {
         if let result = nextWithoutWaiting(cache: &cache) { return result }
         return await suspend()
     }
 
-    /// The synchronous part of `next()`: the result, or nil when it has to wait.
-    ///
-    /// The usual step of the default mode (not cancelled, the lane open, the element
-    /// delivered inside the request) is inlined into the iterating loop: as one call with the
-    /// slow path's large frame, it cost about a tenth of the step (the row "for await over
-    /// (0..<N).publisher.values"). Everything else is in ``nextSlowly(cache:armed:)``, a plain call, so that
-    /// the async `next()` around it stays small.
+    /// The synchronous part of `next()`: the result, or nil when it has to wait. The default mode's usual
+    /// step (not cancelled, lane open, element delivered inside the request) is inlined into the loop; the
+    /// rest is in ``nextSlowly(cache:armed:)``, a plain call, so that the async `next()` stays small.
     @inlinable @inline(__always)
     func nextWithoutWaiting(cache: inout ValuesIteratorCache<Input>) -> ValuesResult<Input, Failure>? {
         if cache.isOpen && !Task.isCancelled && lane.arm() {
@@ -125,10 +112,8 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
         return nextSlowly(cache: &cache, armed: false)
     }
 
-    /// The rest of ``nextWithoutWaiting(cache:)``: `armed` says the inlined step armed the
-    /// lane and requested through it, and the element did not come inside the request.
-    /// Otherwise the step did not start: the task may be cancelled, the lane closed or not
-    /// yet in use, or the iterator in prefetch mode.
+    /// The rest of ``nextWithoutWaiting(cache:)``: `armed` says the inlined step armed the lane and
+    /// requested, and the element did not come inside the request; otherwise the step did not start.
     @inlinable @inline(never)
     func nextSlowly(cache: inout ValuesIteratorCache<Input>, armed: Bool) -> ValuesResult<Input, Failure>? {
         if !armed {
@@ -197,8 +182,7 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
         return nil
     }
 
-    /// The slow path: wait for the upstream, or for the task's cancellation. Never inlined:
-    /// it would weigh down every loop that iterates.
+    /// The slow path: wait for the upstream or the task's cancellation (never inlined, to keep loops light).
     @inlinable @inline(never)
     nonisolated(nonsending) func suspend() async -> ValuesResult<Input, Failure> {
         let actor = #isolation
@@ -206,21 +190,20 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, Se
             operation: { await withUnsafeContinuation(isolation: actor) { self.wait($0) } },
             onCancel: { self.cancel() },
             isolation: actor)
-        // Whoever resumed us released this lock first. Taking it once more makes that
-        // hand-over visible to Thread Sanitizer, which does not see the runtime's own
-        // ordering when a continuation is resumed before its task has suspended
-        // (swiftlang/swift#57803) and would report the element's contents as a race.
+        // Whoever resumed us released this lock first; taking it again makes that hand-over visible to
+        // Thread Sanitizer, which misses the runtime's ordering when a continuation is resumed before its
+        // task has suspended (swiftlang/swift#57803) and would report the element's contents as a race.
         state.withLock { _ in }
         return result
     }
 
-    /// `next()` for a loop whose task nobody can cancel (the isolated sinks' own task, ended
-    /// by ``cancel()`` instead): it waits without a cancellation handler, which on an actor
-    /// costs a second executor switch (`withTaskCancellationHandler` gives the actor up and
-    /// enqueues itself again), so that a value sent on the actor while the loop waits
-    /// reaches it before anything enqueued after.
+    /// `next()` for a loop whose task nobody can cancel (the isolated sinks' own task, ended by ``cancel()``):
+    /// it waits without a cancellation handler, which on an actor gives the actor up and enqueues itself
+    /// again, so a value sent on the actor while the loop waits reaches it before anything enqueued after.
     @inlinable @inline(__always)
-    nonisolated(nonsending) func nextInUncancellableTask(cache: inout ValuesIteratorCache<Input>) async -> ValuesResult<Input, Failure> {
+    nonisolated(nonsending) func nextInUncancellableTask(
+        cache: inout ValuesIteratorCache<Input>
+    ) async -> ValuesResult<Input, Failure> {
         if let result = nextWithoutWaiting(cache: &cache) { return result }
         return await suspendInUncancellableTask()
     }

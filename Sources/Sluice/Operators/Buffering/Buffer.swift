@@ -9,11 +9,10 @@ extension Publishers {
         /// downstream: what it holds plus what it has asked for never exceeds `size`.
         case keepFull
 
-        /// Ask the upstream for everything (`.unlimited`) as soon as the buffer is subscribed
-        /// (before the downstream has its subscription, as in Combine), and keep what the
-        /// downstream has not asked for yet, up to `size`. So over a publisher that sends
-        /// inside that request (a sequence's publisher), everything beyond `size` meets
-        /// ``BufferingStrategy`` before the downstream can ask, as in Combine.
+        /// Ask the upstream for everything (`.unlimited`) as soon as the buffer is subscribed (before the
+        /// downstream has its subscription, as in Combine), and keep what the downstream has not asked for
+        /// yet, up to `size`. So over a publisher that sends inside that request (a sequence's publisher),
+        /// everything beyond `size` meets ``BufferingStrategy`` before the downstream can ask, as in Combine.
         ///
         /// This is what Combine does, though its documentation reads as if the downstream's
         /// demand were passed on: migrated code relies on it, for instance
@@ -31,10 +30,9 @@ extension Publishers {
         /// Drop the oldest element in the buffer, and keep the one that arrived.
         case dropOldest
 
-        /// Fail: the upstream is cancelled and the closure makes the error, once, on the thread
-        /// that sent the element that did not fit. As in Combine, the failure goes out at the
-        /// downstream's next request (`.none` included), after the buffered elements that
-        /// request covers; the rest are dropped.
+        /// Fail: the upstream is cancelled and the closure makes the error, once, on the thread that sent the
+        /// element that did not fit. As in Combine, the failure goes out at the downstream's next request
+        /// (`.none` included), after the buffered elements that request covers; the rest are dropped.
         case customError(() -> Failure)
     }
 
@@ -52,9 +50,8 @@ extension Publishers {
     /// Before its upstream subscription the buffer ignores every signal (a value, a
     /// completion, the downstream's request or cancel), as Combine's does.
     ///
-    /// Threading: the upstream may send on one thread while the downstream requests or cancels
-    /// on another; the downstream gets one signal at a time, on whichever of those threads
-    /// has something to deliver.
+    /// Threading: the upstream may send on one thread while the downstream requests or cancels on another;
+    /// the downstream gets one signal at a time, on whichever of those threads has something to deliver.
     public struct Buffer<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -99,14 +96,13 @@ extension Publisher {
     /// Keeps up to `size` elements the downstream has no demand for yet, and delivers them,
     /// oldest first, as it asks.
     ///
-    /// `prefetch` says how the upstream is asked: `.keepFull` asks for `size` at once and tops
-    /// the buffer up as the downstream takes elements; `.byRequest` asks for `.unlimited` at
-    /// once (as Combine does). `whenFull` says what becomes of an element that arrives while the buffer is
-    /// full (`.customError`'s failure goes out at the next request); a buffer of size 0 is
-    /// always full, as Combine's is, even while the downstream has demand. An element the
-    /// upstream sends from inside the `.customError` closure traps (Combine's deadlocks). `.finished` comes after the
-    /// buffered elements; an upstream failure comes at once (after the elements already
-    /// requested), dropping the rest.
+    /// `prefetch` says how the upstream is asked: `.keepFull` asks for `size` at once and tops the buffer up
+    /// as the downstream takes elements; `.byRequest` asks for `.unlimited` at once (as Combine does).
+    /// `whenFull` says what becomes of an element that arrives while the buffer is full (`.customError`'s
+    /// failure goes out at the next request); a buffer of size 0 is always full, as Combine's is, even while
+    /// the downstream has demand. An element the upstream sends from inside the `.customError` closure traps
+    /// (Combine's deadlocks). `.finished` comes after the buffered elements; an upstream failure comes at
+    /// once (after the elements already requested), dropping the rest.
     ///
     /// <!-- snippet: BufferPrefetch -->
     /// ```swift

@@ -1,5 +1,4 @@
-/// The state of one `buffer(size:prefetch:whenFull:)` subscription (``BufferSubscription``),
-/// under its lock.
+/// The state of one `buffer(size:prefetch:whenFull:)` subscription (``BufferSubscription``), under its lock.
 ///
 /// Elements with downstream demand go straight into a ``SerialDelivery`` (which serialises
 /// the downstream's signals whichever thread sends or requests); an element without demand
@@ -19,15 +18,14 @@
 ///    └──cancel──▶ terminated ◀── the completion handed to the downstream
 /// ```
 ///
-/// Upstream demand (`requested`, what was asked and not yet received) is topped up after
-/// every event: with `keepFull` to `size` less what is held (buffered, or admitted and not yet
-/// delivered, so that a synchronous upstream never runs ahead of a busy deliverer); with
-/// `byRequest` it is `.unlimited` from the start, as in Combine (whose documentation says
-/// otherwise): the buffer then holds what arrives without downstream demand, up to `size`.
-/// The first demand goes up before the downstream has its subscription, as in Combine; a
-/// request made while a deliverer is out tops up nothing, the deliverer does when it is back
-/// (so that, as in Combine, an element's replacement is what `receive(_:)` returns when the
-/// element was delivered inside it).
+/// Upstream demand (`requested`, what was asked and not yet received) is topped up after every event: with
+/// `keepFull` to `size` less what is held (buffered, or admitted and not yet delivered, so that a synchronous
+/// upstream never runs ahead of a busy deliverer); with `byRequest` it is `.unlimited` from the start, as in
+/// Combine (whose documentation says otherwise): the buffer then holds what arrives without downstream
+/// demand, up to `size`. The first demand goes up before the downstream has its subscription, as in Combine;
+/// a request made while a deliverer is out tops up nothing, the deliverer does when it is back (so that, as
+/// in Combine, an element's replacement is what `receive(_:)` returns when the element was delivered inside
+/// it).
 @usableFromInline
 struct BufferState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
@@ -72,11 +70,10 @@ struct BufferState<Downstream: Subscriber> {
         self.overflow = overflow
     }
 
-    /// The upstream's subscription: the downstream to hand the subscription to and the first
-    /// upstream demand, or nil for a second subscription (the caller cancels it). The caller
-    /// is the deliverer until it has handed the subscription down and called
-    /// ``delivered(_:)``, so that what arrives meanwhile (elements the downstream asks for
-    /// inside `receive(subscription:)`, a completion) waits for it (rule 1).
+    /// The upstream's subscription: the downstream to hand the subscription to and the first upstream demand,
+    /// or nil for a second subscription (the caller cancels it). The caller is the deliverer until it has
+    /// handed the subscription down and called ``delivered(_:)``, so that what arrives meanwhile (elements
+    /// the downstream asks for inside `receive(subscription:)`, a completion) waits for it (rule 1).
     @inlinable
     mutating func attach(_ subscription: any Subscription) -> (Downstream, Subscribers.Demand)? {
         guard let downstream, upstream.attach(subscription) else { return nil }
@@ -155,12 +152,13 @@ struct BufferState<Downstream: Subscriber> {
         return (topUp(), next)
     }
 
-    /// The downstream asked for `demand`: what to deliver (if this caller becomes the
-    /// deliverer), to whom, and the upstream demand to request. Ignored before the upstream's
-    /// subscription, as in Combine. While a deliverer is out, the upstream demand is left to
-    /// it (it tops up when it is back).
+    /// The downstream asked for `demand`: what to deliver (if this caller becomes the deliverer), to whom,
+    /// and the upstream demand to request. Ignored before the upstream's subscription, as in Combine. While a
+    /// deliverer is out, the upstream demand is left to it (it tops up when it is back).
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> (Next, Downstream?, (any Subscription)?, Subscribers.Demand) {
+    mutating func request(
+        _ demand: Subscribers.Demand
+    ) -> (Next, Downstream?, (any Subscription)?, Subscribers.Demand) {
         guard let downstream, !upstream.isAwaiting else { return (.idle, nil, nil, .none) }
         let deliveringElsewhere = delivery.delivering
         delivery.demand += demand
@@ -206,9 +204,8 @@ struct BufferState<Downstream: Subscriber> {
         return wanted
     }
 
-    /// The upstream completed: the completion to deliver now, if no deliverer is out to
-    /// deliver it after its queue. Ignored before the subscription (as in Combine), and after
-    /// an overflow or a cancel.
+    /// The upstream completed: the completion to deliver now, if no deliverer is out to deliver it after its
+    /// queue. Ignored before the subscription (as in Combine), and after an overflow or a cancel.
     @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Downstream? {
         guard !ended, upstream.isSubscribed, let downstream else { return nil }

@@ -1,10 +1,9 @@
-/// The subscription of `buffer(size:prefetch:whenFull:)`: the upstream's subscriber and the
-/// downstream's subscription. Every decision is made by ``BufferState`` under one lock; the
-/// calls to the downstream, the upstream and the `customError` closure are made after it
-/// (rule 6). Whoever has something to deliver (the upstream's thread for an element with
-/// demand, the requesting thread for buffered elements) becomes the deliverer through the
-/// state's ``SerialDelivery`` and delivers in a loop (``Locked/deliver(_:to:delivered:carryOut:)``),
-/// so signals never overlap and recursion stays flat.
+/// The subscription of `buffer(size:prefetch:whenFull:)`: the upstream's subscriber and the downstream's
+/// subscription. Every decision is made by ``BufferState`` under one lock; the calls to the downstream, the
+/// upstream and the `customError` closure are made after it (rule 6). Whoever has something to deliver (the
+/// upstream's thread for an element with demand, the requesting thread for buffered elements) becomes the
+/// deliverer through the state's ``SerialDelivery`` and delivers in a loop
+/// (``Locked/deliver(_:to:delivered:carryOut:)``), so signals never overlap and recursion stays flat.
 @usableFromInline
 final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -48,11 +47,10 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
 
     // MARK: The upstream
 
-    /// Asks the upstream for the first demand, then gives the downstream this subscription,
-    /// as Combine does. Until the downstream has it, this thread is the deliverer (see
-    /// ``BufferState/attach(_:)``): what the upstream sends inside that first request is
-    /// buffered, and what the downstream asks for meanwhile is delivered after
-    /// `receive(subscription:)` returns (rule 1).
+    /// Asks the upstream for the first demand, then gives the downstream this subscription, as Combine does.
+    /// Until the downstream has it, this thread is the deliverer (see ``BufferState/attach(_:)``): what the
+    /// upstream sends inside that first request is buffered, and what the downstream asks for meanwhile is
+    /// delivered after `receive(subscription:)` returns (rule 1).
     @inlinable
     func receive(subscription: any Subscription) {
         guard let attached = state.withLock({ $0.attach(subscription) }) else { return subscription.cancel() }
@@ -92,10 +90,9 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
 
     // MARK: Subscription
 
-    /// Adds `demand` (`.none` adds nothing, as in Combine), delivers what the buffer holds
-    /// for it (then `customError`'s held failure, if an element did not fit), then asks the
-    /// upstream for what the strategy wants. Ignored before the upstream's subscription, as
-    /// in Combine.
+    /// Adds `demand` (`.none` adds nothing, as in Combine), delivers what the buffer holds for it (then
+    /// `customError`'s held failure, if an element did not fit), then asks the upstream for what the strategy
+    /// wants. Ignored before the upstream's subscription, as in Combine.
     @inlinable
     func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
 
@@ -127,7 +124,10 @@ final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription
                 state.heldFailure.map { .failure($0) } ?? (state.finishing ? .finished : nil)
             return (state.buffer.elements, state.upstream.status, state.delivery.demand, terminal)
         }
-        return Mirror(self, children: ["values": values, "state": status, "downstreamDemand": demand, "terminal": terminal as Any])
+        return Mirror(
+            self,
+            children: ["values": values, "state": status, "downstreamDemand": demand, "terminal": terminal as Any]
+        )
     }
     @usableFromInline var playgroundDescription: Any { description }
 }

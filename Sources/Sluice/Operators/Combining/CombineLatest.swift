@@ -31,7 +31,8 @@ extension Publishers {
         /// Subscribes `subscriber`, then `a`, then `b`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let tuples = TupleSubscription<TupleRow2<LatestColumn<A.Output>, LatestColumn<B.Output>>, S>.start(subscriber, row: .init())
+            let tuples = TupleSubscription<TupleRow2<LatestColumn<A.Output>, LatestColumn<B.Output>>, S>
+                .start(subscriber, row: .init())
             a.subscribe(tuples.side(0, for: A.Output.self))
             b.subscribe(tuples.side(1, for: B.Output.self))
         }
@@ -58,8 +59,9 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let tuples = TupleSubscription<TupleRow3<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>>, S>
-                .start(subscriber, row: .init())
+            let tuples = TupleSubscription<
+                TupleRow3<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>>, S
+            >.start(subscriber, row: .init())
             a.subscribe(tuples.side(0, for: A.Output.self))
             b.subscribe(tuples.side(1, for: B.Output.self))
             c.subscribe(tuples.side(2, for: C.Output.self))
@@ -91,7 +93,10 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let tuples = TupleSubscription<
-                TupleRow4<LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>, LatestColumn<D.Output>>, S
+                TupleRow4<
+                    LatestColumn<A.Output>, LatestColumn<B.Output>, LatestColumn<C.Output>, LatestColumn<D.Output>
+                >,
+                S
             >.start(subscriber, row: .init())
             a.subscribe(tuples.side(0, for: A.Output.self))
             b.subscribe(tuples.side(1, for: B.Output.self))
@@ -106,18 +111,27 @@ extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable,
 extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
 extension Publisher {
-    /// Publishes this publisher's and `other`'s latest elements whenever either sends one; see ``Publishers/CombineLatest``.
+    /// Publishes this publisher's and `other`'s latest elements whenever either sends one; see
+    /// ``Publishers/CombineLatest``.
     @inlinable
-    public func combineLatest<P>(_ other: P) -> Publishers.CombineLatest<Self, P> where P: Publisher, Failure == P.Failure {
+    public func combineLatest<P>(_ other: P) -> Publishers.CombineLatest<Self, P>
+    where P: Publisher, Failure == P.Failure {
         Publishers.CombineLatest(self, other)
     }
 
     /// Publishes what `transform` makes of this publisher's and `other`'s latest elements
     /// whenever either sends one. `transform` runs on the thread that delivers the pair.
     @inlinable
-    public func combineLatest<P, T>(_ other: P, _ transform: @escaping (Output, P.Output) -> T, isolation: (any Actor)? = #isolation)
-        -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where P: Publisher, Failure == P.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest(self, other), transform: { transform($0.0, $0.1) }, isolation: isolation)
+    public func combineLatest<P, T>(
+        _ other: P,
+        _ transform: @escaping (Output, P.Output) -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where P: Publisher, Failure == P.Failure {
+        Publishers.Map(
+            upstream: Publishers.CombineLatest(self, other),
+            transform: { transform($0.0, $0.1) },
+            isolation: isolation
+        )
     }
 
     /// Publishes this publisher's and two others' latest elements whenever one sends; see ``Publishers/CombineLatest``.
@@ -130,16 +144,30 @@ extension Publisher {
     /// Publishes what `transform` makes of this publisher's and two others' latest elements
     /// whenever one sends.
     @inlinable
-    public func combineLatest<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T, isolation: (any Actor)? = #isolation)
-        -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
+    public func combineLatest<P, Q, T>(
+        _ publisher1: P,
+        _ publisher2: Q,
+        _ transform: @escaping (Output, P.Output, Q.Output) -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
     where P: Publisher, Q: Publisher, Failure == P.Failure, P.Failure == Q.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest3(self, publisher1, publisher2), transform: { transform($0.0, $0.1, $0.2) }, isolation: isolation)
+        Publishers.Map(
+            upstream: Publishers.CombineLatest3(self, publisher1, publisher2),
+            transform: { transform($0.0, $0.1, $0.2) },
+            isolation: isolation
+        )
     }
 
-    /// Publishes this publisher's and three others' latest elements whenever one sends; see ``Publishers/CombineLatest``.
+    /// Publishes this publisher's and three others' latest elements whenever one sends; see
+    /// ``Publishers/CombineLatest``.
     @inlinable
-    public func combineLatest<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.CombineLatest4<Self, P, Q, R>
-    where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
+    public func combineLatest<P, Q, R>(
+        _ publisher1: P,
+        _ publisher2: Q,
+        _ publisher3: R
+    ) -> Publishers.CombineLatest4<Self, P, Q, R>
+    where P: Publisher, Q: Publisher, R: Publisher,
+        Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
     }
 
@@ -147,10 +175,18 @@ extension Publisher {
     /// whenever one sends.
     @inlinable
     public func combineLatest<P, Q, R, T>(
-        _ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T,
+        _ publisher1: P,
+        _ publisher2: Q,
+        _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T,
         isolation: (any Actor)? = #isolation
     ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
-    where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3), transform: { transform($0.0, $0.1, $0.2, $0.3) }, isolation: isolation)
+    where P: Publisher, Q: Publisher, R: Publisher,
+        Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
+        Publishers.Map(
+            upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3),
+            transform: { transform($0.0, $0.1, $0.2, $0.3) },
+            isolation: isolation
+        )
     }
 }

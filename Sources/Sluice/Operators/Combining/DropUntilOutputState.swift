@@ -1,7 +1,6 @@
 /// The state of `drop(untilOutputFrom:)` (``DropUntilOutputSubscription``), under its lock.
 ///
-/// Combine's operator is loose about what comes after an ending, and this keeps its observable
-/// behaviour:
+/// Combine's operator is loose about what comes after an ending, and this keeps its observable behaviour:
 /// ```text
 /// upstream value ── not triggered, or upstream ended/cancelled ──▶ dropped, uses up one of
 ///                │                                                 the demand requested
@@ -14,10 +13,9 @@
 /// upstream completion ── first one, not cancelled ──▶ delivered (the other is kept)
 /// cancel ──▶ both subscriptions cancelled
 /// ```
-/// The downstream is let go of at its completion and at cancel (rule 4), so nothing reaches
-/// it after either (Combine keeps it: a second completion, or a value that a broken upstream
-/// sends after one, reaches it there).
-/// Values and completions reach the downstream one at a time (``UntilOutputDeliveryState``).
+/// The downstream is let go of at its completion and at cancel (rule 4), so nothing reaches it after either
+/// (Combine keeps it: a second completion, or a value that a broken upstream sends after one, reaches it
+/// there). Values and completions reach the downstream one at a time (``UntilOutputDeliveryState``).
 @usableFromInline
 struct DropUntilOutputState<Downstream: Subscriber>: UntilOutputDeliveryState {
     @usableFromInline typealias Output = Downstream.Input

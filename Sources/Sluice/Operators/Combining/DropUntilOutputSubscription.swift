@@ -16,9 +16,8 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>: Subscriber, Sub
         state = Locked(DropUntilOutputState(downstream: downstream))
     }
 
-    /// Gives the downstream this subscription first (so that an other publisher that fires or
-    /// ends at once cannot reach it before), then subscribes the other publisher, then the
-    /// upstream, as Combine's does.
+    /// Gives the downstream this subscription first (so that an other publisher that fires or ends at once
+    /// cannot reach it before), then subscribes the other publisher, then the upstream, as Combine's does.
     @inlinable
     static func start<Upstream: Publisher, OtherPublisher: Publisher>(
         _ downstream: Downstream, upstream: Upstream, other: OtherPublisher
@@ -141,7 +140,9 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>: Subscriber, Sub
     /// The subscriber of the other publisher. It has the subscription's identifier, as
     /// Combine's has: both publishers see one subscriber.
     @usableFromInline
-    struct Other<OtherOutput>: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    struct Other<OtherOutput>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         @usableFromInline typealias Input = OtherOutput
         @usableFromInline let subscription: DropUntilOutputSubscription
         @inlinable var combineIdentifier: CombineIdentifier { subscription.combineIdentifier }

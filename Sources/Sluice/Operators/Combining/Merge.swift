@@ -1,7 +1,6 @@
 extension Publishers {
-    /// A publisher that republishes the elements of two upstream publishers as they
-    /// arrive, interleaved, and finishes when every one has finished; the first failure cancels
-    /// the others and fails it.
+    /// A publisher that republishes the elements of two upstream publishers as they arrive, interleaved, and
+    /// finishes when every one has finished; the first failure cancels the others and fails it.
     ///
     /// Demand: while the downstream's demand is limited, each upstream is asked for one element
     /// at a time; an element that arrives with no demand waits (one per upstream) until the
@@ -66,7 +65,13 @@ extension Publishers {
 
         /// Merges this merge's publishers and 5 more into one ``Publishers/Merge7``, as Combine does.
         @inlinable
-        public func merge<P, Z, Y, X, W>(with p: P, _ z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge7<A, B, P, Z, Y, X, W>
+        public func merge<P, Z, Y, X, W>(
+            with p: P,
+            _ z: Z,
+            _ y: Y,
+            _ x: X,
+            _ w: W
+        ) -> Publishers.Merge7<A, B, P, Z, Y, X, W>
         where P: Publisher, P.Output == Output, P.Failure == Failure,
               Z: Publisher, Z.Output == Output, Z.Failure == Failure,
               Y: Publisher, Y.Output == Output, Y.Failure == Failure,
@@ -77,7 +82,14 @@ extension Publishers {
 
         /// Merges this merge's publishers and 6 more into one ``Publishers/Merge8``, as Combine does.
         @inlinable
-        public func merge<P, Z, Y, X, W, V>(with p: P, _ z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge8<A, B, P, Z, Y, X, W, V>
+        public func merge<P, Z, Y, X, W, V>(
+            with p: P,
+            _ z: Z,
+            _ y: Y,
+            _ x: X,
+            _ w: W,
+            _ v: V
+        ) -> Publishers.Merge8<A, B, P, Z, Y, X, W, V>
         where P: Publisher, P.Output == Output, P.Failure == Failure,
               Z: Publisher, Z.Output == Output, Z.Failure == Failure,
               Y: Publisher, Y.Output == Output, Y.Failure == Failure,
@@ -129,7 +141,13 @@ extension Publisher {
 
     /// Merges this publisher with 5 others; see ``Publishers/Merge``.
     @inlinable
-    public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
+    public func merge<B, C, D, E, F>(
+        with b: B,
+        _ c: C,
+        _ d: D,
+        _ e: E,
+        _ f: F
+    ) -> Publishers.Merge6<Self, B, C, D, E, F>
     where B: Publisher, B.Output == Output, B.Failure == Failure,
           C: Publisher, C.Output == Output, C.Failure == Failure,
           D: Publisher, D.Output == Output, D.Failure == Failure,
@@ -140,7 +158,14 @@ extension Publisher {
 
     /// Merges this publisher with 6 others; see ``Publishers/Merge``.
     @inlinable
-    public func merge<B, C, D, E, F, G>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+    public func merge<B, C, D, E, F, G>(
+        with b: B,
+        _ c: C,
+        _ d: D,
+        _ e: E,
+        _ f: F,
+        _ g: G
+    ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
     where B: Publisher, B.Output == Output, B.Failure == Failure,
           C: Publisher, C.Output == Output, C.Failure == Failure,
           D: Publisher, D.Output == Output, D.Failure == Failure,
@@ -152,7 +177,15 @@ extension Publisher {
 
     /// Merges this publisher with 7 others; see ``Publishers/Merge``.
     @inlinable
-    public func merge<B, C, D, E, F, G, H>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
+    public func merge<B, C, D, E, F, G, H>(
+        with b: B,
+        _ c: C,
+        _ d: D,
+        _ e: E,
+        _ f: F,
+        _ g: G,
+        _ h: H
+    ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
     where B: Publisher, B.Output == Output, B.Failure == Failure,
           C: Publisher, C.Output == Output, C.Failure == Failure,
           D: Publisher, D.Output == Output, D.Failure == Failure,

@@ -23,7 +23,10 @@ extension Publishers {
         /// Subscribes `subscriber`, then every upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            MergeSubscription.start(subscriber, subscribing: publishers.map { publisher in { publisher.receive(subscriber: $0) } })
+            MergeSubscription.start(
+                subscriber,
+                subscribing: publishers.map { publisher in { publisher.receive(subscriber: $0) } }
+            )
         }
 
         /// A merge of these publishers and `other`.

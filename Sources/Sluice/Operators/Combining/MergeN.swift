@@ -65,7 +65,13 @@ extension Publishers {
 
         /// Merges this merge's publishers and 5 more into one ``Publishers/Merge8``, as Combine does.
         @inlinable
-        public func merge<P, Z, Y, X, W>(with p: P, _ z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge8<A, B, C, P, Z, Y, X, W>
+        public func merge<P, Z, Y, X, W>(
+            with p: P,
+            _ z: Z,
+            _ y: Y,
+            _ x: X,
+            _ w: W
+        ) -> Publishers.Merge8<A, B, C, P, Z, Y, X, W>
         where P: Publisher, P.Output == Output, P.Failure == Failure,
               Z: Publisher, Z.Output == Output, Z.Failure == Failure,
               Y: Publisher, Y.Output == Output, Y.Failure == Failure,
@@ -356,6 +362,12 @@ extension Publishers {
 extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
 extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {}
-extension Publishers.Merge6: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {}
-extension Publishers.Merge7: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {}
-extension Publishers.Merge8: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {}
+extension Publishers.Merge6: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable,
+    E: Equatable, F: Equatable {}
+extension Publishers.Merge7: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable,
+    E: Equatable, F: Equatable, G: Equatable {}
+extension Publishers.Merge8: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable,
+    E: Equatable, F: Equatable, G: Equatable, H: Equatable {}

@@ -54,10 +54,9 @@ struct MergeState<Downstream: Subscriber>: FanInState {
         slots[index] = value
     }
 
-    /// Spends new demand: the first time it is unlimited, asks every upstream for
-    /// `.unlimited`; then moves waiting slot values into the delivery while there is demand
-    /// (asking each such upstream for the next), and finishes if every upstream has and
-    /// nothing waits.
+    /// Spends new demand: the first time it is unlimited, asks every upstream for `.unlimited`; then moves
+    /// waiting slot values into the delivery while there is demand (asking each such upstream for the next),
+    /// and finishes if every upstream has and nothing waits.
     @inlinable
     mutating func refill(into action: inout Action) {
         if delivery.demand == .unlimited, !unlimited {
@@ -87,7 +86,6 @@ struct MergeState<Downstream: Subscriber>: FanInState {
         return action
     }
 
-    /// Upstream `index` completed.
     @inlinable
     mutating func complete(_ completion: Subscribers.Completion<Failure>, at index: Int) -> Action {
         var action = Action()

@@ -40,8 +40,7 @@ struct PrefixUntilOutputState<Downstream: Subscriber>: UntilOutputDeliveryState 
         @inlinable init() {}
     }
 
-    /// Ends the stream with `completion` (delivered only if `delivering`), after cancelling
-    /// `cancel`.
+    /// Ends the stream with `completion` (delivered only if `delivering`), after cancelling `cancel`.
     @inlinable
     mutating func end(
         with completion: Subscribers.Completion<Failure>, delivering: Bool, cancel: (any Subscription)?

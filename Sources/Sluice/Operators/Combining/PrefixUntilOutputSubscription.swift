@@ -75,7 +75,8 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber>: Subscriber, S
     /// finishes; the trigger is let go of, not cancelled, as in Combine.
     @inlinable
     func triggerFired() {
-        let (ending, trigger) = state.withLock { state -> (PrefixUntilOutputState<Downstream>.Ending, SubscriptionSlot.Ended?) in
+        let (ending, trigger) = state.withLock {
+            state -> (PrefixUntilOutputState<Downstream>.Ending, SubscriptionSlot.Ended?) in
             guard state.trigger.isSubscribed else { return (.init(), nil) }
             let trigger = state.trigger.end()
             return (state.end(with: .finished, delivering: true, cancel: state.upstream.end()?.upstream), trigger)

@@ -1,9 +1,8 @@
 /// The state of one `zip` or `combineLatest` subscription (``TupleSubscription``), under its
 /// lock. `Row` holds the upstreams' values and decides which of the two it is.
 ///
-/// Demand follows Combine: every upstream is asked for what the downstream asks (by
-/// `request(_:)` or by the demand it returns), so that no upstream sends more than the
-/// downstream could take.
+/// Demand follows Combine: every upstream is asked for what the downstream asks (by `request(_:)` or by the
+/// demand it returns), so that no upstream sends more than the downstream could take.
 /// - `zip` keeps each upstream's unmatched values in order and makes a tuple as soon as every
 ///   upstream has one and the downstream has demand; it finishes once an upstream has
 ///   finished and every value it sent has been matched (no tuple can be made any more).
@@ -73,7 +72,6 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber> where Row.Output == Dow
         return requested
     }
 
-    /// Upstream `index` sent `value`.
     @inlinable
     mutating func receive<T>(_ value: T, at index: Int) -> Action {
         var action = Action()
@@ -146,8 +144,7 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber> where Row.Output == Dow
         }
     }
 
-    /// Upstream `index` completed. A failure of `zip`'s cancels every upstream, the failed
-    /// one included, as Combine's does.
+    /// A failure of `zip`'s cancels every upstream, the failed one included, as Combine's does.
     @inlinable
     mutating func complete(_ completion: Subscribers.Completion<Failure>, at index: Int) -> Action {
         var action = Action()

@@ -1,7 +1,6 @@
-/// The subscription every `zip` and `combineLatest` gives its downstream, and (through one
-/// ``Side`` per upstream) the subscriber of each upstream. Its rules are ``TupleState``'s;
-/// every transition happens under one lock, and every call out (to the downstream, to an
-/// upstream) after unlocking.
+/// The subscription every `zip` and `combineLatest` gives its downstream, and (through one ``Side`` per
+/// upstream) the subscriber of each upstream. Its rules are ``TupleState``'s; every transition happens under
+/// one lock, and every call out (to the downstream, to an upstream) after unlocking.
 @usableFromInline
 package final class TupleSubscription<Row: TupleRow, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -96,7 +95,11 @@ where Row.Output == Downstream.Input {
 
     /// The cancels and requests of an action.
     @inlinable
-    func carryOut(_ action: TupleState<Row, Downstream>.Action, for index: Int?, returning returned: inout Subscribers.Demand) {
+    func carryOut(
+        _ action: TupleState<Row, Downstream>.Action,
+        for index: Int?,
+        returning returned: inout Subscribers.Demand
+    ) {
         for upstream in action.cancels { upstream.cancel() }
         if index != nil { returned += action.senderShare }
         guard let (demand, upstreams, onlySender) = action.request else { return }
@@ -121,9 +124,13 @@ where Row.Output == Downstream.Input {
             self.index = index
         }
 
-        @inlinable package func receive(subscription: any Subscription) { tuples.receive(subscription: subscription, at: index) }
+        @inlinable package func receive(subscription: any Subscription) {
+            tuples.receive(subscription: subscription, at: index)
+        }
         @inlinable package func receive(_ input: Input) -> Subscribers.Demand { tuples.receive(input, at: index) }
-        @inlinable package func receive(completion: Subscribers.Completion<Failure>) { tuples.receive(completion: completion, at: index) }
+        @inlinable package func receive(completion: Subscribers.Completion<Failure>) {
+            tuples.receive(completion: completion, at: index)
+        }
         @usableFromInline package var description: String { tuples.description }
     }
 }

@@ -2,13 +2,12 @@ extension Publishers {
     /// A publisher that republishes its upstream's elements until another publisher emits,
     /// then finishes, cancelling the upstream.
     ///
-    /// The other publisher is subscribed first and asked for one element; if it completes
-    /// without one, the upstream's elements keep coming (its failure is ignored). The
-    /// subscriber gets its subscription when the upstream's comes, as in Combine (an element of
-    /// the other publisher before that finishes the subscriber, which then gets none). Demand
-    /// passes to the upstream as requested (`request(.none)` included, as in Combine). The
-    /// completion that the other publisher's element causes never overlaps an element being
-    /// delivered, whichever thread each arrives on.
+    /// The other publisher is subscribed first and asked for one element; if it completes without one, the
+    /// upstream's elements keep coming (its failure is ignored). The subscriber gets its subscription when
+    /// the upstream's comes, as in Combine (an element of the other publisher before that finishes the
+    /// subscriber, which then gets none). Demand passes to the upstream as requested (`request(.none)`
+    /// included, as in Combine). The completion that the other publisher's element causes never overlaps an
+    /// element being delivered, whichever thread each arrives on.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -33,8 +32,7 @@ extension Publishers {
         }
     }
 
-    /// A publisher that ignores its upstream's elements until another publisher emits, then
-    /// republishes them.
+    /// A publisher that ignores its upstream's elements until another publisher emits, then republishes them.
     ///
     /// As in Combine, an element dropped before that uses up its demand (no more is asked for
     /// in its place; an upstream that sends one with no demand left traps, rule 2), and demand

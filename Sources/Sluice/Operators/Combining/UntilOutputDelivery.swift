@@ -22,9 +22,8 @@ extension UntilOutputDeliveryState {
 }
 
 extension Locked where State: UntilOutputDeliveryState {
-    /// Delivers `input` (admitted by this thread, which is now the deliverer), then what
-    /// arrived meanwhile, each after unlocking; returns the demand the downstream asked for on
-    /// the way, for the upstream.
+    /// Delivers `input` (admitted by this thread, which is now the deliverer), then what arrived meanwhile,
+    /// each after unlocking; returns the demand the downstream asked for on the way, for the upstream.
     @inlinable
     func deliver(_ input: State.Downstream.Input, to downstream: State.Downstream) -> Subscribers.Demand {
         var demand = downstream.receive(input)

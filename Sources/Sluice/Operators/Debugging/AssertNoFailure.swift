@@ -50,7 +50,9 @@ struct AssertNoFailureStep<Input, UpstreamFailure: Error>: OperatorStep {
     }
     @inlinable var name: String { "AssertNoFailure" }
     /// Combine's: where the operator was made, and the prefix of its message.
-    @usableFromInline var constantMirrorChildren: [Mirror.Child]? { [("file", file), ("line", line), ("prefix", prefix)] }
+    @usableFromInline var constantMirrorChildren: [Mirror.Child]? {
+        [("file", file), ("line", line), ("prefix", prefix)]
+    }
     @inlinable func receive(_ input: Input) -> StepResult<Input, Never> { .emit(input) }
     @inlinable func mapFailure(_ failure: UpstreamFailure) -> Never {
         Violation.unexpectedFailure(failure, prefix: prefix, file: file, line: line)
@@ -61,7 +63,11 @@ extension Publisher {
     /// Passes the upstream on unchanged, as a publisher that never fails, and stops the process
     /// if it fails after all.
     @inlinable
-    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
+    public func assertNoFailure(
+        _ prefix: String = "",
+        file: StaticString = #file,
+        line: UInt = #line
+    ) -> Publishers.AssertNoFailure<Self> {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
     }
 }

@@ -51,7 +51,11 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the upstream through the examining subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let step = BreakpointStep(subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion)
+            let step = BreakpointStep(
+                subscription: receiveSubscription,
+                output: receiveOutput,
+                completion: receiveCompletion
+            )
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
     }
@@ -98,7 +102,9 @@ extension Publisher {
         isolation: (any Actor)? = #isolation
     ) -> Publishers.Breakpoint<Self> {
         Publishers.Breakpoint(
-            upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
             receiveCompletion: receiveCompletion, isolation: isolation)
     }
 

@@ -5,11 +5,10 @@ extension Publishers {
     /// Each closure runs on the thread of the event it observes, before the event is passed
     /// on (for a request or cancel: before it reaches the upstream). Demand is unchanged.
     ///
-    /// As in Combine, the closures also see what comes before the upstream's subscription or
-    /// against the rules: every subscription the upstream sends (a second one is then
-    /// cancelled), a request made before the subscription (not passed on), and a cancel made
-    /// before it (otherwise ignored: the subscription that comes later is taken). After the
-    /// stream ends (completion or cancel) no closure is called again.
+    /// As in Combine, the closures also see what comes before the upstream's subscription or against the
+    /// rules: every subscription the upstream sends (a second one is then cancelled), a request made before
+    /// the subscription (not passed on), and a cancel made before it (otherwise ignored: the subscription
+    /// that comes later is taken). After the stream ends (completion or cancel) no closure is called again.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -60,9 +59,16 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let hooks = EventHooks(
-                subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,
-                cancel: receiveCancel.map { runOn(isolation, $0) }, request: receiveRequest.map { runOn(isolation, $0) })
-            upstream.receive(subscriber: ObservingSubscription(name: "HandleEvents", hooks: hooks, downstream: subscriber), isolation: isolation)
+                subscription: receiveSubscription,
+                output: receiveOutput,
+                completion: receiveCompletion,
+                cancel: receiveCancel.map { runOn(isolation, $0) },
+                request: receiveRequest.map { runOn(isolation, $0) }
+            )
+            upstream.receive(
+                subscriber: ObservingSubscription(name: "HandleEvents", hooks: hooks, downstream: subscriber),
+                isolation: isolation
+            )
         }
     }
 }
@@ -80,8 +86,14 @@ extension Publisher {
         isolation: (any Actor)? = #isolation
     ) -> Publishers.HandleEvents<Self> {
         Publishers.HandleEvents(
-            upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest, isolation: isolation)
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion,
+            receiveCancel: receiveCancel,
+            receiveRequest: receiveRequest,
+            isolation: isolation
+        )
     }
 }
 

@@ -8,12 +8,11 @@ extension Publishers {
     /// request and cancel is written, also those before the upstream's subscription or after
     /// the end (a cancel before the subscription is otherwise ignored, as `handleEvents` says).
     ///
-    /// Where a stream is written: made in actor-isolated code (``isolation``, the caller's
-    /// actor by default), on that actor, as `handleEvents` calls its closures: a stream that is
-    /// the actor's own (a main-actor log whose conformance is `@MainActor TextOutputStream`) is
-    /// never written from the thread a subject was sent on. Lines of a value arriving on the
-    /// actor are written at once; others after one hop, in order. Standard output, which any
-    /// thread may write, takes no hop.
+    /// Where a stream is written: made in actor-isolated code (``isolation``, the caller's actor by default),
+    /// on that actor, as `handleEvents` calls its closures: a stream that is the actor's own (a main-actor
+    /// log whose conformance is `@MainActor TextOutputStream`) is never written from the thread a subject was
+    /// sent on. Lines of a value arriving on the actor are written at once; others after one hop, in order.
+    /// Standard output, which any thread may write, takes no hop.
     public struct Print<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -57,10 +56,19 @@ extension Publishers {
                     }
                 },
                 cancel: runOn(isolation) { printer.write("receive cancel") },
-                request: runOn(isolation) { printer.write($0 == .unlimited ? "request unlimited" : "request max: (\($0.max ?? 0))") })
+                request: runOn(isolation) {
+                    printer.write($0 == .unlimited ? "request unlimited" : "request max: (\($0.max ?? 0))")
+                }
+            )
             upstream.receive(
-                subscriber: ObservingSubscription(name: "Print", hooks: hooks, hooksAfterEnd: true, downstream: subscriber),
-                isolation: isolation)
+                subscriber: ObservingSubscription(
+                    name: "Print",
+                    hooks: hooks,
+                    hooksAfterEnd: true,
+                    downstream: subscriber
+                ),
+                isolation: isolation
+            )
         }
     }
 }

@@ -1,12 +1,11 @@
 extension Publishers {
     /// A publisher that replaces its upstream's failure with one element, then finishes.
     ///
-    /// Elements and demand pass through. The replacement is an element like any other: it
-    /// is sent only if the downstream has demand for it. If the failure comes when the
-    /// downstream has none outstanding, the replacement and `.finished` are held until its
-    /// next request, as in Combine (a cancel drops them). `request(.none)` traps (rule 2),
-    /// as Combine's does, and so does an upstream value the downstream has not asked for; a
-    /// value before the upstream's subscription is ignored, as in Combine.
+    /// Elements and demand pass through. The replacement is an element like any other: it is sent only if the
+    /// downstream has demand for it. If the failure comes when the downstream has none outstanding, the
+    /// replacement and `.finished` are held until its next request, as in Combine (a cancel drops them).
+    /// `request(.none)` traps (rule 2), as Combine's does, and so does an upstream value the downstream has
+    /// not asked for; a value before the upstream's subscription is ignored, as in Combine.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Never
@@ -25,7 +24,12 @@ extension Publishers {
 
         /// Subscribes `subscriber`; each subscription may send the replacement once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = UpstreamRelay(name: "ReplaceError", downstream: subscriber, trapsOnZeroDemand: true, checks: .valuesAfterSubscription)
+            let relay = UpstreamRelay(
+                name: "ReplaceError",
+                downstream: subscriber,
+                trapsOnZeroDemand: true,
+                checks: .valuesAfterSubscription
+            )
             let output = output
             relay.subscribe(upstream) { completion in
                 switch completion {

@@ -19,7 +19,11 @@ extension Publishers {
 
         /// Creates a publisher republishing the elements of `upstream` that satisfy `isIncluded`.
         @inlinable
-        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            isIncluded: @escaping (Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.isIncluded = isIncluded
@@ -28,7 +32,13 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through the predicate.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: FilterStep<Output, Failure>(isIncluded: isIncluded), downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: OperatorSubscriber(
+                    step: FilterStep<Output, Failure>(isIncluded: isIncluded),
+                    downstream: subscriber
+                ),
+                isolation: isolation
+            )
         }
     }
 }
@@ -46,23 +56,40 @@ struct FilterStep<Input, Failure: Error>: OperatorStep {
 extension Publishers.Filter {
     /// Fuses two predicates into one `Filter`, as Combine does.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Filter<Upstream> {
+    public func filter(
+        _ isIncluded: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream, isIncluded: { first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            isIncluded: { first($0) && isIncluded($0) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 
     /// Fuses this predicate with a throwing one into one `TryFilter`, as Combine does.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Upstream> {
+    public func tryFilter(
+        _ isIncluded: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream, isIncluded: { try first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            isIncluded: { try first($0) && isIncluded($0) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 }
 
 extension Publisher {
     /// Republishes only the elements that satisfy `isIncluded`.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Filter<Self> {
+    public func filter(
+        _ isIncluded: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded, isolation: isolation)
     }
 }

@@ -11,10 +11,9 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
-        /// Subscribes `subscriber`. As in Combine, the upstream's subscription is handed to the
-        /// subscriber unchanged and then asked for `.unlimited` at once: with no element to
-        /// send, the subscriber's demand has nothing to govern, and the completion goes out as
-        /// soon as it comes.
+        /// Subscribes `subscriber`. As in Combine, the upstream's subscription is handed to the subscriber
+        /// unchanged and then asked for `.unlimited` at once: with no element to send, the subscriber's
+        /// demand has nothing to govern, and the completion goes out as soon as it comes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: IgnoringSubscriber<Upstream.Output, S>(downstream: subscriber))

@@ -1,6 +1,5 @@
 extension Publishers {
-    /// A publisher that republishes an element only if it differs from the last one it
-    /// republished.
+    /// A publisher that republishes an element only if it differs from the last one it republished.
     ///
     /// For each element it drops, it asks its upstream for one more, as `filter` does.
     public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
@@ -19,7 +18,11 @@ extension Publishers {
 
         /// Creates a publisher dropping the elements of `upstream` that duplicate the last one sent.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Output, Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -30,7 +33,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = RemoveDuplicatesStep<Output, Failure>(isDuplicate: predicate)
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap),
+                isolation: isolation
+            )
         }
     }
 }
@@ -61,7 +66,10 @@ extension Publisher {
     /// Republishes an element only if `predicate(last, element)` says it is no duplicate of
     /// the last one republished.
     @inlinable
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.RemoveDuplicates<Self> {
+    public func removeDuplicates(
+        by predicate: @escaping (Output, Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

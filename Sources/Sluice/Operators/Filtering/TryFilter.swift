@@ -19,7 +19,11 @@ extension Publishers {
 
         /// Creates a publisher republishing the elements of `upstream` that satisfy `isIncluded`.
         @inlinable
-        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            isIncluded: @escaping (Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.isIncluded = isIncluded
@@ -30,7 +34,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryFilterStep<Output, Upstream.Failure>(isIncluded: isIncluded)
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap),
+                isolation: isolation
+            )
         }
     }
 }
@@ -51,16 +57,30 @@ struct TryFilterStep<Input, UpstreamFailure: Error>: OperatorStep {
 extension Publishers.TryFilter {
     /// Fuses a predicate into this `TryFilter`, as Combine does.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Upstream> {
+    public func filter(
+        _ isIncluded: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream, isIncluded: { try first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            isIncluded: { try first($0) && isIncluded($0) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 
     /// Fuses a throwing predicate into this `TryFilter`, as Combine does.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Upstream> {
+    public func tryFilter(
+        _ isIncluded: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
-        return .init(upstream: upstream, isIncluded: { try first($0) && isIncluded($0) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            isIncluded: { try first($0) && isIncluded($0) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 }
 
@@ -68,7 +88,10 @@ extension Publisher {
     /// Republishes the elements that satisfy a predicate that can throw; a thrown error cancels
     /// the upstream and fails the stream.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFilter<Self> {
+    public func tryFilter(
+        _ isIncluded: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryFilter<Self> {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded, isolation: isolation)
     }
 }

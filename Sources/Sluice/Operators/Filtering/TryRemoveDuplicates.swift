@@ -2,8 +2,7 @@ extension Publishers {
     /// A publisher that republishes an element only if a predicate that can throw says it
     /// differs from the last one republished.
     ///
-    /// When the predicate throws, the upstream is cancelled and the error is the downstream's
-    /// failure.
+    /// When the predicate throws, the upstream is cancelled and the error is the downstream's failure.
     public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
@@ -20,7 +19,11 @@ extension Publishers {
 
         /// Creates a publisher dropping the elements of `upstream` that duplicate the last one sent.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Output, Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -31,7 +34,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryRemoveDuplicatesStep<Output, Upstream.Failure>(isDuplicate: predicate)
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap),
+                isolation: isolation
+            )
         }
     }
 }
@@ -60,7 +65,10 @@ extension Publisher {
     /// Republishes an element only if a predicate that can throw says it is no duplicate of the
     /// last one republished; a thrown error cancels the upstream and fails the stream.
     @inlinable
-    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryRemoveDuplicates<Self> {
+    public func tryRemoveDuplicates(
+        by predicate: @escaping (Output, Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryRemoveDuplicates<Self> {
         Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

@@ -2,17 +2,15 @@ extension Publishers {
     /// A publisher that turns each element of its upstream into a publisher and republishes the
     /// elements of all of them as they arrive.
     ///
-    /// Demand, as in Combine: the upstream is asked for `maxPublishers` elements when it
-    /// subscribes, and for one more each time an inner publisher finishes (never more while
-    /// `maxPublishers` is `.unlimited`). Each inner publisher is asked for one element at a time
-    /// while the downstream's demand is limited, and for `.unlimited` from the downstream's
-    /// first unlimited request on. An element that arrives with no demand waits, in order of
-    /// arrival, until the downstream asks; its publisher is asked for the next once it has gone
-    /// out.
+    /// Demand, as in Combine: the upstream is asked for `maxPublishers` elements when it subscribes, and for
+    /// one more each time an inner publisher finishes (never more while `maxPublishers` is `.unlimited`).
+    /// Each inner publisher is asked for one element at a time while the downstream's demand is limited, and
+    /// for `.unlimited` from the downstream's first unlimited request on. An element that arrives with no
+    /// demand waits, in order of arrival, until the downstream asks; its publisher is asked for the next once
+    /// it has gone out.
     ///
-    /// Threads: inner publishers may send on any thread; their elements reach the downstream one
-    /// at a time, none lost or repeated, on the thread of whichever publisher (or request)
-    /// delivers.
+    /// Threads: inner publishers may send on any thread; their elements reach the downstream one at a time,
+    /// none lost or repeated, on the thread of whichever publisher (or request) delivers.
     ///
     /// Cost: each inner publisher is subscribed, as in Combine, except a `Just` (with or
     /// without its failure type set) that arrives while the downstream has demand and nothing
@@ -20,13 +18,12 @@ extension Publishers {
     /// allocates nothing per element. The downstream gets the same values and completion, and
     /// the upstream the same demand (returned from `receive(_:)` instead of requested).
     ///
-    /// Completion: it finishes once the upstream and every inner publisher have finished and no
-    /// element waits. The first failure, of the upstream or of an inner publisher, cancels all
-    /// the others, drops the elements still waiting for demand and fails the stream. (Combine
-    /// leaves the upstream subscribed, ignoring it, when an inner publisher fails; this one
-    /// cancels it, so that an upstream that never ends is let go.) Cancelling cancels the
-    /// upstream and every inner publisher. An upstream that completes again from inside the
-    /// cancel of an inner that its failure caused traps, where Combine's deadlocks.
+    /// Completion: it finishes once the upstream and every inner publisher have finished and no element
+    /// waits. The first failure, of the upstream or of an inner publisher, cancels all the others, drops the
+    /// elements still waiting for demand and fails the stream. (Combine leaves the upstream subscribed,
+    /// ignoring it, when an inner publisher fails; this one cancels it, so that an upstream that never ends
+    /// is let go.) Cancelling cancels the upstream and every inner publisher. An upstream that completes
+    /// again from inside the cancel of an inner that its failure caused traps, where Combine's deadlocks.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output
@@ -45,12 +42,16 @@ extension Publishers {
         /// upstream's thread.
         public let isolation: (any Actor)?
 
-        /// Creates a publisher that flattens the publishers `transform` makes of `upstream`'s
-        /// elements, with at most `maxPublishers` of them subscribed at once (`.none` asks the
-        /// upstream for `.max(0)`, as Combine's does: an upstream that traps on a request of
-        /// `.none`, such as a subject, traps).
+        /// Creates a publisher that flattens the publishers `transform` makes of `upstream`'s elements, with
+        /// at most `maxPublishers` of them subscribed at once (`.none` asks the upstream for `.max(0)`, as
+        /// Combine's does: an upstream that traps on a request of `.none`, such as a subject, traps).
         @inlinable
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.maxPublishers = maxPublishers
@@ -76,21 +77,27 @@ extension Publisher {
     /// finishing does not finish the stream; any failure fails it.
     @inlinable
     public func flatMap<T, P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P,
         isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, P.Failure == Failure {
         Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform, isolation: isolation)
     }
 
-    /// Transforms each element into a publisher that never fails and republishes their
-    /// elements; the inner publishers take this publisher's failure type. See
-    /// ``Publishers/FlatMap``.
+    /// Transforms each element into a publisher that never fails and republishes their elements; the inner
+    /// publishers take this publisher's failure type. See ``Publishers/FlatMap``.
     @inlinable
     public func flatMap<P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P,
         isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: { transform($0).setFailureType(to: Failure.self) }, isolation: isolation)
+        Publishers.FlatMap(
+            upstream: self,
+            maxPublishers: maxPublishers,
+            transform: { transform($0).setFailureType(to: Failure.self) },
+            isolation: isolation
+        )
     }
 }
 
@@ -99,17 +106,24 @@ extension Publisher where Failure == Never {
     /// which never fails, takes the inner publishers' failure type. See ``Publishers/FlatMap``.
     @inlinable
     public func flatMap<P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P,
         isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
-        Publishers.FlatMap(upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform, isolation: isolation)
+        Publishers.FlatMap(
+            upstream: setFailureType(to: P.Failure.self),
+            maxPublishers: maxPublishers,
+            transform: transform,
+            isolation: isolation
+        )
     }
 
     /// Transforms each element into a publisher and republishes their elements; neither side
     /// fails. See ``Publishers/FlatMap``.
     @inlinable
     public func flatMap<P: Publisher>(
-        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P,
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P,
         isolation: (any Actor)? = #isolation
     ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
         Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform, isolation: isolation)

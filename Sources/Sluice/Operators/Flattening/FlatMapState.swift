@@ -1,12 +1,11 @@
 /// The state of one `flatMap` subscription (``FlatMapSubscription``), under its lock.
 ///
-/// Demand follows Combine's flatMap. The upstream is asked for `maxPublishers` elements at
-/// subscription, and for one more whenever an inner publisher finishes (unless that is
-/// `.unlimited`). Each inner is asked for one value at a time while the downstream's demand is
-/// limited, and for `.unlimited` once it is not. A value that arrives with no downstream demand
-/// waits in `waiting` (in order of arrival, with the index of its inner, which sent it against
-/// its one outstanding demand); when it goes out, its inner is asked for the next. Values with
-/// demand go through a ``SerialDelivery``, so that the downstream gets one signal at a time
+/// Demand follows Combine's flatMap. The upstream is asked for `maxPublishers` elements at subscription, and
+/// for one more whenever an inner publisher finishes (unless that is `.unlimited`). Each inner is asked for
+/// one value at a time while the downstream's demand is limited, and for `.unlimited` once it is not. A value
+/// that arrives with no downstream demand waits in `waiting` (in order of arrival, with the index of its
+/// inner, which sent it against its one outstanding demand); when it goes out, its inner is asked for the
+/// next. Values with demand go through a ``SerialDelivery``, so that the downstream gets one signal at a time
 /// from whichever thread sends.
 ///
 /// Each inner has an index and a ``SubscriptionSlot`` in `inners`, from the upstream value that
@@ -82,10 +81,9 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
         case ignored
     }
 
-    /// The upstream sent an element whose publisher is a `Just` of `value`: if the downstream
-    /// has demand and nothing waits, the value is offered to the delivery as if that inner had
-    /// sent it and finished (the caller then requests one more element from the upstream,
-    /// unless it asked for all).
+    /// The upstream sent an element whose publisher is a `Just` of `value`: if the downstream has demand and
+    /// nothing waits, the value is offered to the delivery as if that inner had sent it and finished (the
+    /// caller then requests one more element from the upstream, unless it asked for all).
     @inlinable
     mutating func receiveScalar(_ value: Output) -> Scalar {
         guard !ended, let downstream else { return .ignored }

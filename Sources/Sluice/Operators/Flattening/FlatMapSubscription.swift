@@ -38,9 +38,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         subscription.request(demand)
     }
 
-    /// Makes the element's publisher and subscribes to it; the demand for the next element
-    /// comes from `maxPublishers` and from inners finishing (requested, as Combine does), never
-    /// from here.
+    /// Makes the element's publisher and subscribes to it; the demand for the next element comes from
+    /// `maxPublishers` and from inners finishing (requested, as Combine does), never from here.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         // Decided by the specialisation: no check at run time where `Child` is known.
@@ -53,16 +52,16 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// The inner publishers are `Just`s (with their failure type set or not).
     @inlinable
     static var childIsJust: Bool {
-        Child.self == Just<Child.Output>.self || Child.self == Publishers.SetFailureType<Just<Child.Output>, Failure>.self
+        Child.self == Just<Child.Output>.self
+            || Child.self == Publishers.SetFailureType<Just<Child.Output>, Failure>.self
     }
 
-    /// The scalar path, for inners that are `Just`s: when the downstream has demand and no
-    /// value waits, a `Just`'s one value goes into the delivery at once, and the upstream is
-    /// asked for the next element, as it is when any inner finishes. What the downstream and
-    /// the upstream see is what subscribing to the `Just` gives (the value, in its turn, then a
-    /// request of one more element: a call, not demand returned from here, as in Combine),
-    /// without the inner's subscription and its four calls. With no demand (or values waiting
-    /// ahead of it) the `Just` is subscribed as any inner is.
+    /// The scalar path, for inners that are `Just`s: when the downstream has demand and no value waits, a
+    /// `Just`'s one value goes into the delivery at once, and the upstream is asked for the next element, as
+    /// it is when any inner finishes. What the downstream and the upstream see is what subscribing to the
+    /// `Just` gives (the value, in its turn, then a request of one more element: a call, not demand returned
+    /// from here, as in Combine), without the inner's subscription and its four calls. With no demand (or
+    /// values waiting ahead of it) the `Just` is subscribed as any inner is.
     @inlinable
     func receiveJust(_ input: Input) -> Subscribers.Demand {
         let just = transform(input)
@@ -78,7 +77,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             state.holdSender { state, sender in state.delivery.holdCondition(for: sender) }
             next?.request(.max(1))
         case .subscribe:
-            if let index = state.withLock({ $0.reserveInner() }) { just.subscribe(IndexedSubscriber(parent: self, index: index)) }
+            if let index = state.withLock({ $0.reserveInner() }) {
+                just.subscribe(IndexedSubscriber(parent: self, index: index))
+            }
         case .ignored:
             break
         }
@@ -104,7 +105,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receive(subscription: any Subscription, at index: Int) {
-        guard let demand = state.withLock({ $0.attachInner(subscription, at: index) }) else { return subscription.cancel() }
+        guard let demand = state.withLock({ $0.attachInner(subscription, at: index) }) else {
+            return subscription.cancel()
+        }
         subscription.request(demand)
     }
 

@@ -22,8 +22,7 @@ extension Publishers {
         /// The publisher of publishers.
         public let upstream: Upstream
 
-        /// Creates a publisher that republishes the elements of the latest of `upstream`'s
-        /// publishers.
+        /// Creates a publisher that republishes the elements of the latest of `upstream`'s publishers.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream

@@ -1,13 +1,11 @@
-/// The state of one `switchToLatest` subscription (``SwitchToLatestSubscription``), under its
-/// lock.
+/// The state of one `switchToLatest` subscription (``SwitchToLatestSubscription``), under its lock.
 ///
-/// Only the *current* inner (the last the upstream sent) is listened to: each inner has an
-/// index, and a signal from any other index is ignored. `delivery.demand` is the downstream's
-/// demand not yet met; a new inner is asked for it when it subscribes, and afterwards every
-/// new demand passes to it. Values go through a ``SerialDelivery``: the old inner's thread may
-/// still be delivering when the new inner sends. On a switch, values of the old inner queued
-/// behind that delivery are dropped and their demand given back, so nothing of a cancelled
-/// inner goes out after the switch.
+/// Only the *current* inner (the last the upstream sent) is listened to: each inner has an index, and a
+/// signal from any other index is ignored. `delivery.demand` is the downstream's demand not yet met; a new
+/// inner is asked for it when it subscribes, and afterwards every new demand passes to it. Values go through
+/// a ``SerialDelivery``: the old inner's thread may still be delivering when the new inner sends. On a
+/// switch, values of the old inner queued behind that delivery are dropped and their demand given back, so
+/// nothing of a cancelled inner goes out after the switch.
 ///
 /// ```text
 /// no inner ──upstream sends P──▶ inner(i, awaiting) ──its subscription──▶ inner(i, subscribed)
@@ -148,7 +146,10 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
     /// of `sender` (its own) and that inner is still current, the demand is returned to it, as
     /// Combine does (the third result); otherwise it is requested from the current inner.
     @inlinable
-    mutating func delivered(more: Subscribers.Demand, returningTo sender: Int?) -> (Action, SerialDelivery<Output, Failure>.Next, Subscribers.Demand) {
+    mutating func delivered(
+        more: Subscribers.Demand,
+        returningTo sender: Int?
+    ) -> (Action, SerialDelivery<Output, Failure>.Next, Subscribers.Demand) {
         var action = Action()
         guard downstream != nil else { return (action, .idle, .none) }  // cancelled meanwhile
         delivery.demand += more

@@ -1,7 +1,6 @@
-/// The subscription `switchToLatest` gives its downstream: the subscriber of the upstream and,
-/// through an ``IndexedSubscriber``, of each inner in turn. Its rules are
-/// ``SwitchToLatestState``'s; every transition happens under one lock, and every call out (to
-/// the downstream, the upstream or an inner) after unlocking.
+/// The subscription `switchToLatest` gives its downstream: the subscriber of the upstream and, through an
+/// ``IndexedSubscriber``, of each inner in turn. Its rules are ``SwitchToLatestState``'s; every transition
+/// happens under one lock, and every call out (to the downstream, the upstream or an inner) after unlocking.
 @usableFromInline
 final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible

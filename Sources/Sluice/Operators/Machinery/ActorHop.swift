@@ -1,12 +1,11 @@
 /// Where an operator's closures run: the machinery behind the `isolation` parameter of `map`,
 /// `filter`, `handleEvents` and every other operator that calls user code while it delivers.
 ///
-/// A closure written in actor-isolated code belongs to that actor (Swift 6 infers its isolation
-/// from where it is formed), but a publisher may signal from any thread: a subject sent to from
-/// a detached task, a timer, a `receive(on:)` a queue. So an operator made on an actor puts one
-/// hop in front of its own subscriber: `receive(on:)` that actor, the same subscription
-/// (``ReceiveOnSubscription``) over the same ordered queue a ``ClockScheduler`` for that actor
-/// uses (``ClockSchedulerQueue``). What the hop keeps, it keeps from them:
+/// A closure written in actor-isolated code belongs to that actor (Swift 6 infers its isolation from where it
+/// is formed), but a publisher may signal from any thread: a subject sent to from a detached task, a timer, a
+/// `receive(on:)` a queue. So an operator made on an actor puts one hop in front of its own subscriber:
+/// `receive(on:)` that actor, the same subscription (``ReceiveOnSubscription``) over the same ordered queue a
+/// ``ClockScheduler`` for that actor uses (``ClockSchedulerQueue``). What the hop keeps, it keeps from them:
 ///
 /// - order: one drain at a time delivers the subscription, the values and the completion in
 ///   the order the upstream sent them;
@@ -36,11 +35,19 @@ extension Publisher {
     /// The path of ``receive(subscriber:isolation:)`` on an actor: interposes the hop unless
     /// this publisher's signals already arrive on `actor`.
     @inlinable
-    func receive<S: Subscriber>(subscriber: S, hoppingTo actor: any Actor) where S.Input == Output, S.Failure == Failure {
+    func receive<S: Subscriber>(
+        subscriber: S,
+        hoppingTo actor: any Actor
+    ) where S.Input == Output, S.Failure == Failure {
         if deliversSignals(on: actor) {
             receive(subscriber: subscriber)
         } else {
-            subscribe(ReceiveOnSubscription(downstream: subscriber, scheduler: ClockScheduler.hop(to: actor), options: nil, isImplicitHop: true))
+            subscribe(ReceiveOnSubscription(
+                downstream: subscriber,
+                scheduler: ClockScheduler.hop(to: actor),
+                options: nil,
+                isImplicitHop: true
+            ))
         }
     }
 
@@ -48,7 +55,9 @@ extension Publisher {
     /// hop to it would be a second one).
     @inlinable
     func deliversSignals(on actor: any Actor) -> Bool {
-        guard let delivering = self as? any ActorDeliveringPublisher, let deliveryActor = delivering.deliveryActor else {
+        guard let delivering = self as? any ActorDeliveringPublisher,
+            let deliveryActor = delivering.deliveryActor
+        else {
             return false
         }
         return deliveryActor === actor
@@ -87,10 +96,9 @@ extension Publishers {
     }
 }
 
-/// A publisher that can say, at subscribe time, that it signals its subscribers isolated to an
-/// actor: an operator made on that actor (its closures run there, so its downstream is called
-/// there), or `receive(on:)` an actor-backed scheduler. A downstream operator made on the same
-/// actor then needs no hop of its own.
+/// A publisher that can say, at subscribe time, that it signals its subscribers isolated to an actor: an
+/// operator made on that actor (its closures run there, so its downstream is called there), or `receive(on:)`
+/// an actor-backed scheduler. A downstream operator made on the same actor then needs no hop of its own.
 @usableFromInline
 protocol ActorDeliveringPublisher {
     /// The actor every signal to a subscriber is delivered on; nil when they come on whatever
@@ -133,12 +141,11 @@ func fusedIsolation(_ first: (any Actor)?, _ second: (any Actor)?) -> (any Actor
 
 // MARK: Hooks called by the downstream
 
-/// `hook`, made to run on `actor` (itself when `actor` is nil): for the closures of
-/// `handleEvents` that the downstream's `request` and `cancel` call, which may come from any
-/// thread. Called on the main actor for a main-actor hook with nothing queued, it runs at once;
-/// otherwise it runs on the actor soon after, in the order of the calls (one
-/// ``ClockSchedulerQueue`` per subscription). The request or cancel itself goes upstream
-/// at once either way.
+/// `hook`, made to run on `actor` (itself when `actor` is nil): for the closures of `handleEvents` that the
+/// downstream's `request` and `cancel` call, which may come from any thread. Called on the main actor for a
+/// main-actor hook with nothing queued, it runs at once; otherwise it runs on the actor soon after, in the
+/// order of the calls (one ``ClockSchedulerQueue`` per subscription). The request or cancel itself goes
+/// upstream at once either way.
 @inlinable
 func runOn<Argument: Sendable>(_ actor: (any Actor)?, _ hook: @escaping (Argument) -> Void) -> (Argument) -> Void {
     guard let actor else { return hook }
@@ -156,11 +163,10 @@ func runOn(_ actor: (any Actor)?, _ hook: @escaping () -> Void) -> () -> Void {
 
 /// A hook closure written on an actor, on its way to a queue that runs it only there.
 ///
-/// Safe because ``runOn(_:_:)-(_,(Argument)->Void)`` hands it only to a
-/// ``ClockSchedulerQueue`` for the hook's own actor, which calls it isolated to that actor
-/// (inline only after checking it runs on the main actor), one call at a time. "Its own
-/// actor" is the operator's `isolation:` argument, which the compiler fills in with the
-/// caller's actor; an argument passed by hand is the caller's claim, not checked (the
+/// Safe because ``runOn(_:_:)-(_,(Argument)->Void)`` hands it only to a ``ClockSchedulerQueue`` for the
+/// hook's own actor, which calls it isolated to that actor (inline only after checking it runs on the main
+/// actor), one call at a time. "Its own actor" is the operator's `isolation:` argument, which the compiler
+/// fills in with the caller's actor; an argument passed by hand is the caller's claim, not checked (the
 /// threads article says so).
 @usableFromInline
 struct IsolatedHook<Argument>: @unchecked Sendable {

@@ -6,9 +6,7 @@ struct FanInAction<Downstream: Subscriber> {
     @usableFromInline var deliver: (Downstream, Downstream.Input)?
     /// Deliver this completion: nothing is being delivered.
     @usableFromInline var complete: (Downstream, Subscribers.Completion<Downstream.Failure>)?
-    /// Upstreams to ask for more, and how much.
     @usableFromInline var requests = UpstreamRequests()
-    /// Upstreams to cancel.
     @usableFromInline var cancels: [any Subscription] = []
     /// The value was queued over the bound of the hand-over: the sender may have to wait
     /// (see ``SerialDelivery``).
@@ -17,9 +15,8 @@ struct FanInAction<Downstream: Subscriber> {
     @inlinable init() {}
 }
 
-/// Requests to make after unlocking: usually one (the upstream whose waiting value was
-/// delivered), held inline so that a request of one element through `values` allocates
-/// nothing.
+/// Requests to make after unlocking: usually one (the upstream whose waiting value was delivered), held
+/// inline so that a request of one element through `values` allocates nothing.
 @usableFromInline
 struct UpstreamRequests {
     @usableFromInline var first: (any Subscription, Subscribers.Demand)?
@@ -36,7 +33,6 @@ struct UpstreamRequests {
         for request in more { requests.append(request) }
     }
 
-    /// Makes the requests, in order.
     @inlinable
     func make() {
         guard let (upstream, demand) = first else { return }
@@ -45,11 +41,10 @@ struct UpstreamRequests {
     }
 }
 
-/// The state of an operator whose downstream gets values from several upstreams, on any
-/// threads, one at a time: the downstream, the ``SerialDelivery`` in between, and how the
-/// deliverer's return is handled. Ending and cancelling are the same for all of them, and
-/// written once below; `merge` and `flatMap` also share their demand rule (``FanInState``),
-/// `switchToLatest` has its own.
+/// The state of an operator whose downstream gets values from several upstreams, on any threads, one at a
+/// time: the downstream, the ``SerialDelivery`` in between, and how the deliverer's return is handled. Ending
+/// and cancelling are the same for all of them, and written once below; `merge` and `flatMap` also share
+/// their demand rule (``FanInState``), `switchToLatest` has its own.
 @usableFromInline
 protocol SerialFanIn {
     associatedtype Downstream: Subscriber
@@ -74,7 +69,10 @@ extension SerialFanIn {
     /// The completion goes out now, or after the values the deliverer still holds; every
     /// upstream still subscribed is cancelled, and kept values are dropped.
     @inlinable
-    mutating func end(with completion: Subscribers.Completion<Downstream.Failure>, into action: inout FanInAction<Downstream>) {
+    mutating func end(
+        with completion: Subscribers.Completion<Downstream.Failure>,
+        into action: inout FanInAction<Downstream>
+    ) {
         ended = true
         action.cancels = takeSubscriptions()
         if delivery.finish(completion), let downstream {
@@ -119,12 +117,8 @@ extension FanInState {
 }
 
 extension FanInState {
-    /// Upstream `index` sent `value`: returns what to do, and the demand to return to it.
-    ///
-    /// Combine's rule for merge and flatMap: while the downstream's demand is limited, each
-    /// upstream has one value requested at a time. A value taken against demand is answered
-    /// with `.max(1)`; one that finds no demand is kept, its upstream asked for nothing until
-    /// it goes out.
+    /// Upstream `index` sent `value`: what to do, and the demand to return to it (`.max(1)` for a value
+    /// taken against limited demand; none for one kept, until it goes out).
     @inlinable
     mutating func receive(_ value: Downstream.Input, at index: Int) -> (FanInAction<Downstream>, Subscribers.Demand) {
         var action = FanInAction<Downstream>()
@@ -136,7 +130,6 @@ extension FanInState {
         return (action, unlimited ? .none : .max(1))
     }
 
-    /// The downstream asked for `demand`.
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> FanInAction<Downstream> {
         var action = FanInAction<Downstream>()
@@ -146,8 +139,7 @@ extension FanInState {
         return action
     }
 
-    /// The deliverer is back with `more` demand from the downstream: what to do, and what it
-    /// delivers next.
+    /// The deliverer is back with `more` demand from the downstream: what to do, and what it delivers next.
     ///
     /// With nothing waiting and the demand not newly unlimited, there is nothing to refill
     /// (and nothing to finish: the stream ends when its last waiting value goes out, in
@@ -173,13 +165,12 @@ extension FanInState {
 }
 
 extension Locked where State: SerialFanIn {
-    /// Carries out `action` after unlocking: cancels, then the completion, then requests; if it
-    /// made this thread the deliverer, delivers until nothing is left (values admitted
-    /// meanwhile by other threads, then a completion kept for it). Requests made while
-    /// delivering find the delivery busy, so an upstream that sends inside `request` queues its
-    /// value instead of recursing into the downstream: the stack stays flat (rule 5).
-    /// A value queued over the bound makes its sender wait here, after the rest, while the
-    /// queue stays over it for a deliverer on another thread (see ``SerialDelivery``).
+    /// Carries out `action` after unlocking: cancels, then the completion, then requests; if it made this
+    /// thread the deliverer, delivers until nothing is left (values admitted meanwhile by other threads, then
+    /// a completion kept for it). Requests made while delivering find the delivery busy, so an upstream that
+    /// sends inside `request` queues its value instead of recursing into the downstream: the stack stays flat
+    /// (rule 5). A value queued over the bound makes its sender wait here, after the rest, while the queue
+    /// stays over it for a deliverer on another thread (see ``SerialDelivery``).
     @inlinable
     func perform(_ action: FanInAction<State.Downstream>) {
         for upstream in action.cancels { upstream.cancel() }

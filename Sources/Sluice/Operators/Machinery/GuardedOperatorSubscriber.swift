@@ -4,42 +4,34 @@
 enum EarlySignals: Sendable {
     /// Trap (rule 1): a value, a completion or a request before the subscription. A cancel
     /// before it ends the subscriber, so the subscription that comes later is cancelled.
-    /// Combine's `tryFilter`, `tryCompactMap`, `removeDuplicates`, `prefix(while:)` and their
-    /// `try` forms.
     case trap
     /// A value before the subscription goes through the step to the downstream; a completion, a
     /// request or a cancel before it is ignored, and so is the step's end (the last of a range,
-    /// a thrown error): nothing ends until the subscription has come. Combine's `tryMap`,
-    /// `tryScan` and `output(in:)` (`prefix(_:)`, `output(at:)`).
+    /// a thrown error): nothing ends until the subscription has come (Combine's `tryMap`).
     case passValues
-    /// Everything before the subscription is ignored. Combine's `drop(while:)`, `tryDrop(while:)`.
+    /// Everything before the subscription is ignored (Combine's `drop(while:)`).
     case ignore
     /// A value before the subscription goes through the step to the downstream, and so does a
     /// completion, which ends the subscriber (the subscription that comes later is cancelled);
     /// a request or a cancel before it is ignored. Combine's `encode` and `decode`.
     case passValuesAndCompletions
-    /// The downstream gets the subscription when it subscribes, before the upstream's comes
-    /// (the publisher calls ``GuardedOperatorSubscriber/handDown()`` first). Until the
-    /// upstream's subscription: a value or a completion goes to the downstream as with
-    /// `passValuesAndCompletions`, requests add up and are asked of the upstream when its
-    /// subscription comes (with the step's ``OperatorStep/upstreamSubscribed()``), a cancel is
-    /// ignored. Combine's `dropFirst`.
+    /// The downstream gets the subscription when it subscribes, before the upstream's comes (the publisher
+    /// calls ``GuardedOperatorSubscriber/handDown()`` first). Until the upstream's subscription: a value or a
+    /// completion goes to the downstream as with `passValuesAndCompletions`, requests add up and are asked of
+    /// the upstream when its subscription comes (with the step's ``OperatorStep/upstreamSubscribed()``), a
+    /// cancel is ignored. Combine's `dropFirst`.
     case handDownFirst
 
-    /// Whether a value before the subscription goes to the downstream.
     @inlinable var passesValues: Bool { self != .trap && self != .ignore }
-    /// Whether a completion before the subscription goes to the downstream (and ends it).
     @inlinable var passesCompletions: Bool { self == .passValuesAndCompletions || self == .handDownFirst }
     /// Whether a request of `.none` traps (rule 2), at any time, as in Combine's operators of
-    /// that kind (those of `trap` and `ignore` too; not `tryMap`, `tryScan`, `output(in:)`,
-    /// `encode` or `decode`, which pass it on).
+    /// that kind; the others pass it on.
     @inlinable var trapsOnZeroDemand: Bool { self == .trap || self == .ignore || self == .handDownFirst }
 }
 
-/// The subscriber to the upstream *and* the subscription of the downstream, for the one-for-one
-/// operators whose Combine implementation does not hand the upstream subscription on
-/// (``OperatorSubscriber`` does, for `map`, `filter` and the rest): it runs the same
-/// ``OperatorStep``, and adds what Combine's wrapper does:
+/// The subscriber to the upstream *and* the subscription of the downstream, for the one-for-one operators
+/// whose Combine implementation does not hand the upstream subscription on (``OperatorSubscriber`` does, for
+/// `map`, `filter` and the rest): it runs the same ``OperatorStep``, and adds what Combine's wrapper does:
 ///
 /// ```text
 /// awaiting ──upstream's subscription: pass self down──▶ subscribed ──step ends, completion,
@@ -135,9 +127,8 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         if beforeSubscription && early == .trap { Violation.signalBeforeSubscription(description) }
         guard let downstream else { return .none }
         let result = step.receive(input)
-        // With `passValues` a step's end before the subscription is not acted on, as in
-        // Combine: nothing ends and no completion goes out (the upstream's own, once
-        // subscribed, does).
+        // With `passValues` a step's end before the subscription is not acted on, as in Combine: nothing ends
+        // and no completion goes out (the upstream's own, once subscribed, does).
         if beforeSubscription && early == .passValues { return result.deliverWithoutEnding(to: downstream) }
         return result.deliver(to: downstream, ending: terminate)
     }
@@ -218,7 +209,12 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         case .empty: Mirror(self, children: [:])
         case .downstream: Mirror(self, children: ["downstream": downstream as Any])
         case .coder:
-            Mirror(self, children: ["downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any])
+            Mirror(
+                self,
+                children: [
+                    "downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any
+                ]
+            )
         }
     }
     @usableFromInline var playgroundDescription: Any { description }
@@ -232,6 +228,9 @@ extension Publisher {
     package func receive<Step: OperatorStep, S: Subscriber>(
         subscriber: S, through step: Step, isolation: (any Actor)?
     ) where Step.Input == Output, Step.UpstreamFailure == Failure, S.Input == Step.Output, S.Failure == Step.Failure {
-        receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+        receive(
+            subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap),
+            isolation: isolation
+        )
     }
 }

@@ -32,8 +32,12 @@ struct IndexedSubscriber<Parent: IndexedSubscriberParent>: Subscriber, CustomStr
 
     @inlinable func receive(subscription: any Subscription) { parent.receive(subscription: subscription, at: index) }
     @inlinable func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, at: index) }
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, at: index) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receive(completion: completion, at: index)
+    }
     @usableFromInline var description: String { parent.description }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+    }
     @usableFromInline var playgroundDescription: Any { description }
 }

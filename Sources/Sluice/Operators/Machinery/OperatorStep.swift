@@ -67,16 +67,12 @@ extension StepResult {
 /// The per-operator logic of an operator that keeps its upstream's demand one for one: a
 /// specialisable value, run by ``OperatorSubscriber`` (one subscriber for all of them).
 ///
-/// Such an operator hands its upstream subscription straight to its downstream, as Combine's
-/// `map` and `filter` do: the downstream's `request(_:)` and `cancel()` reach upstream with no
-/// wrapper, and a dropped value returns `.max(1)` from `receive(_:)`, which the upstream adds to
-/// the demand. With every step `@inlinable`, `subject.map(f).filter(g).sink(h)` specialises
-/// into one loop (the "Deferred { (0..<N).publisher }.map.filter → sink" benchmark row; over
-/// a `Publishers.Sequence` itself, `map` and `filter` are Combine's eager overloads).
-///
-/// An operator's `receive(subscriber:)` is `@inline(__always)` and calls its upstream's
-/// `receive(subscriber:)`, not `subscribe(_:)`; Performance.md in the catalog says why (a long
-/// chain would otherwise run generic).
+/// Such an operator hands its upstream subscription straight to its downstream, as Combine's `map` and
+/// `filter` do: the downstream's `request(_:)` and `cancel()` reach upstream with no wrapper, and a dropped
+/// value returns `.max(1)` from `receive(_:)`, which the upstream adds to the demand. With every step
+/// `@inlinable`, `subject.map(f).filter(g).sink(h)` specialises into one loop. An operator's
+/// `receive(subscriber:)` is `@inline(__always)` and calls its upstream's `receive(subscriber:)`, not
+/// `subscribe(_:)`, so a long chain does not run generic (Performance.md in the catalog).
 @usableFromInline
 package protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
     associatedtype Input
@@ -94,7 +90,6 @@ package protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
     /// The step for one value. Called serially (rule 3).
     mutating func receive(_ input: Input) -> StepResult<Output, Failure>
 
-    /// The downstream's failure for an upstream failure.
     func mapFailure(_ failure: UpstreamFailure) -> Failure
 
     /// What to ask of the upstream when its subscription comes, on top of what the downstream
@@ -125,10 +120,9 @@ package protocol OperatorStep<Input, Output, UpstreamFailure, Failure> {
 /// them. None of them is the step's running state, which belongs to the upstream's thread.
 @usableFromInline
 package enum StepMirror: Sendable {
-    /// None: `map`, `filter`, `compactMap`, `mapError`, `setFailureType`, `tryMap`, `dropFirst`,
-    /// `drop(while:)`, `output(in:)`, `breakpoint`.
+    /// None (`map`, `filter` and most one-for-one operators).
     case empty
-    /// The downstream while the stream lasts: `tryFilter`, `tryCompactMap`, `prefix(while:)`, …
+    /// The downstream while the stream lasts (`tryFilter`, `prefix(while:)`).
     case downstream
     /// The downstream, whether the stream has ended (`finished`) and the upstream's
     /// subscription (`upstreamSubscription`): `encode` and `decode`.

@@ -1,6 +1,5 @@
-/// The subscriber every one-for-one operator puts between its upstream and its downstream:
-/// it runs the operator's ``OperatorStep`` on each value and forwards the upstream
-/// subscription itself downstream.
+/// The subscriber every one-for-one operator puts between its upstream and its downstream: it runs the
+/// operator's ``OperatorStep`` on each value and forwards the upstream subscription itself downstream.
 ///
 /// No lock: Combine's contract makes an upstream's signals serial (rule 3), and the only state
 /// (the step's, and for a `try` operator the upstream and whether it failed) is touched only by

@@ -9,9 +9,8 @@ enum ReduceAction<Output, Failure: Error> {
     case fail(Failure)
 }
 
-/// The per-operator logic of an operator that turns its whole upstream into at most one
-/// value (`reduce`, `collect`, `count`, `min`, `contains`, `first`, `last`, …), run by
-/// ``ReducingSubscription``.
+/// The per-operator logic of an operator that turns its whole upstream into at most one value (`reduce`,
+/// `collect`, `count`, `min`, `contains`, `first`, `last`, …), run by ``ReducingSubscription``.
 ///
 /// As in Combine, such an operator asks its upstream for `.unlimited` once its downstream has
 /// asked for anything, so the one value it sends always has demand waiting for it.

@@ -11,11 +11,10 @@ import Synchronization
 /// ended ── the downstream has asked (now or later): send the result, finish ──▶ terminated
 ///     └── cancelled ──▶ terminated
 /// ```
-/// As in Combine, the operator asks its upstream for `.unlimited` as soon as it has passed
-/// itself downstream, whatever the downstream asks for: it sends at most one value, so the
-/// downstream's demand only decides when that value (and the `.finished` after it) goes out.
-/// An upstream that ends before the downstream's first request leaves its result, or its bare
-/// `.finished`, held until that request. A failure goes out at once.
+/// As in Combine, the operator asks its upstream for `.unlimited` as soon as it has passed itself downstream,
+/// whatever the downstream asks for: it sends at most one value, so the downstream's demand only decides when
+/// that value (and the `.finished` after it) goes out. An upstream that ends before the downstream's first
+/// request leaves its result, or its bare `.finished`, held until that request. A failure goes out at once.
 ///
 /// Values run the step without the lock (the upstream's signals are serial, rule 3) behind one
 /// atomic load that drops values arriving before the subscription or after the end; terminal
@@ -120,8 +119,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         case send(Downstream, upstream: (any Subscription)?, Subscribers.Completion<Step.Failure>, Step.Output?)
     }
 
-    /// Ends the upstream's part (once): a failure goes out at once, a result when the
-    /// downstream has asked.
+    /// Ends the upstream's part (once): a failure goes out at once, a result when the downstream has asked.
     @usableFromInline
     func end(_ ending: Ending, cancellingUpstream: Bool) {
         receiving.store(false, ordering: .relaxed)
@@ -199,7 +197,10 @@ where Downstream.Input == Step.Output, Downstream.Failure == Step.Failure {
         case .ended, .terminated: "terminal"
         }
         return Mirror(self, children: [
-            ("downstream", downstream as Any), ("result", result as Any), ("initial", initial as Any), ("status", status),
+            ("downstream", downstream as Any),
+            ("result", result as Any),
+            ("initial", initial as Any),
+            ("status", status),
         ])
     }
     @usableFromInline var playgroundDescription: Any { description }

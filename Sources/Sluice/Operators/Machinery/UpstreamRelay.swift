@@ -1,28 +1,16 @@
-/// The downstream's subscription for an operator whose upstream can be replaced while the
-/// downstream's outstanding demand is kept: `catch` and `tryCatch` (the handler's publisher
-/// after a failure), `retry` (the same publisher again), `append`/`prepend` (the suffix after
-/// the prefix). The operators that end with a value of their own, which needs demand
-/// (`replaceError`, `replaceEmpty`, the last array of `collect(_:)`), use it with one upstream.
+/// The downstream's subscription for an operator whose upstream can be replaced while the downstream's
+/// outstanding demand is kept: `catch`/`tryCatch`, `retry`, `append`/`prepend`. Operators that end with a
+/// value of their own, which needs demand (`replaceError`, `replaceEmpty`, `collect(_:)`), use it with one.
 ///
-/// The operator subscribes it to an upstream with ``subscribe(_:then:)``; when that upstream
-/// completes, the `then` closure decides, outside the lock: ``subscribe(_:then:)`` the next
-/// one, ``complete(_:)``, or ``finish(sending:)``. The downstream gets the relay as its
-/// subscription once, when the first upstream's subscription arrives. It counts the
-/// downstream's outstanding demand, so each later upstream is asked at once for what the
-/// downstream still wants; requests that come between two upstreams wait for the next one.
-/// A cancel reaches whichever upstream is current, and one subscribing at that moment is
-/// cancelled as soon as its subscription arrives.
+/// When an upstream subscribed with ``subscribe(_:then:)`` completes, `then` decides outside the lock:
+/// subscribe the next one, ``complete(_:)`` or ``finish(sending:)``. The downstream gets the relay as its
+/// subscription once, with the first upstream's; each later upstream is asked at once for the demand the
+/// downstream still has. A cancel reaches the current upstream, or one still subscribing when it arrives.
 ///
-/// Every decision is made under one lock by ``UpstreamRelayState`` (where the states are
-/// drawn); the calls to the downstream, the upstreams and the operator's closures are made
-/// after it (rule 6). Signals stay serial (rule 3): an upstream is subscribed only after the
-/// last one completed. Recursion stays bounded (rule 5): subscribes that would nest (an
-/// upstream failing inside `subscribe`) run one after the other in a loop.
-///
-/// `demandScale` multiplies each demand before it goes upstream (`collect(3)` asks for three
-/// values per array); `trapsOnZeroDemand` makes `request(.none)` trap, as in the Combine
-/// operators that do (rule 7), instead of passing it to the upstream; `checks` says which
-/// signals of a misbehaving upstream trap, as in Combine, instead of being dropped.
+/// ``UpstreamRelayState`` decides under one lock; every call out is made after it (rule 6). Signals stay
+/// serial (rule 3): the next upstream is subscribed only after the last completed, and nested subscribes run
+/// in a loop (rule 5). `demandScale` multiplies demand sent upstream (`collect(3)`); `trapsOnZeroDemand`
+/// makes `request(.none)` trap (rule 7); `checks` says which misbehaving upstream signals trap, as in Combine.
 final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
@@ -58,9 +46,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         subscribe(publisher, as: Void.self, then: then)
     }
 
-    /// ``subscribe(_:then:)`` through a subscriber whose type is marked by `role`: Combine's
-    /// `append` subscribes its prefix and its suffix through subscribers of two types, which
-    /// code may tell apart.
+    /// ``subscribe(_:then:)`` through a subscriber whose type is marked by `role`: Combine's `append`
+    /// subscribes its prefix and its suffix through subscribers of two types, which code may tell apart.
     func subscribe<P: Publisher, Role>(
         _ publisher: P, as role: Role.Type, then: @escaping (Subscribers.Completion<P.Failure>) -> Void
     ) where P.Output == Downstream.Input {
@@ -94,7 +81,6 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         downstream.receive(completion: .finished)
     }
 
-    /// Whether a value has reached the downstream.
     var hasDelivered: Bool { state.withLock { $0.delivered } }
 
     // MARK: The current upstream's signals (through its subscriber)
@@ -111,9 +97,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         }
     }
 
-    /// Sends `value` if it is from the current upstream and has demand; returns the demand
-    /// for that upstream to add. A value that breaks rule 1 or 2 traps where ``checks`` says
-    /// so, and is dropped elsewhere.
+    /// Sends `value` if it is from the current upstream and has demand; returns the demand for that upstream
+    /// to add. A value that breaks rule 1 or 2 traps where ``checks`` says so, and is dropped elsewhere.
     func receive(_ value: Downstream.Input, token: Int) -> Subscribers.Demand {
         let downstream: Downstream
         let acceptsEarly = checks == .everyValue && token > 1
@@ -139,10 +124,9 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         return .none
     }
 
-    /// Whether a completion from upstream `token` is the current upstream's, and then the
-    /// operator's `then` for it (nil if none was kept), for the caller to run. Any other is
-    /// ignored, except a failure that ``checks`` traps on (before the upstream's
-    /// subscription, or after its completion).
+    /// Whether a completion from upstream `token` is the current upstream's, and then the operator's `then`
+    /// for it (nil if none was kept), for the caller to run. Any other is ignored, except a failure that
+    /// ``checks`` traps on (before the upstream's subscription, or after its completion).
     func upstreamCompleted(token: Int, failed: Bool = false) -> (current: Bool, then: Any?) {
         let acceptsEarly = checks.acceptsCompletionBeforeSubscription
         let (action, then) = state.withLock { $0.upstreamCompleted(token: token, acceptsEarly: acceptsEarly) }
@@ -175,9 +159,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         }
     }
 
-    /// Ends the relay; with ``UpstreamChecks/valuesAfterSubscription`` (`replaceError`), a
-    /// cancel before upstream 1's subscription is ignored, as Combine's is (the subscription
-    /// that comes later is taken).
+    /// Ends the relay; with ``UpstreamChecks/valuesAfterSubscription`` (`replaceError`), a cancel before
+    /// upstream 1's subscription is ignored, as Combine's is (the subscription that comes later is taken).
     func cancel() {
         let ended = state.withLock { state -> UpstreamRelayState<Downstream>.Ended? in
             if checks.ignoresCancelBeforeSubscription, case .connecting(1) = state.link { return nil }
@@ -197,13 +180,10 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     var playgroundDescription: Any { description }
 }
 
-/// The subscriber an ``UpstreamRelay`` gives each upstream whose values pass through
-/// unchanged: it tells the relay which upstream it is (`token`) with each signal, and runs
-/// the operator's `then` (which the relay keeps, so that a cancel lets go of it) on that
-/// upstream's completion. Like Combine's, it is the
-/// downstream's subscription too: a request or a cancel made on it is the relay's (before
-/// the first upstream's subscription, a request is kept for it and a cancel ends the relay).
-/// `Role` only tells its type apart (`append`'s suffix); it holds nothing of it.
+/// The subscriber an ``UpstreamRelay`` gives each upstream: it tags each signal with the upstream's `token`
+/// and runs the operator's `then` (kept by the relay, so a cancel lets go of it) on its completion. Like
+/// Combine's, it is the downstream's subscription too: a request or cancel on it is the relay's. `Role`
+/// only tells its type apart (`append`'s suffix).
 struct RelaySubscriber<Downstream: Subscriber, Failure: Error, Role>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
@@ -230,7 +210,6 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error, Role>: Subscriber
     var combineIdentifier: CombineIdentifier { relay.combineIdentifier }
 
     var description: String { relay.description }
-    /// The relay's children.
     var customMirror: Mirror { Mirror(self, children: relay.customMirror.children) }
     var playgroundDescription: Any { description }
 }
@@ -242,17 +221,15 @@ struct RelaySubscriber<Downstream: Subscriber, Failure: Error, Role>: Subscriber
 enum UpstreamChecks {
     /// Nothing traps: `append`/`prepend`, `replaceEmpty`, `collect(_:)`.
     case none
-    /// `catch` and `tryCatch`: upstream 1's value before its subscription or beyond the
-    /// downstream's demand traps, and so does its failure before its subscription or after its
-    /// completion (the handler itself making it fail again, say). The handler's publisher is
-    /// not checked, as in Combine.
+    /// `catch` and `tryCatch`: upstream 1's value before its subscription or beyond the downstream's demand
+    /// traps, and so does its failure before its subscription or after its completion (the handler itself
+    /// making it fail again, say). The handler's publisher is not checked, as in Combine.
     case firstUpstream
-    /// `retry`: a value beyond the downstream's demand traps, from every attempt, and so does
-    /// one before upstream 1's subscription (the downstream has no demand yet then). As in
-    /// Combine, a later attempt's value before its subscription goes to the downstream if it
-    /// has demand, the demand a value brings is requested from the attempt rather than
-    /// returned, and an attempt's completion before its subscription is its completion: a
-    /// failure retries, a finish passes on (to a downstream that may not have its
+    /// `retry`: a value beyond the downstream's demand traps, from every attempt, and so does one before
+    /// upstream 1's subscription (the downstream has no demand yet then). As in Combine, a later attempt's
+    /// value before its subscription goes to the downstream if it has demand, the demand a value brings is
+    /// requested from the attempt rather than returned, and an attempt's completion before its subscription
+    /// is its completion: a failure retries, a finish passes on (to a downstream that may not have its
     /// subscription yet, as Combine's retry passes it).
     case everyValue
     /// `replaceError`: a value beyond the downstream's demand traps; one before the

@@ -13,16 +13,10 @@
 ///  any state ──cancel──▶ terminated
 /// ```
 ///
-/// `t` is a number given to each upstream in turn, so a signal from any but the current one
-/// (a second subscription, anything after its completion) is recognised and ignored.
-/// `demand` is the downstream's outstanding demand: what it requested or returned from
-/// `receive(_:)`, less the values sent. It outlives every link, so a new upstream is asked for
-/// what the last one left unsent.
-///
-/// A connect made while another is running (an upstream that fails inside `subscribe`, so that
-/// the operator subscribes the next one from inside the first call) is queued, and the running
-/// connect's loop makes it once the first call has returned: the stack stays flat however
-/// many upstreams fail at once.
+/// `t` numbers each upstream in turn, so a signal from any but the current one is recognised and ignored.
+/// `demand`, the downstream's outstanding demand, outlives every link: a new upstream is asked for what the
+/// last one left unsent. A connect made while another runs (an upstream failing inside `subscribe`) is
+/// queued for the running connect's loop, so the stack stays flat however many upstreams fail at once.
 struct UpstreamRelayState<Downstream: Subscriber> {
     enum Link {
         case idle
@@ -115,7 +109,6 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         return .subscribeDownstream(downstream, demand)
     }
 
-    /// What a value from an upstream leads to.
     enum ValueAction {
         /// Send it to the downstream (one unit of demand is taken).
         case deliver(Downstream)
@@ -146,9 +139,8 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         }
     }
 
-    /// The downstream returned `more` from `receive(_:)`; the subscription of upstream
-    /// `token`, if it is the current one and subscribed (for a relay that requests `more`
-    /// from it rather than returning it).
+    /// The downstream returned `more` from `receive(_:)`; the subscription of upstream `token`, if it is the
+    /// current one and subscribed (for a relay that requests `more` from it rather than returning it).
     @discardableResult
     mutating func add(_ more: Subscribers.Demand, token: Int) -> (any Subscription)? {
         if case .terminated = link { return nil }
@@ -157,7 +149,6 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         return nil
     }
 
-    /// What a completion from an upstream leads to.
     enum CompletionAction {
         /// It was the current upstream's: the link is now `between`, and the operator must
         /// connect, complete or finish with a value.
@@ -233,7 +224,6 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     // MARK: The downstream's calls
 
     enum RequestAction {
-        /// Request from the current upstream.
         case forward(any Subscription)
         /// The held last value now has demand: send it, then `.finished`.
         case send(Downstream, Downstream.Input)

@@ -17,7 +17,11 @@ extension Publishers {
 
         /// Creates a publisher that tells whether every element of `upstream` satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -27,7 +31,10 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            let step: AccumulateStep<Upstream.Output, Bool, Failure, Failure> = searchStep("AllSatisfy", found: false) { !predicate($0) }
+            let step: AccumulateStep<Upstream.Output, Bool, Failure, Failure> = searchStep(
+                "AllSatisfy",
+                found: false
+            ) { !predicate($0) }
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
@@ -50,7 +57,11 @@ extension Publishers {
 
         /// Creates a publisher that tells whether every element of `upstream` satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -60,7 +71,12 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            let step = trySearchStep("TryAllSatisfy", found: false, { try !predicate($0) }, failure: Upstream.Failure.self)
+            let step = trySearchStep(
+                "TryAllSatisfy",
+                found: false,
+                { try !predicate($0) },
+                failure: Upstream.Failure.self
+            )
             upstream.receive(subscriber: ReducingSubscription(step: step, downstream: subscriber), isolation: isolation)
         }
     }
@@ -70,14 +86,20 @@ extension Publisher {
     /// Sends `false` as soon as an element fails `predicate`, or `true` when the upstream
     /// finishes with every element satisfying it.
     @inlinable
-    public func allSatisfy(_ predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.AllSatisfy<Self> {
+    public func allSatisfy(
+        _ predicate: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.AllSatisfy<Self> {
         Publishers.AllSatisfy(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Sends whether every element satisfies a predicate that can throw; a thrown error
     /// cancels the upstream and fails the stream.
     @inlinable
-    public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryAllSatisfy<Self> {
+    public func tryAllSatisfy(
+        _ predicate: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryAllSatisfy<Self> {
         Publishers.TryAllSatisfy(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

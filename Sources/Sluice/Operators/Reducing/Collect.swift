@@ -17,7 +17,10 @@ extension Publishers {
         /// Subscribes `subscriber`; each subscription collects from an empty array.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let step = AccumulateStep<Upstream.Output, Output, Failure, Failure>(name: "Collect", result: []) { collected, element in
+            let step = AccumulateStep<Upstream.Output, Output, Failure, Failure>(
+                name: "Collect",
+                result: []
+            ) { collected, element in
                 collected?.append(element)   // in place: the step owns the only copy
                 return .more
             }

@@ -7,11 +7,10 @@ extension Publishers {
     /// since the last array are dropped and the failure is passed on. `count` should be at
     /// least 1. `request(.none)` traps (rule 2), as Combine's does.
     ///
-    /// As Combine's, it hands its subscriber the subscription when the upstream's comes; a
-    /// value before that is ignored, a request or a cancel before it too (the subscription
-    /// that comes later is taken), and the upstream's completion is passed on, also before
-    /// the subscription. The subscriber is let go of at its completion and at cancel
-    /// (rule 4): nothing reaches it after either.
+    /// As Combine's, it hands its subscriber the subscription when the upstream's comes; a value before that
+    /// is ignored, a request or a cancel before it too (the subscription that comes later is taken), and the
+    /// upstream's completion is passed on, also before the subscription. The subscriber is let go of at its
+    /// completion and at cancel (rule 4): nothing reaches it after either.
     public struct CollectByCount<Upstream: Publisher>: Publisher {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure

@@ -1,6 +1,5 @@
-/// The subscriber of the upstream and the subscription of the downstream for
-/// ``Publishers/CollectByCount``: it fills an array and sends it when full, or the rest at the
-/// upstream's `.finished`.
+/// The subscriber of the upstream and the subscription of the downstream for ``Publishers/CollectByCount``:
+/// it fills an array and sends it when full, or the rest at the upstream's `.finished`.
 ///
 /// ```text
 /// awaiting ──subscription: handed down──▶ subscribed ──completion──▶ finished

@@ -2,8 +2,7 @@ extension Publishers {
     /// A publisher that sends the element that ranks highest by a closure when its upstream
     /// finishes: `max(by:)` ranks by the closure, `min(by:)` by its reverse.
     ///
-    /// Of elements that rank equally, the first is kept. No element: no value, only the
-    /// completion.
+    /// Of elements that rank equally, the first is kept. No element: no value, only the completion.
     public struct Comparison<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -20,7 +19,11 @@ extension Publishers {
 
         /// Creates a publisher sending the highest-ranked element of `upstream`.
         @inlinable
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
@@ -30,7 +33,10 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ranksBelow = areInIncreasingOrder
-            let step = AccumulateStep<Output, Output, Failure, Failure>(name: "Comparison", result: nil) { best, element in
+            let step = AccumulateStep<Output, Output, Failure, Failure>(
+                name: "Comparison",
+                result: nil
+            ) { best, element in
                 if let current = best, !ranksBelow(current, element) { return .more }
                 best = element
                 return .more
@@ -57,7 +63,11 @@ extension Publishers {
 
         /// Creates a publisher sending the highest-ranked element of `upstream`.
         @inlinable
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
@@ -96,25 +106,45 @@ extension Publisher where Output: Comparable {
 extension Publisher {
     /// Sends the smallest element by `areInIncreasingOrder` when the upstream finishes.
     @inlinable
-    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Comparison<Self> {
-        Publishers.Comparison(upstream: self, areInIncreasingOrder: { areInIncreasingOrder($1, $0) }, isolation: isolation)
+    public func min(
+        by areInIncreasingOrder: @escaping (Output, Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Comparison<Self> {
+        Publishers.Comparison(
+            upstream: self,
+            areInIncreasingOrder: { areInIncreasingOrder($1, $0) },
+            isolation: isolation
+        )
     }
 
     /// Sends the largest element by `areInIncreasingOrder` when the upstream finishes.
     @inlinable
-    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.Comparison<Self> {
+    public func max(
+        by areInIncreasingOrder: @escaping (Output, Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Comparison<Self> {
         Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder, isolation: isolation)
     }
 
     /// Sends the smallest element by a closure that can throw when the upstream finishes.
     @inlinable
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryComparison<Self> {
-        Publishers.TryComparison(upstream: self, areInIncreasingOrder: { try areInIncreasingOrder($1, $0) }, isolation: isolation)
+    public func tryMin(
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryComparison<Self> {
+        Publishers.TryComparison(
+            upstream: self,
+            areInIncreasingOrder: { try areInIncreasingOrder($1, $0) },
+            isolation: isolation
+        )
     }
 
     /// Sends the largest element by a closure that can throw when the upstream finishes.
     @inlinable
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryComparison<Self> {
+    public func tryMax(
+        by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryComparison<Self> {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder, isolation: isolation)
     }
 }

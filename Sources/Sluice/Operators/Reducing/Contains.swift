@@ -22,7 +22,9 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let wanted = output
-            upstream.receive(subscriber: ReducingSubscription(step: searchStep("Contains") { $0 == wanted }, downstream: subscriber))
+            upstream.receive(
+                subscriber: ReducingSubscription(step: searchStep("Contains") { $0 == wanted }, downstream: subscriber)
+            )
         }
     }
 
@@ -44,7 +46,11 @@ extension Publishers {
 
         /// Creates a publisher that tells whether an element of `upstream` satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -53,7 +59,10 @@ extension Publishers {
         /// Subscribes `subscriber`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReducingSubscription(step: searchStep("ContainsWhere", predicate), downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: ReducingSubscription(step: searchStep("ContainsWhere", predicate), downstream: subscriber),
+                isolation: isolation
+            )
         }
     }
 
@@ -75,7 +84,11 @@ extension Publishers {
 
         /// Creates a publisher that tells whether an element of `upstream` satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -110,24 +123,31 @@ func trySearchStep<Input, UpstreamFailure: Error>(
 }
 
 extension Publisher where Output: Equatable {
-    /// Sends `true` as soon as the upstream sends `output`, or `false` when it finishes
-    /// without it.
+    /// Sends `true` as soon as the upstream sends `output`, or `false` when it finishes without it.
     @inlinable
-    public func contains(_ output: Output) -> Publishers.Contains<Self> { Publishers.Contains(upstream: self, output: output) }
+    public func contains(_ output: Output) -> Publishers.Contains<Self> {
+        Publishers.Contains(upstream: self, output: output)
+    }
 }
 
 extension Publisher {
     /// Sends `true` as soon as an element satisfies `predicate`, or `false` when the upstream
     /// finishes without one.
     @inlinable
-    public func contains(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.ContainsWhere<Self> {
+    public func contains(
+        where predicate: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.ContainsWhere<Self> {
         Publishers.ContainsWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Sends `true` as soon as an element satisfies a predicate that can throw; a thrown error
     /// cancels the upstream and fails the stream.
     @inlinable
-    public func tryContains(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryContainsWhere<Self> {
+    public func tryContains(
+        where predicate: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryContainsWhere<Self> {
         Publishers.TryContainsWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

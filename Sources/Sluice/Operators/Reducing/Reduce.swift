@@ -22,7 +22,12 @@ extension Publishers {
 
         /// Creates a publisher combining the elements of `upstream` from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            initial: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) -> Output,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.initial = initial
@@ -33,7 +38,10 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (initial, next) = (initial, nextPartialResult)
-            let step = AccumulateStep<Upstream.Output, Output, Failure, Failure>(name: "Reduce", result: initial) { result, element in
+            let step = AccumulateStep<Upstream.Output, Output, Failure, Failure>(
+                name: "Reduce",
+                result: initial
+            ) { result, element in
                 result = next(result ?? initial, element)
                 return .more
             }
@@ -44,8 +52,7 @@ extension Publishers {
     /// A publisher that sends one value when its upstream finishes: the result of combining
     /// every element with a closure that can throw.
     ///
-    /// When the closure throws, the upstream is cancelled and the error is the downstream's
-    /// failure.
+    /// When the closure throws, the upstream is cancelled and the error is the downstream's failure.
     public struct TryReduce<Upstream: Publisher, Output>: Publisher {
         public typealias Failure = any Error
 
@@ -64,7 +71,12 @@ extension Publishers {
 
         /// Creates a publisher combining the elements of `upstream` from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            initial: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.initial = initial
@@ -90,14 +102,32 @@ extension Publisher {
     /// Combines every element with `nextPartialResult`, from `initialResult`, and sends the
     /// result when the upstream finishes.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.Reduce<Self, T> {
-        Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
+    public func reduce<T>(
+        _ initialResult: T,
+        _ nextPartialResult: @escaping (T, Output) -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Reduce<Self, T> {
+        Publishers.Reduce(
+            upstream: self,
+            initial: initialResult,
+            nextPartialResult: nextPartialResult,
+            isolation: isolation
+        )
     }
 
     /// Combines every element with a closure that can throw, and sends the result when the
     /// upstream finishes; a thrown error cancels the upstream and fails the stream.
     @inlinable
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T, isolation: (any Actor)? = #isolation) -> Publishers.TryReduce<Self, T> {
-        Publishers.TryReduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
+    public func tryReduce<T>(
+        _ initialResult: T,
+        _ nextPartialResult: @escaping (T, Output) throws -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryReduce<Self, T> {
+        Publishers.TryReduce(
+            upstream: self,
+            initial: initialResult,
+            nextPartialResult: nextPartialResult,
+            isolation: isolation
+        )
     }
 }

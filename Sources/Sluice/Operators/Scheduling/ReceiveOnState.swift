@@ -93,8 +93,7 @@ struct ReceiveOnState<Downstream: Subscriber> {
         return .schedule(action)
     }
 
-    /// The upstream finished or failed: queues the completion (once) and returns the action to
-    /// schedule.
+    /// The upstream finished or failed: queues the completion (once) and returns the action to schedule.
     @inlinable
     mutating func completed(_ completion: Subscribers.Completion<Downstream.Failure>) -> (@Sendable () -> Void)? {
         guard let action = enqueue(.completion(completion)) else { return nil }

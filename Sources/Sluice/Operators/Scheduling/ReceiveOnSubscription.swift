@@ -1,9 +1,8 @@
-/// The subscription of `receive(on:)`: the upstream's subscriber, which queues each value and
-/// the completion and schedules one action for it, and the downstream's subscription, whose
-/// requests and cancel go straight upstream. The subscription itself reaches the downstream at
-/// once, on the upstream's thread, as in Combine; through an actor-backed scheduler (a hop to
-/// an actor) it is queued like the rest, so that it too arrives on the actor. See
-/// ``ReceiveOnState`` for how the actions keep the signals in order and serial.
+/// The subscription of `receive(on:)`: the upstream's subscriber, which queues each value and the completion
+/// and schedules one action for it, and the downstream's subscription, whose requests and cancel go straight
+/// upstream. The subscription itself reaches the downstream at once, on the upstream's thread, as in Combine;
+/// through an actor-backed scheduler (a hop to an actor) it is queued like the rest, so that it too arrives
+/// on the actor. See ``ReceiveOnState`` for how the actions keep the signals in order and serial.
 @usableFromInline
 final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -33,9 +32,8 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         state.withLock { $0.action = entry.action }
     }
 
-    /// Run by the scheduler: delivers the oldest queued signal (and, on a coalescing
-    /// scheduler, those behind it), unless another thread is delivering (then that thread
-    /// delivers it).
+    /// Run by the scheduler: delivers the oldest queued signal (and, on a coalescing scheduler, those behind
+    /// it), unless another thread is delivering (then that thread delivers it).
     @inlinable
     func takeTurn() {
         guard let (signal, downstream) = state.withLock({ $0.actionRan() }) else { return }

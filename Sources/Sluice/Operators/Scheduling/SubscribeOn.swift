@@ -1,13 +1,11 @@
 extension Publisher {
-    /// Subscribes to the upstream, and passes the downstream's requests and cancel to it, on
-    /// `scheduler`.
+    /// Subscribes to the upstream, and passes the downstream's requests and cancel to it, on `scheduler`.
     ///
-    /// Use it when subscribing or requesting does work that must not run on the caller's thread
-    /// (a publisher that produces its values synchronously inside `request(_:)` then produces
-    /// them on `scheduler`). The upstream's signals are not moved: they reach the downstream on
-    /// whatever thread the upstream sends them from (use ``receive(on:options:)`` for that).
-    /// Requests made before the scheduler has run are added up and passed on together; a cancel
-    /// stops the values at once, and reaches the upstream on the scheduler.
+    /// Use it when subscribing or requesting does work that must not run on the caller's thread (a publisher
+    /// that produces its values synchronously inside `request(_:)` then produces them on `scheduler`). The
+    /// upstream's signals are not moved: they reach the downstream on whatever thread the upstream sends them
+    /// from (use ``receive(on:options:)`` for that). Requests made before the scheduler has run are added up
+    /// and passed on together; a cancel stops the values at once, and reaches the upstream on the scheduler.
     ///
     /// <!-- snippet: SubscribeOnGlobalQueue -->
     /// ```swift
@@ -18,7 +16,10 @@ extension Publisher {
     ///     .sink { [weak self] in self?.rows.append($0) }
     /// ```
     @inlinable
-    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+    public func subscribe<S: Scheduler>(
+        on scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.SubscribeOn<Self, S> {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
     }
 }

@@ -75,7 +75,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     init(upstream: Upstream, downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        state = Locked(State(publisher: upstream, downstream: downstream, coalesces: scheduler is any CoalescingScheduler))
+        state = Locked(State(
+            publisher: upstream,
+            downstream: downstream,
+            coalesces: scheduler is any CoalescingScheduler
+        ))
         self.scheduler = scheduler
         self.options = options
         let entry = ScheduledEntry { self.takeTurn() }
@@ -88,9 +92,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         if let action = state.withLock({ $0.action }) { scheduler.schedule(options: options, action) }
     }
 
-    /// Run by the scheduler: makes the oldest queued call upstream (and, on a coalescing
-    /// scheduler, those behind it), unless another thread is making one (then that thread
-    /// makes it).
+    /// Run by the scheduler: makes the oldest queued call upstream (and, on a coalescing scheduler, those
+    /// behind it), unless another thread is making one (then that thread makes it).
     @inlinable
     func takeTurn() {
         guard let first = state.withLock({ $0.work.actionRan() }) else { return }
@@ -174,7 +177,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Combine does (the upstream decides what it means).
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        if let action = state.withLock({ $0.enqueue(.request(demand)) }) { scheduler.schedule(options: options, action) }
+        if let action = state.withLock({ $0.enqueue(.request(demand)) }) {
+            scheduler.schedule(options: options, action)
+        }
     }
 
     /// Lets the downstream go at once, and cancels the upstream in an action on the scheduler.

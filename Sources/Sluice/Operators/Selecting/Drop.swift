@@ -1,11 +1,10 @@
 extension Publishers {
     /// A publisher that omits a given number of elements before republishing the rest.
     ///
-    /// As in Combine, the downstream gets the operator's subscription ("Drop" in `print()`) as
-    /// soon as it subscribes, and its requests are gathered until the upstream's subscription
-    /// comes; then the upstream is asked for them plus the `count` elements to omit, so the
-    /// omitted elements need no demand of their own. Later requests pass upstream one for one.
-    /// A request of `.none` traps (rule 2).
+    /// As in Combine, the downstream gets the operator's subscription ("Drop" in `print()`) as soon as it
+    /// subscribes, and its requests are gathered until the upstream's subscription comes; then the upstream
+    /// is asked for them plus the `count` elements to omit, so the omitted elements need no demand of their
+    /// own. Later requests pass upstream one for one. A request of `.none` traps (rule 2).
     public struct Drop<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

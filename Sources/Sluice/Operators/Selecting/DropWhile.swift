@@ -19,7 +19,11 @@ extension Publishers {
 
         /// Creates a publisher omitting the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -29,9 +33,19 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            let step = WhileStep<Output, Failure, Failure>(dropping: true, name: "DropWhile") { .success(predicate($0)) }
+            let step = WhileStep<Output, Failure, Failure>(
+                dropping: true,
+                name: "DropWhile"
+            ) { .success(predicate($0)) }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore, mirror: .empty), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(
+                    step: step,
+                    downstream: subscriber,
+                    early: .ignore,
+                    mirror: .empty
+                ),
+                isolation: isolation
+            )
         }
     }
 
@@ -53,7 +67,11 @@ extension Publishers {
 
         /// Creates a publisher omitting the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -67,23 +85,35 @@ extension Publishers {
                 Result { try predicate(element) }
             }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .ignore, mirror: .empty), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(
+                    step: step,
+                    downstream: subscriber,
+                    early: .ignore,
+                    mirror: .empty
+                ),
+                isolation: isolation
+            )
         }
     }
 }
 
 extension Publisher {
-    /// Omits elements while `predicate` holds, then republishes every element from the first
-    /// that fails it.
+    /// Omits elements while `predicate` holds, then republishes every element from the first that fails it.
     @inlinable
-    public func drop(while predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.DropWhile<Self> {
+    public func drop(
+        while predicate: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.DropWhile<Self> {
         Publishers.DropWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Omits elements while a predicate that can throw holds; a thrown error cancels the
     /// upstream and fails the stream.
     @inlinable
-    public func tryDrop(while predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryDropWhile<Self> {
+    public func tryDrop(
+        while predicate: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryDropWhile<Self> {
         Publishers.TryDropWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

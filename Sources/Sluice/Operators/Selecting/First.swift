@@ -2,8 +2,7 @@ extension Publishers {
     /// A publisher that sends its upstream's first element and finishes, cancelling the
     /// upstream; with no element, it only finishes.
     ///
-    /// Like Combine's, it asks the upstream for `.unlimited` once its downstream asks for
-    /// anything.
+    /// Like Combine's, it asks the upstream for `.unlimited` once its downstream asks for anything.
     public struct First<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -43,7 +42,11 @@ extension Publishers {
 
         /// Creates a publisher sending the first element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -75,7 +78,11 @@ extension Publishers {
 
         /// Creates a publisher sending the first element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -128,14 +135,20 @@ extension Publisher {
 
     /// Sends the first element that satisfies `predicate` and finishes, cancelling the upstream.
     @inlinable
-    public func first(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.FirstWhere<Self> {
+    public func first(
+        where predicate: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.FirstWhere<Self> {
         Publishers.FirstWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Sends the first element that satisfies a predicate that can throw; a thrown error
     /// cancels the upstream and fails the stream.
     @inlinable
-    public func tryFirst(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryFirstWhere<Self> {
+    public func tryFirst(
+        where predicate: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryFirstWhere<Self> {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

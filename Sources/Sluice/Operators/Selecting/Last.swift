@@ -38,7 +38,11 @@ extension Publishers {
 
         /// Creates a publisher sending the last element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -70,7 +74,11 @@ extension Publishers {
 
         /// Creates a publisher sending the last element of `upstream` that satisfies `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -92,14 +100,20 @@ extension Publisher {
 
     /// Sends the last element that satisfies `predicate` when the upstream finishes.
     @inlinable
-    public func last(where predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.LastWhere<Self> {
+    public func last(
+        where predicate: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.LastWhere<Self> {
         Publishers.LastWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Sends the last element that satisfies a predicate that can throw; a thrown error
     /// cancels the upstream and fails the stream.
     @inlinable
-    public func tryLast(where predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryLastWhere<Self> {
+    public func tryLast(
+        where predicate: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryLastWhere<Self> {
         Publishers.TryLastWhere(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

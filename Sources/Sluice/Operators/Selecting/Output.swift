@@ -5,11 +5,10 @@ extension Publishers {
     /// Each element before the range is replaced by one more requested upstream. An empty
     /// range finishes at the first element.
     ///
-    /// As in Combine, the downstream gets a subscription of the operator's own ("Output" in
-    /// `print()`), which passes demand upstream one for one: a second upstream subscription is
-    /// cancelled, nothing reaches either side once the stream has ended, and of what a
-    /// misbehaving upstream sends before its subscription, values go downstream while a
-    /// completion, a request or a cancel is ignored.
+    /// As in Combine, the downstream gets a subscription of the operator's own ("Output" in `print()`), which
+    /// passes demand upstream one for one: a second upstream subscription is cancelled, nothing reaches
+    /// either side once the stream has ended, and of what a misbehaving upstream sends before its
+    /// subscription, values go downstream while a completion, a request or a cancel is ignored.
     public struct Output<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -34,7 +33,9 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = RangeStep<Output, Failure>(range: range)
-            upstream.receive(subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues))
+            upstream.receive(
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues)
+            )
         }
     }
 }

@@ -17,7 +17,11 @@ extension Publishers {
 
         /// Creates a publisher republishing the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -27,9 +31,14 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            let step = WhileStep<Output, Failure, Failure>(dropping: false, name: "PrefixWhile") { .success(predicate($0)) }
+            let step = WhileStep<Output, Failure, Failure>(
+                dropping: false,
+                name: "PrefixWhile"
+            ) { .success(predicate($0)) }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap),
+                isolation: isolation
+            )
         }
     }
 
@@ -51,7 +60,11 @@ extension Publishers {
 
         /// Creates a publisher republishing the leading elements of `upstream` that satisfy `predicate`.
         @inlinable
-        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            predicate: @escaping (Upstream.Output) throws -> Bool,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.predicate = predicate
@@ -61,11 +74,16 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            let step = WhileStep<Output, Upstream.Failure, any Error>(dropping: false, name: "TryPrefixWhile") { element in
+            let step = WhileStep<Output, Upstream.Failure, any Error>(
+                dropping: false,
+                name: "TryPrefixWhile"
+            ) { element in
                 Result { try predicate(element) }
             }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap),
+                isolation: isolation
+            )
         }
     }
 }
@@ -73,14 +91,20 @@ extension Publishers {
 extension Publisher {
     /// Republishes elements while `predicate` holds, and finishes at the first that fails it.
     @inlinable
-    public func prefix(while predicate: @escaping (Output) -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.PrefixWhile<Self> {
+    public func prefix(
+        while predicate: @escaping (Output) -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.PrefixWhile<Self> {
         Publishers.PrefixWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
 
     /// Republishes elements while a predicate that can throw holds; a thrown error cancels the
     /// upstream and fails the stream.
     @inlinable
-    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool, isolation: (any Actor)? = #isolation) -> Publishers.TryPrefixWhile<Self> {
+    public func tryPrefix(
+        while predicate: @escaping (Output) throws -> Bool,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryPrefixWhile<Self> {
         Publishers.TryPrefixWhile(upstream: self, predicate: predicate, isolation: isolation)
     }
 }

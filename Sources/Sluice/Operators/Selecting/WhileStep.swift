@@ -9,7 +9,12 @@ struct WhileStep<Input, UpstreamFailure: Error, Failure: Error>: OperatorStep {
     @usableFromInline var passed = false
 
     @inlinable
-    init(dropping: Bool, name: String, convert: @escaping (UpstreamFailure) -> Failure, predicate: @escaping (Input) -> Result<Bool, Failure>) {
+    init(
+        dropping: Bool,
+        name: String,
+        convert: @escaping (UpstreamFailure) -> Failure,
+        predicate: @escaping (Input) -> Result<Bool, Failure>
+    ) {
         self.dropping = dropping
         self.name = name
         self.convert = convert

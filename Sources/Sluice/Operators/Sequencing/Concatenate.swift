@@ -2,11 +2,10 @@ extension Publishers {
     /// A publisher that republishes every element of one publisher, then, once it finishes,
     /// every element of another.
     ///
-    /// The suffix is subscribed only when the prefix finishes, and is asked at once for the
-    /// demand the downstream still has outstanding; the downstream keeps the one subscription
-    /// it was given. A failure of the prefix ends the stream without subscribing the suffix.
-    /// A cancel reaches whichever publisher is current. `request(_:)` passes any demand on,
-    /// `.none` included, as Combine's does.
+    /// The suffix is subscribed only when the prefix finishes, and is asked at once for the demand the
+    /// downstream still has outstanding; the downstream keeps the one subscription it was given. A failure of
+    /// the prefix ends the stream without subscribing the suffix. A cancel reaches whichever publisher is
+    /// current. `request(_:)` passes any demand on, `.none` included, as Combine's does.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         public typealias Output = Suffix.Output
@@ -58,8 +57,7 @@ extension Publisher {
 
     /// Publishes every element of `publisher`, and once it finishes, this publisher's.
     ///
-    /// This publisher is subscribed only when `publisher` finishes; a failure of `publisher`
-    /// ends the stream.
+    /// This publisher is subscribed only when `publisher` finishes; a failure of `publisher` ends the stream.
     public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
     where Failure == P.Failure, Output == P.Output {
         Publishers.Concatenate(prefix: publisher, suffix: self)
@@ -82,8 +80,7 @@ extension Publisher {
         append(Publishers.Sequence(sequence: elements))
     }
 
-    /// Publishes every element of this publisher, and once it finishes, every element of
-    /// `publisher`.
+    /// Publishes every element of this publisher, and once it finishes, every element of `publisher`.
     ///
     /// `publisher` is subscribed only when this one finishes; a failure ends the stream.
     public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>

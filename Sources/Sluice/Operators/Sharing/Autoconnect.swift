@@ -2,12 +2,11 @@ extension Publishers {
     /// A publisher that connects its connectable upstream when its first subscriber arrives,
     /// and cancels that connection when the last one cancels.
     ///
-    /// The count: a subscriber counts from its subscribe until it cancels its subscription
-    /// (the first `cancel()`; later ones change nothing). The first subscriber is subscribed
-    /// to the upstream, then `connect()` is called; when the count drops back to zero the
-    /// connection is cancelled, and the next subscriber connects again. A completion does not
-    /// end a subscriber's count, as in Combine: after the upstream completes, the connection
-    /// stays until every subscriber has cancelled.
+    /// The count: a subscriber counts from its subscribe until it cancels its subscription (the first
+    /// `cancel()`; later ones change nothing). The first subscriber is subscribed to the upstream, then
+    /// `connect()` is called; when the count drops back to zero the connection is cancelled, and the next
+    /// subscriber connects again. A completion does not end a subscriber's count, as in Combine: after the
+    /// upstream completes, the connection stays until every subscriber has cancelled.
     ///
     /// Threads: subscribers may arrive and cancel on any threads at once; `connect()` and the
     /// connection's `cancel()` are called with no lock held, one connection at a time being
@@ -32,7 +31,9 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let connects = state.withLock { $0.join() }
-            upstream.receive(subscriber: AutoconnectSubscription.Side(parent: self, state: state, downstream: subscriber))
+            upstream.receive(
+                subscriber: AutoconnectSubscription.Side(parent: self, state: state, downstream: subscriber)
+            )
             if connects { connect() }
         }
 

@@ -1,14 +1,15 @@
 import Synchronization
 
-/// The subscription an ``Publishers/Autoconnect`` gives each downstream: the upstream's own,
-/// which it stands for (Combine's shows the upstream's description and identifier), plus
-/// the count of subscribers.
+/// The subscription an ``Publishers/Autoconnect`` gives each downstream: the upstream's own, which it stands
+/// for (Combine's shows the upstream's description and identifier), plus the count of subscribers.
 ///
 /// Its first `cancel()` takes the subscriber off the count (the last one off disconnects),
 /// then cancels the upstream's subscription; every `cancel()` reaches the upstream's, as in
 /// Combine, whose `cancel()` is idempotent.
 @usableFromInline
-final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible {
+final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline let upstream: any Subscription
     /// The autoconnect's state, where this subscriber counts until it has ``left``.
     @usableFromInline let state: Locked<AutoconnectState>
@@ -58,8 +59,8 @@ final class AutoconnectSubscription: Subscription, DeferredCancelSubscription, C
     /// What the autoconnect subscribes to its upstream for each downstream: it hands the
     /// downstream an ``AutoconnectSubscription`` and passes every other signal on as it is.
     @usableFromInline
-    struct Side<Parent: AutoconnectParent, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    struct Side<Parent: AutoconnectParent, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         @usableFromInline typealias Input = Downstream.Input
         @usableFromInline typealias Failure = Downstream.Failure

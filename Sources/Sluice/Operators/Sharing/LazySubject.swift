@@ -6,9 +6,8 @@ import Glibc
 import Musl
 #endif
 
-/// The subject of a ``Publishers/Multicast``: made by the multicast's closure on first use
-/// (the first subscriber or the first `connect()`, whichever comes first), exactly once, and
-/// the same one ever after.
+/// The subject of a ``Publishers/Multicast``: made by the multicast's closure on first use (the first
+/// subscriber or the first `connect()`, whichever comes first), exactly once, and the same one ever after.
 ///
 /// The closure is user code, so it runs with no lock held (rule 6). A thread that asks for
 /// the subject while another is making it waits for that one (yielding its time slice): the

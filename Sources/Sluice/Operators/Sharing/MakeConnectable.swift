@@ -2,10 +2,9 @@ extension Publishers {
     /// A connectable publisher over any publisher: subscribers attach first, and the upstream
     /// is subscribed once, on ``connect()``, for all of them.
     ///
-    /// It is a ``Publishers/Multicast`` through a `PassthroughSubject` made with it: a
-    /// subscriber receives what the upstream sends after it subscribed, within its own
-    /// demand; the upstream is asked for `.unlimited` once some subscriber has asked for
-    /// anything.
+    /// It is a ``Publishers/Multicast`` through a `PassthroughSubject` made with it: a subscriber receives
+    /// what the upstream sends after it subscribed, within its own demand; the upstream is asked for
+    /// `.unlimited` once some subscriber has asked for anything.
     public struct MakeConnectable<Upstream: Publisher>: ConnectablePublisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -2,12 +2,12 @@ extension Publishers {
     /// A connectable publisher that shares one subscription of its upstream among all its
     /// subscribers, through a subject.
     ///
-    /// The subject is made by ``createSubject`` on first use (the first subscriber or the
-    /// first ``connect()``), exactly once, even when threads race to it; the multicast keeps
-    /// it (a connection refers to it weakly, as Combine's does). Each subscriber is subscribed to that subject, so it receives what the subject
-    /// sends from then on, within its own demand: nothing from before it subscribed, and,
-    /// through a `PassthroughSubject`, nothing sent while it has no demand. Nothing flows
-    /// until ``connect()``.
+    /// The subject is made by ``createSubject`` on first use (the first subscriber or the first
+    /// ``connect()``), exactly once, even when threads race to it; the multicast keeps it (a connection
+    /// refers to it weakly, as Combine's does). Each subscriber is subscribed to that subject, so it receives
+    /// what the subject sends from then on, within its own demand: nothing from before it subscribed, and,
+    /// through a `PassthroughSubject`, nothing sent while it has no demand. Nothing flows until
+    /// ``connect()``.
     ///
     /// Demand: the upstream sees the subject's demand, not the subscribers'. Sluice's subjects,
     /// as Combine's, request `.unlimited` from the upstream once one of their subscribers has
@@ -31,9 +31,8 @@ extension Publishers {
         public let createSubject: () -> SubjectType
 
         @usableFromInline let subject = LazySubject<SubjectType>()
-        /// A connection holds the subject strongly: for `share()` and `makeConnectable()`,
-        /// whose subject no one else can see go (and a strong reference spares each value a
-        /// weak load).
+        /// A connection holds the subject strongly: for `share()` and `makeConnectable()`, whose subject no
+        /// one else can see go (and a strong reference spares each value a weak load).
         @usableFromInline let connectionKeepsSubject: Bool
 
         /// Creates a multicast of `upstream` through the subject `createSubject` makes.

@@ -1,17 +1,15 @@
 import Synchronization
 
-/// What a ``Publishers/Multicast`` subscribes to its subject for each downstream: it passes the
-/// subject's values and completion straight to the downstream, and hands the downstream a
-/// ``MulticastSubscription`` in place of the subject's own, as Combine's "Multicast" does. A
-/// second subscription from the subject is cancelled, as Combine's is, and never reaches the
-/// downstream (rule 1).
+/// What a ``Publishers/Multicast`` subscribes to its subject for each downstream: it passes the subject's
+/// values and completion straight to the downstream, and hands the downstream a ``MulticastSubscription`` in
+/// place of the subject's own, as Combine's "Multicast" does. A second subscription from the subject is
+/// cancelled, as Combine's is, and never reaches the downstream (rule 1).
 ///
-/// Little stands between the subject and the downstream on the way down: the subject already
-/// delivers one signal at a time (rule 3) and lets go of its subscriber once cancelled or
-/// completed, never under a delivery in progress. A value costs one atomic load more (nothing
-/// passes once the downstream cancelled or had its completion, whatever the subject sends),
-/// and the demand the downstream returns for it is requested from the subject rather than
-/// returned, as Combine's multicast does.
+/// Little stands between the subject and the downstream on the way down: the subject already delivers one
+/// signal at a time (rule 3) and lets go of its subscriber once cancelled or completed, never under a
+/// delivery in progress. A value costs one atomic load more (nothing passes once the downstream cancelled or
+/// had its completion, whatever the subject sends), and the demand the downstream returns for it is requested
+/// from the subject rather than returned, as Combine's multicast does.
 @usableFromInline
 struct MulticastSubscriber<Downstream: Subscriber>: Subscriber {
     @usableFromInline typealias Input = Downstream.Input

@@ -1,15 +1,13 @@
 extension Publishers {
-    /// A publisher that shares one subscription of its upstream among all the subscribers it
-    /// has at a time.
+    /// A publisher that shares one subscription of its upstream among all the subscribers it has at a time.
     ///
-    /// It is a multicast through a `PassthroughSubject` with ``Publishers/Autoconnect``: the
-    /// first subscriber subscribes the upstream (which is asked for `.unlimited` once some
-    /// subscriber has asked for anything); later ones join that subscription and miss what
-    /// it sent before they came, and each receives only what it has demand for. When every
-    /// subscriber has cancelled, the upstream subscription is cancelled, and the next
-    /// subscriber subscribes the upstream again. The subject lives as long as the share: once
-    /// the upstream has completed, every later subscriber receives that completion at once,
-    /// as in Combine (the upstream is not run again).
+    /// It is a multicast through a `PassthroughSubject` with ``Publishers/Autoconnect``: the first subscriber
+    /// subscribes the upstream (which is asked for `.unlimited` once some subscriber has asked for anything);
+    /// later ones join that subscription and miss what it sent before they came, and each receives only what
+    /// it has demand for. When every subscriber has cancelled, the upstream subscription is cancelled, and
+    /// the next subscriber subscribes the upstream again. The subject lives as long as the share: once the
+    /// upstream has completed, every later subscriber receives that completion at once, as in Combine (the
+    /// upstream is not run again).
     ///
     /// A class, so the share is one identity: copies of the reference share one subscription,
     /// and `==` compares identity.
@@ -43,8 +41,7 @@ extension Publishers {
 }
 
 extension Publisher {
-    /// Shares this publisher among all the subscribers it has at a time; see
-    /// ``Publishers/Share``.
+    /// Shares this publisher among all the subscribers it has at a time; see ``Publishers/Share``.
     ///
     /// <!-- snippet: ShareOneUpstream -->
     /// ```swift

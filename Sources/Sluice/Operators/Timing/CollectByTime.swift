@@ -13,15 +13,13 @@ extension Publishers {
     /// A publisher that collects its upstream's elements into arrays, sent at the end of each
     /// interval of a scheduler's time (and, by count, as soon as one is full).
     ///
-    /// Timing: a repeating timer starts at subscription, on the strategy's scheduler; at each
-    /// tick the elements collected since the last array go out as one array. No empty array
-    /// is ever sent. With ``TimeGroupingStrategy/byTimeOrCount(_:_:_:)`` an array that
-    /// reaches the count is closed at once and sent by the scheduler right after; the timer
-    /// keeps its pace from subscription (it does not restart).
+    /// Timing: a repeating timer starts at subscription, on the strategy's scheduler; at each tick the
+    /// elements collected since the last array go out as one array. No empty array is ever sent. With
+    /// ``TimeGroupingStrategy/byTimeOrCount(_:_:_:)`` an array that reaches the count is closed at once and
+    /// sent by the scheduler right after; the timer keeps its pace from subscription (it does not restart).
     ///
-    /// Delivery: every signal to the downstream (arrays and the completion) is sent from an
-    /// action on the scheduler, one at a time, as Combine's does; so a `DispatchQueue`
-    /// scheduler delivers on that queue.
+    /// Delivery: every signal to the downstream (arrays and the completion) is sent from an action on the
+    /// scheduler, one at a time, as Combine's does; so a `DispatchQueue` scheduler delivers on that queue.
     ///
     /// Demand counts arrays, and an array is never sent beyond it. At a tick without demand
     /// the array stays open and keeps collecting until a tick finds demand (or, by count, it
@@ -49,7 +47,11 @@ extension Publishers {
         /// A negative count in ``TimeGroupingStrategy/byTimeOrCount(_:_:_:)`` traps at the
         /// first request, as in Combine (it scales the demand asked of the upstream); a count
         /// of 0 asks the upstream for nothing.
-        public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream,
+            strategy: Publishers.TimeGroupingStrategy<Context>,
+            options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.strategy = strategy
             self.options = options
@@ -63,9 +65,8 @@ extension Publishers {
 }
 
 extension Publisher {
-    /// Collects elements into arrays sent on a schedule: at the end of each interval of
-    /// `strategy`'s stride, on its scheduler, and with `.byTimeOrCount` also as soon as an
-    /// array holds the count.
+    /// Collects elements into arrays sent on a schedule: at the end of each interval of `strategy`'s stride,
+    /// on its scheduler, and with `.byTimeOrCount` also as soon as an array holds the count.
     ///
     /// Arrays are never empty, never sent beyond demand, and always sent from the scheduler.
     /// `.finished` sends the rest, then finishes; a failure drops the rest.

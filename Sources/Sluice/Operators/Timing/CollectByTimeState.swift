@@ -1,12 +1,11 @@
 /// The state of one `collect(_:options:)` by time subscription (``CollectByTimeSubscription``),
 /// under its lock.
 ///
-/// Elements go into `group`, the open array. A tick (the repeating timer) closes it into
-/// `ready` if it is not empty and there is demand left for it; by count, it is closed into
-/// `ready` as soon as it is full. Closed arrays go to the downstream through a
-/// ``SerialDelivery`` from a *run*: the one `@Sendable` action (`action`, from a
-/// `ScheduledEntry` made once) that the timer runs for ticks and that is scheduled once more
-/// (`pendingRuns`) whenever something closed can be delivered outside a tick.
+/// Elements go into `group`, the open array. A tick (the repeating timer) closes it into `ready` if it is not
+/// empty and there is demand left for it; by count, it is closed into `ready` as soon as it is full. Closed
+/// arrays go to the downstream through a ``SerialDelivery`` from a *run*: the one `@Sendable` action
+/// (`action`, from a `ScheduledEntry` made once) that the timer runs for ticks and that is scheduled once
+/// more (`pendingRuns`) whenever something closed can be delivered outside a tick.
 ///
 /// ```text
 /// collecting ──upstream .finished──▶ flushing (the open array closed; arrays, then .finished,
@@ -27,7 +26,6 @@ struct CollectByTimeState<Downstream: Subscriber, Element> where Downstream.Inpu
     var downstream: Downstream?
     var upstream = SubscriptionSlot.awaiting
     var delivery = SerialDelivery<[Element], Failure>()
-    /// The open array.
     var group: [Element] = []
     /// Closed arrays not yet handed to the delivery (they wait for a run, or for demand).
     var ready = FIFO<[Element]>()
@@ -68,8 +66,7 @@ struct CollectByTimeState<Downstream: Subscriber, Element> where Downstream.Inpu
         return nil
     }
 
-    /// An element arrived: the action to schedule, if it filled the array and a run can
-    /// deliver it.
+    /// An element arrived: the action to schedule, if it filled the array and a run can deliver it.
     mutating func receive(_ element: Element) -> (@Sendable () -> Void)? {
         guard !ended else { return nil }
         group.append(element)
@@ -81,7 +78,9 @@ struct CollectByTimeState<Downstream: Subscriber, Element> where Downstream.Inpu
 
     /// The downstream asked for `demand` arrays: the upstream demand to ask for, and the
     /// action to schedule if something closed can now go out.
-    mutating func request(_ demand: Subscribers.Demand) -> ((any Subscription)?, Subscribers.Demand, (@Sendable () -> Void)?) {
+    mutating func request(
+        _ demand: Subscribers.Demand
+    ) -> ((any Subscription)?, Subscribers.Demand, (@Sendable () -> Void)?) {
         guard downstream != nil else { return (nil, .none, nil) }
         delivery.demand += demand
         return (upstream.current, upstreamDemand(for: demand), runIfDeliverable())
@@ -150,7 +149,9 @@ struct CollectByTimeState<Downstream: Subscriber, Element> where Downstream.Inpu
 
     /// The upstream completed: the timer to cancel, and the action to schedule (the
     /// completion is sent by a run).
-    mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> ((any Cancellable)?, (@Sendable () -> Void)?) {
+    mutating func upstreamCompleted(
+        _ completion: Subscribers.Completion<Failure>
+    ) -> ((any Cancellable)?, (@Sendable () -> Void)?) {
         guard !ended else { return (nil, nil) }
         ended = true
         _ = upstream.end()
@@ -180,7 +181,6 @@ struct CollectByTimeState<Downstream: Subscriber, Element> where Downstream.Inpu
         return ended
     }
 
-    /// What cancelling took away.
     struct Ended {
         let upstream: (any Subscription)?
         let timer: (any Cancellable)?

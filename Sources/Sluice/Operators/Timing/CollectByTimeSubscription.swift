@@ -1,7 +1,6 @@
-/// The subscription of `collect(_:options:)` by time: the upstream's subscriber, the
-/// downstream's subscription, and the runs its scheduler makes. Every decision is made by
-/// ``CollectByTimeState`` under one lock; the calls to the downstream, the upstream and the
-/// scheduler are made after it (rule 6).
+/// The subscription of `collect(_:options:)` by time: the upstream's subscriber, the downstream's
+/// subscription, and the runs its scheduler makes. Every decision is made by ``CollectByTimeState`` under one
+/// lock; the calls to the downstream, the upstream and the scheduler are made after it (rule 6).
 ///
 /// It makes one `ScheduledEntry` when the upstream's subscription arrives, and hands its one
 /// `@Sendable` action to the scheduler for the repeating timer and for every run after, so a
@@ -19,7 +18,11 @@ where Downstream.Input == [Element] {
     private let stride: Context.SchedulerTimeType.Stride
     private let options: Context.SchedulerOptions?
 
-    init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream,
+        strategy: Publishers.TimeGroupingStrategy<Context>,
+        options: Context.SchedulerOptions?
+    ) {
         let count: Int?
         switch strategy {
         case .byTime(let scheduler, let stride):

@@ -27,8 +27,7 @@ struct Deadline<Time: Comparable> {
         case off
     }
 
-    /// Sets the deadline to `time`; returns the time to schedule the timer for, if no run is
-    /// scheduled yet.
+    /// Sets the deadline to `time`; returns the time to schedule the timer for, if no run is scheduled yet.
     @inlinable
     mutating func set(_ time: Time) -> Time? {
         due = time

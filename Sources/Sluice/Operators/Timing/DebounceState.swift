@@ -1,11 +1,9 @@
-/// The state machine of `debounce(for:scheduler:options:)`, under its ``TimedSubscription``'s
-/// lock.
+/// The state machine of `debounce(for:scheduler:options:)`, under its ``TimedSubscription``'s lock.
 ///
-/// The latest value waits for `dueTime` of quiet: each value replaces the one waiting and
-/// moves the ``Deadline`` to `dueTime` after it. When the deadline passes, the value goes to
-/// the downstream if it has demand, and is dropped otherwise. The completion (a failure too)
-/// drops the value still waiting, as Combine's does, and is delivered at the scheduler's next
-/// turn.
+/// The latest value waits for `dueTime` of quiet: each value replaces the one waiting and moves the
+/// ``Deadline`` to `dueTime` after it. When the deadline passes, the value goes to the downstream if it has
+/// demand, and is dropped otherwise. The completion (a failure too) drops the value still waiting, as
+/// Combine's does, and is delivered at the scheduler's next turn.
 ///
 /// ```text
 /// receive(v)          ──▶ waiting = v, deadline = now + dueTime (the timer scheduled if none is)

@@ -2,15 +2,14 @@ extension Publishers {
     /// A publisher that delays delivery of its upstream's elements and completion by a fixed
     /// interval, on a scheduler.
     ///
-    /// Each element, and the completion (a failure too), reaches the downstream `interval`
-    /// after it arrived, in the order it arrived, through the scheduler: the subscriber is
-    /// called on the scheduler's thread. The subscription itself is not delayed. Demand passes
-    /// to the upstream as requested, and the demand the subscriber returns from
-    /// `receive(_:)` goes to the upstream when the element is delivered. After a cancel, the
-    /// signals still scheduled deliver nothing (Combine still delivers a completion it had
-    /// scheduled). A cancel before the upstream's subscription has come is ignored, as in
-    /// Combine. Each signal costs one read of the scheduler's `now` and one
-    /// `schedule(after:tolerance:options:)`, as in Combine.
+    /// Each element, and the completion (a failure too), reaches the downstream `interval` after it arrived,
+    /// in the order it arrived, through the scheduler: the subscriber is called on the scheduler's thread.
+    /// The subscription itself is not delayed. Demand passes to the upstream as requested, and the demand the
+    /// subscriber returns from `receive(_:)` goes to the upstream when the element is delivered. After a
+    /// cancel, the signals still scheduled deliver nothing (Combine still delivers a completion it had
+    /// scheduled). A cancel before the upstream's subscription has come is ignored, as in Combine. Each
+    /// signal costs one read of the scheduler's `now` and one `schedule(after:tolerance:options:)`, as in
+    /// Combine.
     public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -47,13 +46,20 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: DelaySubscription(
-                    downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler, options: options))
+                    downstream: subscriber,
+                    interval: interval,
+                    tolerance: tolerance,
+                    scheduler: scheduler,
+                    options: options
+                )
+            )
         }
     }
 }
 
 extension Publishers.Delay: Sendable
-where Upstream: Sendable, Context: Sendable, Context.SchedulerTimeType.Stride: Sendable, Context.SchedulerOptions: Sendable {}
+where Upstream: Sendable, Context: Sendable, Context.SchedulerTimeType.Stride: Sendable,
+    Context.SchedulerOptions: Sendable {}
 
 extension Publisher {
     /// Delays delivery of all elements and the completion by `interval`, on `scheduler`.
@@ -70,7 +76,10 @@ extension Publisher {
         options: S.SchedulerOptions? = nil
     ) -> Publishers.Delay<Self, S> {
         Publishers.Delay(
-            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance, scheduler: scheduler,
+            upstream: self,
+            interval: interval,
+            tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler,
             options: options)
     }
 }

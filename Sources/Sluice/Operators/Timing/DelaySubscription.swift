@@ -1,5 +1,4 @@
-/// The subscription of `delay(for:tolerance:scheduler:options:)`: its state is a
-/// ``QueuedSignals``.
+/// The subscription of `delay(for:tolerance:scheduler:options:)`: its state is a ``QueuedSignals``.
 ///
 /// Its calls to the scheduler are Combine's: for each signal it reads `now` and schedules with
 /// `schedule(after: now + interval, tolerance:options:)`; nothing else (the clock is not read
@@ -32,9 +31,10 @@ final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subsc
     // MARK: The upstream
 
     func receive(subscription: any Subscription) {
-        // The action is made here, not in the initialiser: a subscription no upstream takes
-        // holds no cycle.
-        guard let downstream = state.withLock({ $0.attach(subscription, action: ScheduledEntry { self.run() }.action) }) else {
+        // The action is made here, not in the initialiser: a subscription no upstream takes holds no cycle.
+        guard let downstream = state.withLock({
+            $0.attach(subscription, action: ScheduledEntry { self.run() }.action)
+        }) else {
             return subscription.cancel()
         }
         downstream.receive(subscription: self)
@@ -57,7 +57,9 @@ final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subsc
 
     /// A run: delivers the oldest signal waiting, unless the subscription ended.
     func run() {
-        if let (next, downstream) = state.withLock({ $0.runOldest() }) { state.deliver(next, to: downstream, signals: \.self) }
+        if let (next, downstream) = state.withLock({ $0.runOldest() }) {
+            state.deliver(next, to: downstream, signals: \.self)
+        }
     }
 
     // MARK: Subscription

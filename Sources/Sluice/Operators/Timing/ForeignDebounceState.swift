@@ -1,11 +1,10 @@
 /// The state of one `debounce(for:scheduler:options:)` subscription on a scheduler Sluice
 /// does not own (``ForeignDebounceSubscription``), under its lock.
 ///
-/// As in Combine, every value starts a timer of its own: a repeating one, `dueTime` from
-/// `now`, and the previous value's timer is cancelled. When the timer of the latest value
-/// (`generation`) runs, that value goes to the downstream if it has demand and is dropped
-/// otherwise, and the timer is cancelled. A timer of an older value that the scheduler failed
-/// to cancel finds a newer generation and does nothing.
+/// As in Combine, every value starts a timer of its own: a repeating one, `dueTime` from `now`, and the
+/// previous value's timer is cancelled. When the timer of the latest value (`generation`) runs, that value
+/// goes to the downstream if it has demand and is dropped otherwise, and the timer is cancelled. A timer of
+/// an older value that the scheduler failed to cancel finds a newer generation and does nothing.
 ///
 /// ```text
 /// awaiting ──subscription──▶ subscribed ──value──▶ waiting(generation g, timer pending → set)

@@ -2,12 +2,11 @@
 /// (see ``ForeignDebounceState``; on its own schedulers debounce runs on ``TimedSubscription``,
 /// which keeps one timer for a whole burst).
 ///
-/// Its calls to the scheduler are Combine's, which a scheduler written for Combine may count: for each value it reads `now`, then
-/// `minimumTolerance`, and schedules a repeating timer with
-/// `schedule(after:interval:tolerance:options:)`; the completion hops with
-/// `schedule(options: nil)`. The scheduler is called after unlocking (rule 6); deliveries go
-/// through a ``SerialDelivery`` (rule 3). It asks its upstream for `.unlimited` once the
-/// downstream has its subscription.
+/// Its calls to the scheduler are Combine's, which a scheduler written for Combine may count: for each value
+/// it reads `now`, then `minimumTolerance`, and schedules a repeating timer with
+/// `schedule(after:interval:tolerance:options:)`; the completion hops with `schedule(options: nil)`. The
+/// scheduler is called after unlocking (rule 6); deliveries go through a ``SerialDelivery`` (rule 3). It asks
+/// its upstream for `.unlimited` once the downstream has its subscription.
 @usableFromInline
 final class ForeignDebounceSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -23,7 +22,12 @@ final class ForeignDebounceSubscription<Downstream: Subscriber, Context: Schedul
     let options: Context.SchedulerOptions?
 
     @usableFromInline
-    init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream,
+        dueTime: Context.SchedulerTimeType.Stride,
+        scheduler: Context,
+        options: Context.SchedulerOptions?
+    ) {
         state = Locked(ForeignDebounceState(downstream: downstream))
         self.dueTime = dueTime
         self.scheduler = scheduler
@@ -56,7 +60,12 @@ final class ForeignDebounceSubscription<Downstream: Subscriber, Context: Schedul
         let due = scheduler.now.advanced(by: dueTime)
         let tolerance = scheduler.minimumTolerance
         let timer = scheduler.schedule(
-            after: due, interval: dueTime, tolerance: tolerance, options: options, ScheduledEntry { self.due(generation) }.action)
+            after: due,
+            interval: dueTime,
+            tolerance: tolerance,
+            options: options,
+            ScheduledEntry { self.due(generation) }.action
+        )
         let stale = state.withLock { state -> (any Cancellable)? in
             // Ran already (an immediate scheduler), replaced, or the stream ended: not kept.
             guard state.takesSignals, let current = state.timer, current.generation == generation else { return timer }
@@ -88,7 +97,8 @@ final class ForeignDebounceSubscription<Downstream: Subscriber, Context: Schedul
     /// (dropped without demand) and the timer is cancelled.
     func due(_ generation: UInt64) {
         let taken = state.withLock { state -> ((any Cancellable)?, (Delivery.Next, Downstream)?)? in
-            guard state.takesSignals, let downstream = state.downstream, let timer = state.timer, timer.generation == generation,
+            guard state.takesSignals, let downstream = state.downstream, let timer = state.timer,
+                timer.generation == generation,
                 let value = state.waiting.take()
             else { return nil }
             state.timer = nil
@@ -121,8 +131,7 @@ final class ForeignDebounceSubscription<Downstream: Subscriber, Context: Schedul
 
     // MARK: Subscription
 
-    /// Adds to the downstream's demand; the upstream has `.unlimited` already. Traps on
-    /// `.none` (rule 7).
+    /// Adds to the downstream's demand; the upstream has `.unlimited` already. Traps on `.none` (rule 7).
     @usableFromInline func request(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
         state.withLock { state in
@@ -148,11 +157,13 @@ final class ForeignDebounceSubscription<Downstream: Subscriber, Context: Schedul
     }
 
     @usableFromInline var description: String { "Debounce" }
-    /// Combine's children: the downstream, its outstanding demand, and the value waiting for
-    /// its timer.
+    /// Combine's children: the downstream, its outstanding demand, and the value waiting for its timer.
     @usableFromInline var customMirror: Mirror {
         let (downstream, demand, waiting) = state.withLock { ($0.downstream, $0.delivery.demand, $0.waiting) }
-        return Mirror(self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": waiting as Any])
+        return Mirror(
+            self,
+            children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": waiting as Any]
+        )
     }
     @usableFromInline var playgroundDescription: Any { description }
 }

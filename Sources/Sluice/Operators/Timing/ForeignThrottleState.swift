@@ -1,12 +1,11 @@
 /// The state of one `throttle(for:scheduler:latest:)` subscription on a scheduler Sluice
 /// does not own (``ForeignThrottleSubscription``), under its lock.
 ///
-/// At most one emission is scheduled at a time. A value that arrives while none is
-/// scheduled, and the downstream has demand, takes one unit of it and is scheduled: at once
-/// if the last emission is at least `interval` old (or there was none), else for `interval`
-/// after it. While one is scheduled, a newer value replaces it (`latest`) or is dropped. A
-/// value that arrives without demand is dropped, as in Combine. The upstream's completion
-/// rides with the scheduled emission, or is scheduled at once.
+/// At most one emission is scheduled at a time. A value that arrives while none is scheduled, and the
+/// downstream has demand, takes one unit of it and is scheduled: at once if the last emission is at least
+/// `interval` old (or there was none), else for `interval` after it. While one is scheduled, a newer value
+/// replaces it (`latest`) or is dropped. A value that arrives without demand is dropped, as in Combine. The
+/// upstream's completion rides with the scheduled emission, or is scheduled at once.
 ///
 /// ```text
 /// awaiting ──subscription──▶ subscribed ──value, demand──▶ scheduled(value) ──emit──▶ subscribed

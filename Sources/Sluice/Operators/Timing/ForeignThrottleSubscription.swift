@@ -1,13 +1,12 @@
-/// The subscription of `throttle(for:scheduler:latest:)` on a scheduler Sluice does not own
-/// (see ``ForeignThrottleState``; on its own schedulers throttle runs on
-/// ``TimedSubscription``).
+/// The subscription of `throttle(for:scheduler:latest:)` on a scheduler Sluice does not own (see
+/// ``ForeignThrottleState``; on its own schedulers throttle runs on ``TimedSubscription``).
 ///
-/// Its calls to the scheduler are Combine's, which a scheduler written for Combine may count: it reads `now` when it is made, at the
-/// subscription, at each value and at the completion it takes, and when it emits a value;
-/// it schedules an emission due now with `schedule(options: nil)` and a later one with
-/// `schedule(after:tolerance: minimumTolerance, options: nil)`. The scheduled action holds the
-/// subscription weakly, as Combine's does. The scheduler is called after unlocking (rule 6);
-/// emissions go through a ``SerialDelivery`` (rule 3).
+/// Its calls to the scheduler are Combine's, which a scheduler written for Combine may count: it reads `now`
+/// when it is made, at the subscription, at each value and at the completion it takes, and when it emits a
+/// value; it schedules an emission due now with `schedule(options: nil)` and a later one with
+/// `schedule(after:tolerance: minimumTolerance, options: nil)`. The scheduled action holds the subscription
+/// weakly, as Combine's does. The scheduler is called after unlocking (rule 6); emissions go through a
+/// ``SerialDelivery`` (rule 3).
 @usableFromInline
 final class ForeignThrottleSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -76,7 +75,8 @@ final class ForeignThrottleSubscription<Downstream: Subscriber, Context: Schedul
         switch plan {
         case .none: break
         case .some(.none): scheduler.schedule(options: nil, emission)
-        case .some(.some(let time)): scheduler.schedule(after: time, tolerance: scheduler.minimumTolerance, options: nil, emission)
+        case .some(.some(let time)):
+            scheduler.schedule(after: time, tolerance: scheduler.minimumTolerance, options: nil, emission)
         }
         return .none
     }
@@ -112,7 +112,9 @@ final class ForeignThrottleSubscription<Downstream: Subscriber, Context: Schedul
             guard let downstream = state.downstream, state.upstream.isSubscribed else { return nil }
             if let now, state.pendingCompletion == nil { state.lastEmission = now }
             var next = Delivery.Next.idle
-            if let value = state.pendingValue.take(), case .deliver = state.delivery.admit(value) { next = .value(value) }
+            if let value = state.pendingValue.take(), case .deliver = state.delivery.admit(value) {
+                next = .value(value)
+            }
             if let completion = state.pendingCompletion.take() {
                 _ = state.upstream.end()
                 if state.delivery.finish(completion) {

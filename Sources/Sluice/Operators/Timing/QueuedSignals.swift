@@ -86,9 +86,14 @@ extension Locked {
         _ next: SerialDelivery<Downstream.Input, Downstream.Failure>.Next, to downstream: Downstream,
         signals: WritableKeyPath<State, QueuedSignals<Downstream>>
     ) {
-        deliver(next, to: downstream, delivered: { state, more in state[keyPath: signals].delivered(more) }, carryOut: { request in
-            if let upstream = request.0 { upstream.request(request.1) }
-        })
+        deliver(
+            next,
+            to: downstream,
+            delivered: { state, more in state[keyPath: signals].delivered(more) },
+            carryOut: { request in
+                if let upstream = request.0 { upstream.request(request.1) }
+            }
+        )
     }
 }
 

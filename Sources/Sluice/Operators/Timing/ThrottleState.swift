@@ -1,13 +1,11 @@
-/// The state machine of `throttle(for:scheduler:latest:)`, under its ``TimedSubscription``'s
-/// lock.
+/// The state machine of `throttle(for:scheduler:latest:)`, under its ``TimedSubscription``'s lock.
 ///
-/// At most one element goes out per `interval`. An element that arrives while none is waiting
-/// is emitted at once (at the scheduler's next turn) if the last emission is at least
-/// `interval` old, else when it will be; so the first element goes out at once. While one
-/// waits, a newer element replaces it (`latest`) or is dropped (`!latest`). An element that
-/// arrives while the downstream has no demand is dropped, as in Combine. The completion waits
-/// for the element waiting, if any, and is delivered right after it; else at the scheduler's
-/// next turn.
+/// At most one element goes out per `interval`. An element that arrives while none is waiting is emitted at
+/// once (at the scheduler's next turn) if the last emission is at least `interval` old, else when it will be;
+/// so the first element goes out at once. While one waits, a newer element replaces it (`latest`) or is
+/// dropped (`!latest`). An element that arrives while the downstream has no demand is dropped, as in Combine.
+/// The completion waits for the element waiting, if any, and is delivered right after it; else at the
+/// scheduler's next turn.
 ///
 /// ```text
 /// idle ──receive(v), demand──▶ waiting(v) ──fire(.signal)──▶ deliver v (and a completion) ──▶ idle

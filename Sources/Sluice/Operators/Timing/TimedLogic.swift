@@ -9,8 +9,7 @@ enum TimedAction {
     case timer
 }
 
-/// What a ``TimedLogic`` asks of the scheduler after an event; the subscription schedules it
-/// after unlocking.
+/// What a ``TimedLogic`` asks of the scheduler after an event; the subscription schedules it after unlocking.
 @usableFromInline
 struct TimedPlan<Time> {
     /// Run the signal action as soon as the scheduler can (`schedule(options:_:)`).
@@ -53,12 +52,11 @@ protocol TimedLogic<Output, Failure, Time> {
     associatedtype Failure: Error
     associatedtype Time: Strideable
 
-    /// Where Combine's `throttle` and `debounce` part at their edges. `true` (throttle): the
-    /// upstream is asked for `.unlimited` before the downstream has its subscription,
-    /// `request(.none)` is ignored, and a cancel before the upstream's subscription cancels
-    /// that subscription when it comes. `false` (debounce): the upstream is asked after the
-    /// downstream has its subscription, `request(.none)` traps (rule 7), and a cancel before
-    /// the upstream's subscription is ignored.
+    /// Where Combine's `throttle` and `debounce` part at their edges. `true` (throttle): the upstream is
+    /// asked for `.unlimited` before the downstream has its subscription, `request(.none)` is ignored, and a
+    /// cancel before the upstream's subscription cancels that subscription when it comes. `false` (debounce):
+    /// the upstream is asked after the downstream has its subscription, `request(.none)` traps (rule 7), and
+    /// a cancel before the upstream's subscription is ignored.
     static var throttlesEdges: Bool { get }
 
     /// Combine's name for the subscription (`description`).

@@ -1,8 +1,7 @@
 /// The signal action and the timer action of a ``TimedSubscription``.
 ///
-/// A struct, not a tuple: closures in a tuple inside an `Optional` (or any generic) are kept
-/// at the generic representation, and each read converts them through a thunk that
-/// allocates — two allocations per value.
+/// A struct, not a tuple: closures in a tuple inside an `Optional` (or any generic) are kept at the generic
+/// representation, and each read converts them through a thunk that allocates — two allocations per value.
 @usableFromInline
 struct TimedActions {
     @usableFromInline let signal: @Sendable () -> Void
@@ -50,7 +49,10 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure {
     /// Offers `value` (dropped without demand), then `completion`, to the delivery: what the
     /// caller delivers now (the rest is delivered by whoever is delivering already).
     @inlinable
-    mutating func admit(_ value: Downstream.Input?, then completion: Subscribers.Completion<Downstream.Failure>?) -> Delivery.Next {
+    mutating func admit(
+        _ value: Downstream.Input?,
+        then completion: Subscribers.Completion<Downstream.Failure>?
+    ) -> Delivery.Next {
         var next = Delivery.Next.idle
         if let value, case .deliver = delivery.admit(value) { next = .value(value) }
         if let completion, delivery.finish(completion) {

@@ -1,26 +1,22 @@
-/// What `debounce` and `throttle` share on Sluice's own schedulers (an ``OwnScheduler``; on
-/// any other they make Combine's calls, see `ForeignDebounceSubscription` and
-/// `ForeignThrottleSubscription`): one subscription class, ``TimedSubscription``, which runs
-/// the operator's state machine (a ``TimedLogic``: `DebounceState`, `ThrottleState`) under one
-/// lock and does what it decides after unlocking (rule 6): schedule work, cancel the upstream,
-/// deliver.
+/// What `debounce` and `throttle` share on Sluice's own schedulers (an ``OwnScheduler``; on any other they
+/// make Combine's calls, see `ForeignDebounceSubscription` and `ForeignThrottleSubscription`): one
+/// subscription class, ``TimedSubscription``, which runs the operator's state machine (a ``TimedLogic``:
+/// `DebounceState`, `ThrottleState`) under one lock and does what it decides after unlocking (rule 6):
+/// schedule work, cancel the upstream, deliver.
 ///
-/// Scheduling allocates nothing per value: the subscription makes two `@Sendable` closures
-/// once, when its upstream's subscription arrives (through ``ScheduledEntry``), the *signal*
-/// action and the *timer* action, and hands the scheduler one of them each time; when one
-/// runs, the state machine finds in its own state what is due (``TimedLogic/fire(_:now:)``).
-/// `debounce` keeps one timer for a whole burst (a ``Deadline``) where Combine's schedules one
-/// per value. Both actions are dropped when the subscription terminates, so a run that comes
-/// after a cancel or the completion finds nothing to do.
+/// Scheduling allocates nothing per value: the subscription makes two `@Sendable` closures once, when its
+/// upstream's subscription arrives (through ``ScheduledEntry``), the *signal* action and the *timer* action,
+/// and hands the scheduler one of them each time; when one runs, the state machine finds in its own state
+/// what is due (``TimedLogic/fire(_:now:)``). `debounce` keeps one timer for a whole burst (a ``Deadline``)
+/// where Combine's schedules one per value. Both actions are dropped when the subscription terminates, so a
+/// run that comes after a cancel or the completion finds nothing to do.
 ///
-/// Delivery goes through a ``SerialDelivery``, so signals never overlap (rule 3) even when the
-/// scheduler runs actions at once on several threads (a concurrent `DispatchQueue`) or the
-/// upstream sends on another thread than the scheduler's. As Combine's, both operators ask
-/// their upstream for `.unlimited` and deliver only within the downstream's demand, dropping
-/// what it has not asked for.
+/// Delivery goes through a ``SerialDelivery``, so signals never overlap (rule 3) even when the scheduler runs
+/// actions at once on several threads (a concurrent `DispatchQueue`) or the upstream sends on another thread
+/// than the scheduler's. As Combine's, both operators ask their upstream for `.unlimited` and deliver only
+/// within the downstream's demand, dropping what it has not asked for.
 
-/// The subscription of `debounce` and `throttle` on Sluice's own schedulers (see the top of
-/// this file).
+/// The subscription of `debounce` and `throttle` on Sluice's own schedulers (see the top of this file).
 @usableFromInline
 final class TimedSubscription<Downstream: Subscriber, Context: Scheduler, Logic: TimedLogic>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -39,16 +35,21 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     @usableFromInline let tolerance: Time.Stride
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let description: String
-    /// `receive(_:)` and `request(_:)` as the client specialised them: the upstream and the
-    /// downstream call them through existentials, whose witnesses would run generic code (and
-    /// allocate) on every value.
+    /// `receive(_:)` and `request(_:)` as the client specialised them: the upstream and the downstream call
+    /// them through existentials, whose witnesses would run generic code (and allocate) on every value.
     @usableFromInline let receiveEntry: SpecializedEntry<TimedSubscription, Input>
     @usableFromInline let requestEntry: SpecializedEntry<TimedSubscription, Subscribers.Demand>
     /// `fire(_:)` as the client specialised it, for the scheduled actions.
     @usableFromInline let fireEntry: SpecializedEntry<TimedSubscription, TimedAction>
 
     @inlinable
-    init(downstream: Downstream, logic: Logic, scheduler: Context, tolerance: Time.Stride?, options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream,
+        logic: Logic,
+        scheduler: Context,
+        tolerance: Time.Stride?,
+        options: Context.SchedulerOptions?
+    ) {
         receiveEntry = SpecializedEntry { $0.handle($1) }
         requestEntry = SpecializedEntry { $0.handleRequest($1) }
         fireEntry = SpecializedEntry { $0.fire($1) }
@@ -69,7 +70,9 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
             // takes holds no cycle through them.
             let fire = fireEntry
             state.actions = TimedActions(
-                signal: ScheduledEntry { fire(self, .signal) }.action, timer: ScheduledEntry { fire(self, .timer) }.action)
+                signal: ScheduledEntry { fire(self, .signal) }.action,
+                timer: ScheduledEntry { fire(self, .timer) }.action
+            )
             return state.downstream
         }
         guard let downstream else { return subscription.cancel() }
@@ -123,8 +126,12 @@ where Logic.Output == Downstream.Input, Logic.Failure == Downstream.Failure, Log
     func carryOut(_ decision: Decision?) {
         guard let (plan, actions) = decision, let actions else { return }
         if plan.hop { scheduler.schedule(options: options, actions.signal) }
-        if let date = plan.signalAt { scheduler.schedule(after: date, tolerance: tolerance, options: options, actions.signal) }
-        if let date = plan.timerAt { scheduler.schedule(after: date, tolerance: tolerance, options: options, actions.timer) }
+        if let date = plan.signalAt {
+            scheduler.schedule(after: date, tolerance: tolerance, options: options, actions.signal)
+        }
+        if let date = plan.timerAt {
+            scheduler.schedule(after: date, tolerance: tolerance, options: options, actions.timer)
+        }
     }
 
     /// A scheduled action runs: delivers what the logic finds due. Taking it from the logic

@@ -1,16 +1,14 @@
 extension Publishers {
     /// A publisher that ends if its upstream goes longer than an interval without an element.
     ///
-    /// The wait starts at the subscription (again at the first request, as in Combine) and
-    /// starts over at every element; each start cancels the previous timer and schedules a
-    /// repeating one, `interval` from `now`, as Combine's does. If `interval` passes first, the
-    /// upstream is cancelled and the subscriber gets the failure `customError()` returns, or
-    /// `.finished` without `customError`; elements still on their way to the scheduler are
-    /// dropped. Elements and the upstream's completion are delivered on the scheduler, at its
-    /// next turn, in order. Demand passes to the upstream as requested (`.none` too), and the
-    /// demand the subscriber returns from `receive(_:)` goes to the upstream as each element is
-    /// delivered. A cancel before the upstream's subscription has come is ignored, as in
-    /// Combine.
+    /// The wait starts at the subscription (again at the first request, as in Combine) and starts over at
+    /// every element; each start cancels the previous timer and schedules a repeating one, `interval` from
+    /// `now`, as Combine's does. If `interval` passes first, the upstream is cancelled and the subscriber
+    /// gets the failure `customError()` returns, or `.finished` without `customError`; elements still on
+    /// their way to the scheduler are dropped. Elements and the upstream's completion are delivered on the
+    /// scheduler, at its next turn, in order. Demand passes to the upstream as requested (`.none` too), and
+    /// the demand the subscriber returns from `receive(_:)` goes to the upstream as each element is
+    /// delivered. A cancel before the upstream's subscription has come is ignored, as in Combine.
     ///
     /// The scheduler must run actions later: a timer that runs inside the call that
     /// schedules it (an immediate scheduler) traps, where Combine's `timeout` crashes too.
@@ -51,7 +49,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: TimeoutSubscription(
-                    downstream: subscriber, interval: interval, scheduler: scheduler, options: options, customError: customError))
+                    downstream: subscriber,
+                    interval: interval,
+                    scheduler: scheduler,
+                    options: options,
+                    customError: customError
+                )
+            )
         }
     }
 }
@@ -67,9 +71,17 @@ extension Publisher {
     ///   - customError: Makes the failure to end with; `nil` to finish.
     @inlinable
     public func timeout<S: Scheduler>(
-        _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
+        _ interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
-        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+        Publishers.Timeout(
+            upstream: self,
+            interval: interval,
+            scheduler: scheduler,
+            options: options,
+            customError: customError
+        )
     }
 }

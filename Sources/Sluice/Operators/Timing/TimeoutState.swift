@@ -1,6 +1,5 @@
-/// The state of one `timeout(_:scheduler:options:customError:)` subscription
-/// (``TimeoutSubscription``), under its lock: the ``QueuedSignals`` that values and the
-/// completion hop through, and the wait.
+/// The state of one `timeout(_:scheduler:options:customError:)` subscription (``TimeoutSubscription``), under
+/// its lock: the ``QueuedSignals`` that values and the completion hop through, and the wait.
 ///
 /// The wait is a repeating timer on the scheduler, as in Combine: started after the
 /// subscription, again at the first request, and again at every value (the previous one

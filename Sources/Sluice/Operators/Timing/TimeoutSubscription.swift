@@ -1,10 +1,9 @@
 /// The subscription of `timeout(_:scheduler:options:customError:)` (see ``TimeoutState``).
 ///
-/// Its calls to the scheduler are Combine's, in Combine's order: each (re)start of the wait
-/// reads `now`, then `minimumTolerance`, then schedules a repeating timer with
-/// `schedule(after:interval:tolerance:options:)`; each value and the completion are handed on
-/// with `schedule(options:)`. The scheduler is called after unlocking (rule 6); deliveries go
-/// through a ``SerialDelivery``, so they never overlap (rule 3).
+/// Its calls to the scheduler are Combine's, in Combine's order: each (re)start of the wait reads `now`, then
+/// `minimumTolerance`, then schedules a repeating timer with `schedule(after:interval:tolerance:options:)`;
+/// each value and the completion are handed on with `schedule(options:)`. The scheduler is called after
+/// unlocking (rule 6); deliveries go through a ``SerialDelivery``, so they never overlap (rule 3).
 final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
@@ -32,8 +31,7 @@ final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>: Sub
     // MARK: The upstream
 
     func receive(subscription: any Subscription) {
-        // The action is made here, not in the initialiser: a subscription no upstream takes
-        // holds no cycle.
+        // The action is made here, not in the initialiser: a subscription no upstream takes holds no cycle.
         let action = ScheduledEntry { self.hopped() }.action
         guard let downstream = state.withLock({ $0.signals.attach(subscription, action: action) }) else {
             return subscription.cancel()
@@ -100,8 +98,7 @@ final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>: Sub
             return (state.end(), false)
         }
         guard let (ended, reentered) = ended else { return }
-        // Combine's timeout deadlocks on its own lock there (a crash); so does this one, with a
-        // message.
+        // Combine's timeout deadlocks on its own lock there (a crash); so does this one, with a message.
         if reentered { Violation.timerRanInsideSchedule("timeout") }
         ended.timer?.cancel()
         ended.upstream?.cancel()
@@ -119,7 +116,9 @@ final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>: Sub
 
     /// The hop action: delivers the oldest signal on its way, unless the stream ended.
     func hopped() {
-        if let (next, downstream) = state.withLock({ $0.signals.runOldest() }) { state.deliver(next, to: downstream, signals: \.signals) }
+        if let (next, downstream) = state.withLock({ $0.signals.runOldest() }) {
+            state.deliver(next, to: downstream, signals: \.signals)
+        }
     }
 
     // MARK: Subscription
@@ -128,7 +127,9 @@ final class TimeoutSubscription<Downstream: Subscriber, Context: Scheduler>: Sub
     /// starts the wait over.
     func request(_ demand: Subscribers.Demand) {
         let (upstream, first) = state.withLock { state -> ((any Subscription)?, Bool) in
-            guard state.signals.downstream != nil, let upstream = state.signals.upstream.current else { return (nil, false) }
+            guard state.signals.downstream != nil, let upstream = state.signals.upstream.current else {
+                return (nil, false)
+            }
             defer { state.requested = true }
             return (upstream, !state.requested)
         }

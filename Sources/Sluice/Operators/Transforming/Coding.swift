@@ -36,7 +36,12 @@ extension Publishers {
             let encoder = encoder
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Encode") { try encoder.encode($0) }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions, mirror: .coder),
+                subscriber: GuardedOperatorSubscriber(
+                    step: step,
+                    downstream: subscriber,
+                    early: .passValuesAndCompletions,
+                    mirror: .coder
+                ),
                 isolation: isolation)
         }
     }
@@ -71,9 +76,16 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
-            let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Decode") { try decoder.decode(Output.self, from: $0) }
+            let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(name: "Decode") {
+                try decoder.decode(Output.self, from: $0)
+            }
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValuesAndCompletions, mirror: .coder),
+                subscriber: GuardedOperatorSubscriber(
+                    step: step,
+                    downstream: subscriber,
+                    early: .passValuesAndCompletions,
+                    mirror: .coder
+                ),
                 isolation: isolation)
         }
     }
@@ -114,10 +126,9 @@ extension Publisher {
 extension Publisher where Output: Encodable {
     /// Encodes each element with `encoder`; an error fails the stream.
     ///
-    /// The form for an encoder that may not be `Sendable`: made in actor-isolated code
-    /// (`isolation` defaults to the caller's actor), it runs on that actor, after a hop where
-    /// the value arrives elsewhere, as `map(_:isolation:)` runs its closure. Outside actors, on
-    /// the upstream's thread.
+    /// The form for an encoder that may not be `Sendable`: made in actor-isolated code (`isolation` defaults
+    /// to the caller's actor), it runs on that actor, after a hop where the value arrives elsewhere, as
+    /// `map(_:isolation:)` runs its closure. Outside actors, on the upstream's thread.
     @inlinable
     public func encode<Coder: TopLevelEncoder>(
         encoder: Coder, isolation: (any Actor)? = #isolation

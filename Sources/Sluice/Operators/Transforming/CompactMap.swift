@@ -17,7 +17,11 @@ extension Publishers {
 
         /// Creates a publisher republishing the non-`nil` results of `transform`.
         @inlinable
-        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            transform: @escaping (Upstream.Output) -> Output?,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.transform = transform
@@ -26,7 +30,10 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream through the transform.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: CompactMapStep(transform: transform), downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: OperatorSubscriber(step: CompactMapStep(transform: transform), downstream: subscriber),
+                isolation: isolation
+            )
         }
     }
 }
@@ -38,29 +45,48 @@ struct CompactMapStep<Input, Output, Failure: Error>: OperatorStep {
     @inlinable init(transform: @escaping (Input) -> Output?) { self.transform = transform }
     @inlinable var name: String { "CompactMap" }
     @inlinable static var mirror: StepMirror { .empty }
-    @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> { transform(input).map { .emit($0) } ?? .drop }
+    @inlinable func receive(_ input: Input) -> StepResult<Output, Failure> {
+        transform(input).map { .emit($0) } ?? .drop
+    }
 }
 
 extension Publishers.CompactMap {
     /// Fuses a second optional transform into one `CompactMap`, as Combine does.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?, isolation: (any Actor)? = #isolation) -> Publishers.CompactMap<Upstream, T> {
+    public func compactMap<T>(
+        _ transform: @escaping (Output) -> T?,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream, transform: { first($0).flatMap(transform) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            transform: { first($0).flatMap(transform) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 
     /// Fuses a transform into one `CompactMap`, as Combine does.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.CompactMap<Upstream, T> {
+    public func map<T>(
+        _ transform: @escaping (Output) -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream, transform: { first($0).map(transform) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            transform: { first($0).map(transform) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 }
 
 extension Publisher {
     /// Republishes the non-`nil` results of `transform` applied to each element.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?, isolation: (any Actor)? = #isolation) -> Publishers.CompactMap<Self, T> {
+    public func compactMap<T>(
+        _ transform: @escaping (Output) -> T?,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform, isolation: isolation)
     }
 }

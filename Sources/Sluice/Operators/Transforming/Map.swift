@@ -4,12 +4,11 @@ extension Publishers {
     /// Demand passes through one for one: the downstream's subscription is the upstream's
     /// own (or, on an actor, its hop's).
     ///
-    /// Where the closure runs: made in actor-isolated code (``isolation``, the caller's actor by
-    /// default), on that actor, as a `sink` does: at once when a value arrives already on the
-    /// main actor for a main-actor map, otherwise in order after one hop to the actor, which
-    /// keeps the downstream's demand (see ``Publisher/receive(on:options:)``); the downstream is
-    /// then called there too. Made outside any actor, on whatever thread the upstream delivers
-    /// from, as in Combine.
+    /// Where the closure runs: made in actor-isolated code (``isolation``, the caller's actor by default), on
+    /// that actor, as a `sink` does: at once when a value arrives already on the main actor for a main-actor
+    /// map, otherwise in order after one hop to the actor, which keeps the downstream's demand (see
+    /// ``Publisher/receive(on:options:)``); the downstream is then called there too. Made outside any actor,
+    /// on whatever thread the upstream delivers from, as in Combine.
     public struct Map<Upstream: Publisher, Output>: Publisher {
         public typealias Failure = Upstream.Failure
 
@@ -37,7 +36,10 @@ extension Publishers {
         /// through the hop to it).
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: MapStep(transform: transform), downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: OperatorSubscriber(step: MapStep(transform: transform), downstream: subscriber),
+                isolation: isolation
+            )
         }
     }
 }
@@ -64,7 +66,11 @@ extension Publishers.Map {
         _ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation
     ) -> Publishers.Map<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream, transform: { transform(first($0)) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            transform: { transform(first($0)) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 
     /// Fuses this transform with a throwing one into one `TryMap`, as Combine does.
@@ -73,20 +79,26 @@ extension Publishers.Map {
         _ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation
     ) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream, transform: { try transform(first($0)) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            transform: { try transform(first($0)) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 }
 
 extension Publisher {
     /// Transforms every element from the upstream publisher with `transform`.
     ///
-    /// Called from actor-isolated code, `transform` runs on that actor (`isolation` is the
-    /// caller's, filled in by the compiler), so it can touch the actor's state safely: at once
-    /// when a value arrives already on the main actor, otherwise in order after one hop to the
-    /// actor (see ``Publishers/Map``). Called outside any actor, it runs on whatever thread
-    /// the upstream delivers from, as in Combine.
+    /// Called from actor-isolated code, `transform` runs on that actor (`isolation` is the caller's, filled
+    /// in by the compiler), so it can touch the actor's state safely: at once when a value arrives already on
+    /// the main actor, otherwise in order after one hop to the actor (see ``Publishers/Map``). Called outside
+    /// any actor, it runs on whatever thread the upstream delivers from, as in Combine.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.Map<Self, T> {
+    public func map<T>(
+        _ transform: @escaping (Output) -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform, isolation: isolation)
     }
 

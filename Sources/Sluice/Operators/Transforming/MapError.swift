@@ -15,7 +15,11 @@ extension Publishers {
 
         /// Creates a publisher converting the failure of `upstream` with `transform`.
         @inlinable
-        public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            _ map: @escaping (Upstream.Failure) -> Failure,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.transform = map
@@ -23,14 +27,21 @@ extension Publishers {
 
         /// Creates a publisher converting the failure of `upstream` with `transform`.
         @inlinable
-        public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            transform: @escaping (Upstream.Failure) -> Failure,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.init(upstream: upstream, transform, isolation: isolation)
         }
 
         /// Subscribes `subscriber` to the upstream, converting its failure.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: MapErrorStep(transform: transform), downstream: subscriber), isolation: isolation)
+            upstream.receive(
+                subscriber: OperatorSubscriber(step: MapErrorStep(transform: transform), downstream: subscriber),
+                isolation: isolation
+            )
         }
     }
 }
@@ -48,7 +59,10 @@ struct MapErrorStep<Input, UpstreamFailure: Error, Failure: Error>: OperatorStep
 extension Publisher {
     /// Converts any failure from the upstream publisher into a new error.
     @inlinable
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E, isolation: (any Actor)? = #isolation) -> Publishers.MapError<Self, E> {
+    public func mapError<E: Error>(
+        _ transform: @escaping (Failure) -> E,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform, isolation: isolation)
     }
 }

@@ -49,7 +49,10 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (keyPath0, keyPath1)
-            let step = KeyPathStep<Upstream.Output, Output, Failure>(keyPaths: keyPath0, keyPath1) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }
+            let step = KeyPathStep<Upstream.Output, Output, Failure>(
+                keyPaths: keyPath0,
+                keyPath1
+            ) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
 
@@ -59,7 +62,9 @@ extension Publishers {
 
         @inlinable
         init(
-            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>,
+            upstream: Upstream,
+            keyPath0: KeyPath<Upstream.Output, Output0>,
+            keyPath1: KeyPath<Upstream.Output, Output1>,
             isolation: (any Actor)?
         ) {
             self.upstream = upstream
@@ -90,7 +95,11 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
-            let step = KeyPathStep<Upstream.Output, Output, Failure>(keyPaths: keyPath0, keyPath1, keyPath2) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) }
+            let step = KeyPathStep<Upstream.Output, Output, Failure>(
+                keyPaths: keyPath0,
+                keyPath1,
+                keyPath2
+            ) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) }
             upstream.receive(subscriber: OperatorSubscriber(step: step, downstream: subscriber), isolation: isolation)
         }
 
@@ -100,8 +109,11 @@ extension Publishers {
 
         @inlinable
         init(
-            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
-            keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>, isolation: (any Actor)?
+            upstream: Upstream,
+            keyPath0: KeyPath<Upstream.Output, Output0>,
+            keyPath1: KeyPath<Upstream.Output, Output1>,
+            keyPath2: KeyPath<Upstream.Output, Output2>,
+            isolation: (any Actor)?
         ) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
@@ -122,7 +134,12 @@ struct KeyPathStep<Input, Output, Failure: Error>: OperatorStep {
     @usableFromInline let read: (Input) -> Output
 
     @inlinable
-    init(keyPaths first: AnyKeyPath, _ second: AnyKeyPath? = nil, _ third: AnyKeyPath? = nil, read: @escaping (Input) -> Output) {
+    init(
+        keyPaths first: AnyKeyPath,
+        _ second: AnyKeyPath? = nil,
+        _ third: AnyKeyPath? = nil,
+        read: @escaping (Input) -> Output
+    ) {
         keyPaths = (first, second, third)
         self.read = read
     }
@@ -176,23 +193,32 @@ extension Publisher {
     /// on whatever thread the upstream delivers from.
     @inlinable
     public func map<T0, T1, T2>(
-        _ keyPath0: any KeyPath<Output, T0> & Sendable, _ keyPath1: any KeyPath<Output, T1> & Sendable,
+        _ keyPath0: any KeyPath<Output, T0> & Sendable,
+        _ keyPath1: any KeyPath<Output, T1> & Sendable,
         _ keyPath2: any KeyPath<Output, T2> & Sendable
     ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {
-        Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2, isolation: nil)
+        Publishers.MapKeyPath3(
+            upstream: self,
+            keyPath0: keyPath0,
+            keyPath1: keyPath1,
+            keyPath2: keyPath2,
+            isolation: nil
+        )
     }
 }
 
 extension Publisher {
     /// Republishes the value of `keyPath` of each element.
     ///
-    /// The form for a key path that may not be `Sendable` (one to an actor-isolated property,
-    /// or one held in a variable of type `KeyPath`): made in actor-isolated code (`isolation`
-    /// defaults to the caller's actor), it is read on that actor, after a hop where the value
-    /// arrives elsewhere, as `map(_:isolation:)` runs its closure. Outside actors, on the
-    /// upstream's thread.
+    /// The form for a key path that may not be `Sendable` (one to an actor-isolated property, or one held in
+    /// a variable of type `KeyPath`): made in actor-isolated code (`isolation` defaults to the caller's
+    /// actor), it is read on that actor, after a hop where the value arrives elsewhere, as
+    /// `map(_:isolation:)` runs its closure. Outside actors, on the upstream's thread.
     @inlinable
-    public func map<T>(_ keyPath: KeyPath<Output, T>, isolation: (any Actor)? = #isolation) -> Publishers.MapKeyPath<Self, T> {
+    public func map<T>(
+        _ keyPath: KeyPath<Output, T>,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.MapKeyPath<Self, T> {
         Publishers.MapKeyPath(upstream: self, keyPath: keyPath, isolation: isolation)
     }
 
@@ -209,9 +235,17 @@ extension Publisher {
     /// the one-key-path `map(_:isolation:)` says.
     @inlinable
     public func map<T0, T1, T2>(
-        _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>, _ keyPath2: KeyPath<Output, T2>,
+        _ keyPath0: KeyPath<Output, T0>,
+        _ keyPath1: KeyPath<Output, T1>,
+        _ keyPath2: KeyPath<Output, T2>,
         isolation: (any Actor)? = #isolation
     ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {
-        Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2, isolation: isolation)
+        Publishers.MapKeyPath3(
+            upstream: self,
+            keyPath0: keyPath0,
+            keyPath1: keyPath1,
+            keyPath2: keyPath2,
+            isolation: isolation
+        )
     }
 }

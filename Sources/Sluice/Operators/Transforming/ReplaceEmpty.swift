@@ -1,10 +1,9 @@
 extension Publishers {
     /// A publisher that sends one element if its upstream finishes without sending any.
     ///
-    /// Elements, demand and a failure pass through. The replacement is sent only if the
-    /// downstream has demand for it; if it has none outstanding when the upstream finishes,
-    /// the replacement and `.finished` are held until its next request (a cancel drops them).
-    /// `request(.none)` traps (rule 2), as Combine's does.
+    /// Elements, demand and a failure pass through. The replacement is sent only if the downstream has demand
+    /// for it; if it has none outstanding when the upstream finishes, the replacement and `.finished` are
+    /// held until its next request (a cancel drops them). `request(.none)` traps (rule 2), as Combine's does.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -21,7 +21,12 @@ extension Publishers {
 
         /// Creates a publisher accumulating the elements of `upstream` from `initialResult`.
         @inlinable
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) -> Output,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.initialResult = initialResult
@@ -56,8 +61,17 @@ struct ScanStep<Input, Output, Failure: Error>: OperatorStep {
 extension Publisher {
     /// Republishes each partial result of accumulating the elements with `nextPartialResult`.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.Scan<Self, T> {
-        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
+    public func scan<T>(
+        _ initialResult: T,
+        _ nextPartialResult: @escaping (T, Output) -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.Scan<Self, T> {
+        Publishers.Scan(
+            upstream: self,
+            initialResult: initialResult,
+            nextPartialResult: nextPartialResult,
+            isolation: isolation
+        )
     }
 }
 

@@ -15,7 +15,9 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: OperatorSubscriber(step: SetFailureTypeStep<Output, Failure>(), downstream: subscriber))
+            upstream.receive(
+                subscriber: OperatorSubscriber(step: SetFailureTypeStep<Output, Failure>(), downstream: subscriber)
+            )
         }
 
         /// Changes the failure type again, as Combine does.

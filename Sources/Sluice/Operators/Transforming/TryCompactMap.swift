@@ -18,7 +18,11 @@ extension Publishers {
 
         /// Creates a publisher republishing the non-`nil` results of `transform`.
         @inlinable
-        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            transform: @escaping (Upstream.Output) throws -> Output?,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.transform = transform
@@ -29,7 +33,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryCompactMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform)
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .trap),
+                isolation: isolation
+            )
         }
     }
 }
@@ -50,9 +56,16 @@ struct TryCompactMapStep<Input, Output, UpstreamFailure: Error>: OperatorStep {
 extension Publishers.TryCompactMap {
     /// Fuses a second optional transform into this `TryCompactMap`, as Combine does.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?, isolation: (any Actor)? = #isolation) -> Publishers.TryCompactMap<Upstream, T> {
+    public func compactMap<T>(
+        _ transform: @escaping (Output) throws -> T?,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryCompactMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream, transform: { try first($0).flatMap(transform) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            transform: { try first($0).flatMap(transform) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 }
 
@@ -60,7 +73,10 @@ extension Publisher {
     /// Republishes the non-`nil` results of a closure that can throw; a thrown error cancels
     /// the upstream and fails the stream.
     @inlinable
-    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?, isolation: (any Actor)? = #isolation) -> Publishers.TryCompactMap<Self, T> {
+    public func tryCompactMap<T>(
+        _ transform: @escaping (Output) throws -> T?,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform, isolation: isolation)
     }
 }

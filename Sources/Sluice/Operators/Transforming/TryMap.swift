@@ -1,6 +1,5 @@
 extension Publishers {
-    /// A publisher that transforms every element from its upstream with a closure that can
-    /// throw.
+    /// A publisher that transforms every element from its upstream with a closure that can throw.
     ///
     /// When the closure throws, the upstream is cancelled and the error is the downstream's
     /// failure; nothing follows it. An upstream failure passes through as `any Error`. The
@@ -34,7 +33,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let step = TryMapStep<Upstream.Output, Output, Upstream.Failure>(transform: transform)
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues),
+                isolation: isolation
+            )
         }
     }
 }
@@ -63,9 +64,16 @@ extension Publishers.TryMap: ActorDeliveringPublisher {
 extension Publishers.TryMap {
     /// Fuses a transform into this `TryMap`, as Combine does.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T, isolation: (any Actor)? = #isolation) -> Publishers.TryMap<Upstream, T> {
+    public func map<T>(
+        _ transform: @escaping (Output) -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream, transform: { transform(try first($0)) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            transform: { transform(try first($0)) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 
     /// Fuses a throwing transform into this `TryMap`, as Combine does.
@@ -74,7 +82,11 @@ extension Publishers.TryMap {
         _ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation
     ) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
-        return .init(upstream: upstream, transform: { try transform(try first($0)) }, isolation: fusedIsolation(self.isolation, isolation))
+        return .init(
+            upstream: upstream,
+            transform: { try transform(try first($0)) },
+            isolation: fusedIsolation(self.isolation, isolation)
+        )
     }
 }
 
@@ -83,7 +95,10 @@ extension Publisher {
     /// upstream and fails the stream. `transform` runs where ``Publisher/map(_:isolation:)->Publishers.Map<Self,T>``
     /// says: on the caller's actor, if it has one.
     @inlinable
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T, isolation: (any Actor)? = #isolation) -> Publishers.TryMap<Self, T> {
+    public func tryMap<T>(
+        _ transform: @escaping (Output) throws -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryMap<Self, T> {
         Publishers.TryMap(upstream: self, transform: transform, isolation: isolation)
     }
 }

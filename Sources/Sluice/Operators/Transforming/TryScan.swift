@@ -2,8 +2,7 @@ extension Publishers {
     /// A publisher that republishes each partial result of accumulating its upstream's
     /// elements with a closure that can throw.
     ///
-    /// When the closure throws, the upstream is cancelled and the error is the downstream's
-    /// failure.
+    /// When the closure throws, the upstream is cancelled and the error is the downstream's failure.
     public struct TryScan<Upstream: Publisher, Output>: Publisher {
         public typealias Failure = any Error
 
@@ -22,7 +21,12 @@ extension Publishers {
 
         /// Creates a publisher accumulating the elements of `upstream` from `initialResult`.
         @inlinable
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output, isolation: (any Actor)? = #isolation) {
+        public init(
+            upstream: Upstream,
+            initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output,
+            isolation: (any Actor)? = #isolation
+        ) {
             self.isolation = isolation
             self.upstream = upstream
             self.initialResult = initialResult
@@ -32,9 +36,14 @@ extension Publishers {
         /// Subscribes `subscriber` to the upstream; each subscription starts from `initialResult`.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let step = TryScanStep<Upstream.Output, Output, Upstream.Failure>(result: initialResult, next: nextPartialResult)
+            let step = TryScanStep<Upstream.Output, Output, Upstream.Failure>(
+                result: initialResult,
+                next: nextPartialResult
+            )
             upstream.receive(
-                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues), isolation: isolation)
+                subscriber: GuardedOperatorSubscriber(step: step, downstream: subscriber, early: .passValues),
+                isolation: isolation
+            )
         }
     }
 }
@@ -65,8 +74,17 @@ extension Publisher {
     /// Republishes each partial result of accumulating the elements with a closure that can
     /// throw; a thrown error cancels the upstream and fails the stream.
     @inlinable
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T, isolation: (any Actor)? = #isolation) -> Publishers.TryScan<Self, T> {
-        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult, isolation: isolation)
+    public func tryScan<T>(
+        _ initialResult: T,
+        _ nextPartialResult: @escaping (T, Output) throws -> T,
+        isolation: (any Actor)? = #isolation
+    ) -> Publishers.TryScan<Self, T> {
+        Publishers.TryScan(
+            upstream: self,
+            initialResult: initialResult,
+            nextPartialResult: nextPartialResult,
+            isolation: isolation
+        )
     }
 }
 

@@ -1,10 +1,9 @@
 extension Publishers.Emitting {
     /// The handle a ``Publishers/Emitting`` body uses to talk to its one subscriber.
     ///
-    /// It exposes the outstanding ``demand``, tells the body when more is requested
-    /// (``onRequest(_:)``) or the subscriber cancels (``onCancel(_:)``), and delivers values
-    /// with ``send(_:)``, which never exceeds the demand. It may be used from any thread;
-    /// signals reach the subscriber one at a time, in the order they were accepted.
+    /// It exposes the outstanding ``demand``, tells the body of new requests (``onRequest(_:)``) and of
+    /// cancellation (``onCancel(_:)``), and delivers values with ``send(_:)``, never beyond the demand. It
+    /// may be used from any thread; signals reach the subscriber one at a time, in the order accepted.
     ///
     /// <!-- snippet: CreateEmitterDropsWithoutDemand -->
     /// ```swift
@@ -23,8 +22,7 @@ extension Publishers.Emitting {
             machine = Locked(EmittingState(downstream: EmittingDownstream(downstream)))
         }
 
-        /// The demand requested and not yet used by accepted values; `.none` once finished
-        /// or cancelled.
+        /// The demand requested and not yet used by accepted values; `.none` once finished or cancelled.
         @inlinable
         public var demand: Subscribers.Demand { machine.withLock { $0.demand } }
 
@@ -34,11 +32,9 @@ extension Publishers.Emitting {
 
         /// Sends a value if there is outstanding demand.
         ///
-        /// Returns `true` if the value was accepted: it has been delivered, or (when another
-        /// signal is in flight, e.g. a send from another thread or from inside `onRequest`
-        /// during a `receive`) it is delivered right after, in order, unless the subscriber
-        /// cancels first. Returns `false`, dropping the value, when there is no demand or the
-        /// subscription has ended.
+        /// Returns `true` if the value was accepted: delivered, or (while another signal is in flight, e.g. a
+        /// send from another thread or from `onRequest` during a `receive`) delivered right after, in order,
+        /// unless the subscriber cancels first; `false`, dropping it, with no demand or after the end.
         @inlinable @discardableResult
         public func send(_ value: Output) -> Bool {
             switch machine.withLock({ $0.send(value) }) {
@@ -56,14 +52,12 @@ extension Publishers.Emitting {
             finish(machine.withLock { $0.send(completion: completion) })
         }
 
-        /// Registers the closure called, outside any lock, with each newly requested demand,
-        /// also when `request(_:)` is called from inside the subscriber's `receive(_:)`.
-        /// If demand is already outstanding, it is called at once with that demand. Because it
-        /// can run re-entrantly and from several threads, take a value out of your source
-        /// before sending it, and put it back if ``send(_:)`` returns `false`. While a value
-        /// is out, another call finds nothing to take: so after putting a value back, send it
-        /// again if ``demand`` is no longer `.none` (that call's demand is waiting for it), and
-        /// send the completion only once the source is empty and no value is out.
+        /// Registers the closure called, outside any lock, with each newly requested demand (also from
+        /// inside the subscriber's `receive(_:)`); with demand already outstanding, it is called at once.
+        /// As it can run re-entrantly and on several threads, take a value out of your source before
+        /// sending it, and put it back if ``send(_:)`` returns `false`. While a value is out another call
+        /// finds nothing to take, so after putting one back, send it again if ``demand`` is no longer
+        /// `.none`, and send the completion only once the source is empty and no value is out.
         public func onRequest(_ handler: @escaping @Sendable (Subscribers.Demand) -> Void) {
             let outstanding = machine.withLock { $0.setOnRequest(handler) }
             if outstanding > 0 { handler(outstanding) }

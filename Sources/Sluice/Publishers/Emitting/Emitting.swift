@@ -1,11 +1,8 @@
 extension Publishers {
-    /// A publisher built from a closure that produces values on demand, without writing a
-    /// `Subscription` class: the closure gets an ``Emitter`` (named after RxJava's emitter for
-    /// `Observable.create`) that shows the outstanding demand, reports new requests and
-    /// cancellation, and refuses values beyond the demand.
-    ///
-    /// The body runs once per subscriber, right after the subscriber has received its
-    /// subscription.
+    /// A publisher built from a closure that produces values on demand, without writing a `Subscription`
+    /// class: the closure gets an ``Emitter`` (named after RxJava's emitter for `Observable.create`) that
+    /// shows the outstanding demand, reports new requests and cancellation, and refuses values beyond the
+    /// demand. The body runs once per subscriber, right after the subscriber has received its subscription.
     ///
     /// <!-- snippet: CreateFromValues -->
     /// ```swift
@@ -44,8 +41,7 @@ extension Publishers {
 }
 
 extension AnyPublisher {
-    /// Creates a type-erased publisher from a demand-aware emitter closure; see
-    /// ``Publishers/Emitting``.
+    /// Creates a type-erased publisher from a demand-aware emitter closure; see ``Publishers/Emitting``.
     public static func emitting(
         _ body: @escaping (Publishers.Emitting<Output, Failure>.Emitter) -> Void
     ) -> AnyPublisher<Output, Failure> {

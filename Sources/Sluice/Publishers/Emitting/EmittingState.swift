@@ -1,6 +1,5 @@
-/// The state of one ``Publishers/Emitting`` subscription.
-///
-/// States and transitions (under the emitter's lock; every callout happens after it):
+/// The state of one ``Publishers/Emitting`` subscription. States and transitions (under the emitter's
+/// lock; every callout happens after it):
 ///
 /// ```text
 /// active(idle) ──send(v), demand > 0──▶ active(delivering)       → deliver v
@@ -16,14 +15,9 @@
 /// terminated ──anything──▶ terminated                           (sends are refused)
 /// ```
 ///
-/// A value is accepted only against outstanding demand and the demand is taken at once, so
-/// queued values never exceed the demand; the queue is bounded by it.
-///
-/// The demand, the deliverer, the queue and a completion kept for the deliverer are a
-/// ``SerialDelivery``. `@inlinable` throughout, with the emitter's send path, so that clients
-/// specialise them (the "AnyPublisher.emitting { send each } → sink" row). The subscription's
-/// `request` and `cancel`, reached through `any Subscription`, still run generic code: a cost
-/// per request, not per value.
+/// A value is accepted only against outstanding demand, taken at once, so the queue is bounded by the
+/// demand. The demand, the deliverer, the queue and a completion kept for the deliverer are a
+/// ``SerialDelivery``; `@inlinable` throughout, with the emitter's send path, so clients specialise them.
 @usableFromInline
 struct EmittingState<Output, Failure: Error> {
     @usableFromInline typealias RequestHandler = @Sendable (Subscribers.Demand) -> Void
@@ -68,8 +62,7 @@ struct EmittingState<Output, Failure: Error> {
     }
 
     @usableFromInline var state: State = .active
-    /// The live part; meaningful only while `state == .active`. Kept as stored properties so
-    /// that each event mutates it in place.
+    /// The live part; meaningful only while `state == .active`. Stored, so each event mutates it in place.
     @usableFromInline var active: Active
 
     /// Whether the subscription ended by cancellation (not by a completion).

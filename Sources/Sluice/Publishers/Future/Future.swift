@@ -1,9 +1,8 @@
 /// A publisher that eventually produces a single value and then finishes or fails.
 ///
-/// The closure runs once, when the future is created. Its result is kept: every subscriber,
-/// also one that subscribes later, receives it. A success is delivered once the subscriber
-/// has requested at least one value, followed by `.finished`; a failure is delivered at once.
-/// The promise may be called from any thread; only its first call counts.
+/// The closure runs once, when the future is created; its result is kept, and every subscriber, also a
+/// later one, receives it: a success once it has requested a value, followed by `.finished`, a failure at
+/// once. The promise may be called from any thread; only its first call counts.
 ///
 /// <!-- snippet: FutureKeepsItsResult -->
 /// ```swift
@@ -14,16 +13,12 @@
 /// let second = await future.value      // 42 again: the result is kept, not made again
 /// ```
 public final class Future<Output, Failure: Error>: Publisher {
-    /// A type that represents a closure to invoke in the future, when an element or error is
-    /// available.
+    /// A type that represents a closure to invoke in the future, when an element or error is available.
     ///
-    /// `@Sendable`, unlike Combine's: the point of a promise is to be fulfilled later, from a
-    /// callback, a dispatch queue or a `Task`, which Swift 6 allows only for a `Sendable`
-    /// closure. Calling it hands the result to the future's subscribers on the calling thread
-    /// (a `sink` made on an actor still runs its closure there). The result is `sending`: a
-    /// value that is not `Sendable` must be given away, so the code that fulfils the promise
-    /// cannot go on using it while the subscribers do (the compiler says so); a `Sendable`
-    /// value is passed as usual.
+    /// `@Sendable`, unlike Combine's: a promise is fulfilled later, from a callback, a dispatch queue or a
+    /// `Task`, which Swift 6 allows only for a `Sendable` closure. Calling it hands the result to the
+    /// subscribers on the calling thread (a `sink` made on an actor still runs its closure there). The
+    /// result is `sending`: a non-`Sendable` value must be given away; a `Sendable` one is passed as usual.
     public typealias Promise = @Sendable (sending Result<Output, Failure>) -> Void
 
     @usableFromInline let storage: FutureStorage<Output, Failure>
@@ -41,22 +36,19 @@ public final class Future<Output, Failure: Error>: Publisher {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureConduit(downstream: subscriber, parent: self)
         subscriber.receive(subscription: conduit)
-        // Registered only after the subscription has been handed over, so no signal can
-        // overtake it (rule 1).
+        // Registered only after the subscription is handed over, so no signal overtakes it (rule 1).
         if let result = storage.register(conduit.combineIdentifier, conduit.fulfil) {
             conduit.fulfil(result)
         }
     }
 }
 
-// Sendable where its output is, as the subjects are: the one stored property is the storage,
-// whose state is behind its lock.
+// Sendable where its output is, as the subjects are: its one stored property, the storage, is locked.
 extension Future: Sendable where Output: Sendable {}
 
-/// The state of a ``Future`` shared with its conduits and its promise: the result once known,
-/// and the conduits waiting for it. A struct around the one lock's buffer, so that a future
-/// costs two allocations (itself and the lock's), and the promise captures one reference
-/// (the row "await Future(…).value").
+/// The state of a ``Future`` shared with its conduits and its promise: the result once known, and the
+/// conduits waiting for it. A struct around the one lock's buffer, so that a future costs two
+/// allocations (itself and the lock's) and the promise captures one reference.
 ///
 /// ```text
 /// pending(waiting) ──fulfil──▶ resolved(result)   (the waiting conduits are fulfilled after the lock)
@@ -86,8 +78,7 @@ struct FutureStorage<Output, Failure: Error> {
         for waiter in waiters { waiter.fulfil(result) }
     }
 
-    /// The result once a promise was called, `nil` while pending (`Future.value` returns it
-    /// without subscribing).
+    /// The result once a promise was called, `nil` while pending (`Future.value` reads it unsubscribed).
     @inlinable
     var result: Result<Output, Failure>? {
         state.withLock { state in
@@ -128,10 +119,7 @@ struct FutureStorage<Output, Failure: Error> {
     }
 }
 
-// Safe to share: every access to the state goes through its lock (the one stored property,
-// shared by every copy), and fulfilling hands the
-// result to the subscribers on the promise's thread, as Combine's contract has it (rule 3
-// holds: one result, delivered once per conduit). This is what lets the promise be @Sendable;
-// the promise takes its result `sending`, so a value that is not Sendable enters the storage
-// only when its sender can no longer touch it.
+// Safe to share: every access to the state goes through its lock, and fulfilling hands the result to the
+// subscribers on the promise's thread (rule 3 holds: one result, delivered once per conduit). The result
+// comes `sending`, so a non-Sendable value enters the storage only when its sender can no longer touch it.
 extension FutureStorage: @unchecked Sendable {}

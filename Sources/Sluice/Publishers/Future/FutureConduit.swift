@@ -1,7 +1,5 @@
-/// One subscriber's subscription to a ``Future``.
-///
-/// States and transitions of ``FutureConduit/Machine`` (under the conduit's lock; signals
-/// are sent after it):
+/// One subscriber's subscription to a ``Future``. States and transitions of ``FutureConduit/Machine``
+/// (under the conduit's lock; signals are sent after it):
 ///
 /// ```text
 /// active(result: nil, demanded) ──request──▶ active(demanded: true)
@@ -13,14 +11,9 @@
 /// delivering ──cancel──▶ done;  done ──anything──▶ done
 /// ```
 ///
-/// The conduit holds its ``Future`` (not only the storage) while it is active or delivering,
-/// so that its mirror shows it as Combine's does (`parent`, `subject`); the storage holds the
-/// conduit only until then, so the cycle ends with the stream, as Combine's.
-///
-/// `@inlinable`, with ``Future`` and its storage, so that clients specialise the conduit's
-/// creation and fulfilment: unspecialised, `Future(…).sink` took about twice as long per
-/// subscriber. Its `request` and `cancel`, reached through `any Subscription`, still run
-/// generic code.
+/// The conduit holds its ``Future`` while active or delivering, so that its mirror shows it as Combine's
+/// does (`parent`, `subject`); the storage holds the conduit only until then, so the cycle ends with the
+/// stream. `@inlinable`, with ``Future`` and its storage, so clients specialise it.
 @usableFromInline
 final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -40,7 +33,6 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
         @usableFromInline
         enum State {
             case active(Downstream, Future<Output, Failure>, result: Result<Output, Failure>?, demanded: Bool)
-            /// The result is on its way to the downstream.
             case delivering(Downstream, Future<Output, Failure>)
             case done
         }
@@ -89,7 +81,6 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
             }
         }
 
-        /// The result was delivered.
         @inlinable
         mutating func delivered() {
             if case .delivering = state { state = .done }
@@ -143,7 +134,8 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     /// Combine's children: the future (`parent`, and again as `subject`) and the downstream
     /// while the stream lasts, `nil` after; whether the downstream has asked for the value.
     @usableFromInline var customMirror: Mirror {
-        let (downstream, parent, demanded) = machine.withLock { machine -> (Downstream?, Future<Output, Failure>?, Bool) in
+        let (downstream, parent, demanded) = machine.withLock {
+            machine -> (Downstream?, Future<Output, Failure>?, Bool) in
             switch machine.state {
             case .active(let downstream, let parent, _, let demanded): (downstream, parent, demanded)
             case .delivering(let downstream, let parent): (downstream, parent, false)
@@ -151,7 +143,11 @@ final class FutureConduit<Downstream: Subscriber>: Subscription, CustomStringCon
             }
         }
         return Mirror(
-            self, children: ["parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": demanded, "subject": parent as Any],
+            self,
+            children: [
+                "parent": parent as Any, "downstream": downstream as Any,
+                "hasAnyDemand": demanded, "subject": parent as Any
+            ],
             displayStyle: nil)
     }
 

@@ -1,7 +1,6 @@
-// Combine's specialised overloads of the reducing operators on `Just`: over its one element
-// each result is known at once, so it is computed when the operator is called (closures
-// included, once) and published by a `Just` or, for the `try` forms, a `Result` publisher
-// that fails with what the closure threw.
+// Combine's specialised overloads of the reducing operators on `Just`: over its one element each result is
+// known at once, so it is computed when the operator is called (closures included, once) and published by a
+// `Just` or, for the `try` forms, a `Result` publisher that fails with what the closure threw.
 
 extension Just {
     /// Publishes the output in a one-element array.
@@ -25,7 +24,10 @@ extension Just {
     /// Combines `initialResult` with the output now, once: the result publishes the
     /// accumulated value, or fails with the error the closure threw.
     @inlinable
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryReduce<T>(
+        _ initialResult: T,
+        _ nextPartialResult: (T, Output) throws -> T
+    ) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
     }
 
@@ -47,8 +49,7 @@ extension Just {
         Just<Bool>(predicate(output))
     }
 
-    /// Tests the output now, once: the result publishes whether `predicate` holds, or fails
-    /// with the error it threw.
+    /// Tests the output now, once: publishes whether `predicate` holds, or fails with the error it threw.
     @inlinable
     public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         Result<Bool, any Error>.Publisher(Result { try predicate(output) })
@@ -60,8 +61,7 @@ extension Just {
         contains(where: predicate)
     }
 
-    /// Tests the output now, once: the result publishes whether `predicate` holds, or fails
-    /// with the error it threw.
+    /// Tests the output now, once: publishes whether `predicate` holds, or fails with the error it threw.
     @inlinable
     public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
         tryContains(where: predicate)

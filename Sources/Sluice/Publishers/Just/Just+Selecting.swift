@@ -1,7 +1,6 @@
-// Combine's specialised overloads of the selecting and sequencing operators on `Just`: whether
-// the one element is kept is decided when the operator is called (a predicate runs then,
-// once), and the result is a `Just` or an `Optional` publisher that finishes without a value
-// when the element is not kept. A negative count or index traps, as the generic operators do.
+// Combine's specialised overloads of the selecting and sequencing operators on `Just`: whether the element is
+// kept is decided when the operator is called (a predicate runs then, once); the result is a `Just` or an
+// `Optional` publisher. A negative count or index traps, as the generic operators do.
 
 extension Just {
     /// Returns `self`: the only element is the first.
@@ -10,8 +9,7 @@ extension Just {
         self
     }
 
-    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes
-    /// without a value.
+    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes without a value.
     @inlinable
     public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(predicate(output) ? output : nil)
@@ -23,8 +21,7 @@ extension Just {
         self
     }
 
-    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes
-    /// without a value.
+    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes without a value.
     @inlinable
     public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         first(where: predicate)
@@ -50,10 +47,8 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// Publishes the output only when `range` starts at 0, its position.
-    ///
-    /// This is Combine's own overload, and it behaves as Combine's does: an empty range
-    /// starting at 0 (`0..<0`) publishes the output too, and a range starting below 0 publishes
+    /// Publishes the output only when `range` starts at 0, its position, as Combine's own overload does: an
+    /// empty range starting at 0 (`0..<0`) publishes the output too, and a range starting below 0 publishes
     /// nothing and does not trap, unlike the generic `output(in:)`.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
@@ -67,8 +62,7 @@ extension Just {
         return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
     }
 
-    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes
-    /// without a value.
+    /// Tests the output now, once: the result publishes it if `predicate` holds, or finishes without a value.
     @inlinable
     public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         first(where: predicate)
@@ -80,9 +74,8 @@ extension Just {
         prepend(elements)
     }
 
-    /// Publishes `elements`, then the output, from one array built now (`elements` is
-    /// iterated once, here, after room is reserved from its `underestimatedCount`, as
-    /// Combine's does).
+    /// Publishes `elements`, then the output, from one array built now (`elements` is iterated once, here,
+    /// after room is reserved from its `underestimatedCount`, as Combine's does).
     @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
         Publishers.Sequence(sequence: elements + [output])
@@ -94,8 +87,7 @@ extension Just {
         append(elements)
     }
 
-    /// Publishes the output, then `elements`, from one array built now (`elements` is
-    /// iterated once, here).
+    /// Publishes the output, then `elements`, from one array built now (`elements` is iterated once, here).
     @inlinable
     public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
         var all = [output]

@@ -1,10 +1,7 @@
-// Combine's specialised overloads of the transforming and error operators on `Just`.
-//
-// Each one applies its closure to `output` at once, when it is called, and returns the
-// publisher of the outcome (a `Just`, or an `Optional`/`Result` publisher when the outcome may
-// be empty or a failure) instead of an operator wrapping `self`. The closures are not
-// `@escaping`: none is kept. As members of `Just` they win over the generic operators on
-// `Publisher`, so `Just(1).map { $0 + 1 }` is a `Just<Int>`.
+// Combine's specialised overloads of the transforming and error operators on `Just`, which win over the
+// generic ones (`Just(1).map { $0 + 1 }` is a `Just<Int>`): each applies its closure (never kept) to `output`
+// when it is called and returns the publisher of the outcome: a `Just`, or an `Optional`/`Result` publisher
+// when the outcome may be empty or a failure.
 
 extension Just {
     /// Applies `transform` to the output now, once, and publishes the result.
@@ -13,8 +10,7 @@ extension Just {
         Just<T>(transform(output))
     }
 
-    /// Applies `transform` to the output now, once: the result publishes its value, or fails
-    /// with the error the closure threw.
+    /// Applies `transform` to the output now, once: publishes its value, or fails with the error it threw.
     @inlinable
     public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(Result { try transform(output) })
@@ -27,8 +23,7 @@ extension Just {
         Optional<T>.Publisher(transform(output))
     }
 
-    /// Tests the output now, once: the result publishes it if `isIncluded` holds, or finishes
-    /// without a value.
+    /// Tests the output now, once: publishes it if `isIncluded` holds, or finishes without a value.
     @inlinable
     public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(isIncluded(output) ? output : nil)
@@ -46,8 +41,7 @@ extension Just {
         Result<Output, E>.Publisher(.success(output))
     }
 
-    /// Combines `initialResult` with the output now, once, and publishes the one partial
-    /// result (a scan over one element).
+    /// Publishes the one partial result: `initialResult` combined with the output now, once.
     @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Never>.Publisher {
         reduce(initialResult, nextPartialResult)
@@ -56,7 +50,10 @@ extension Just {
     /// Combines `initialResult` with the output now, once: the result publishes the partial
     /// result, or fails with the error the closure threw.
     @inlinable
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryScan<T>(
+        _ initialResult: T,
+        _ nextPartialResult: (T, Output) throws -> T
+    ) -> Result<T, any Error>.Publisher {
         tryReduce(initialResult, nextPartialResult)
     }
 
@@ -66,11 +63,12 @@ extension Just {
         self
     }
 
-    /// Calls `predicate` once now, with the output as both arguments, so that an error it
-    /// throws fails the result; otherwise the result publishes the output (one element has
-    /// no duplicate).
+    /// Calls `predicate` once now, with the output as both arguments, so that an error it throws fails the
+    /// result; otherwise the result publishes the output (one element has no duplicate).
     @inlinable
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryRemoveDuplicates(
+        by predicate: (Output, Output) throws -> Bool
+    ) -> Result<Output, any Error>.Publisher {
         Result<Output, any Error>.Publisher(Result<Output, Never>.success(output).tryCheckingSuccess(predicate))
     }
 

@@ -1,7 +1,6 @@
 /// A publisher that emits an output to each subscriber just once, and then finishes.
 ///
-/// `Just` never fails. It delivers its value when the subscriber requests at least one
-/// element, then finishes at once.
+/// `Just` never fails: it delivers its value when the subscriber requests at least one element, then finishes.
 public struct Just<Output>: Publisher {
     /// The kind of errors this publisher might publish: `Just` cannot fail.
     public typealias Failure = Never

@@ -9,14 +9,10 @@ import Synchronization
 /// settled ──request / cancel──▶ settled             (nothing)
 /// ```
 ///
-/// The first `request` or `cancel` settles it, through one atomic exchange: no lock, so that a
-/// `flatMap` making one of these per value pays one allocation for it. Only that caller takes
-/// the subscriber, so a `cancel` racing a `request` either prevents both signals or none.
-///
-/// `request(_:)` and `cancel()` are reached through `any Subscription`, whose witnesses run
-/// generic code with type-metadata look-ups; so both go through ``settle``, a
-/// ``SpecializedEntry`` made in the initialiser, which is inlined into the client's
-/// specialised `receive(subscriber:)`.
+/// The first `request` or `cancel` settles it through one atomic exchange (no lock, so a `flatMap` making
+/// one per value pays one allocation); only that caller takes the subscriber, so a `cancel` racing a
+/// `request` prevents both signals or none. Both go through ``settle``, a ``SpecializedEntry`` inlined into
+/// the client's specialised `receive(subscriber:)`, as calls through `any Subscription` run generic code.
 
 @usableFromInline
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription,

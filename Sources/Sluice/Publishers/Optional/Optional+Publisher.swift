@@ -20,8 +20,7 @@ extension Optional {
         /// The output to deliver to each subscriber, if any.
         public let output: Wrapped?
 
-        /// Creates a publisher to emit the value of the optional, or to finish immediately if
-        /// the optional doesn't have a value.
+        /// Creates a publisher to emit the value of the optional, or to finish immediately if it has none.
         @inlinable
         public init(_ output: Output?) {
             self.output = output

@@ -1,9 +1,7 @@
-// Combine's specialised overloads of the reducing operators on `Optional.Publisher`: the
-// result is computed when the operator is called (a closure runs then, at most once).
-//
-// Unlike the generic operators, most of these publish nothing when the output is `nil`:
-// `count()` sends no 0, `allSatisfy(_:)` no `true`, `contains` no `false`, `reduce` not its
-// initial result; only `collect()` sends an (empty) array. That is Combine's behaviour.
+// Combine's specialised overloads of the reducing operators on `Optional.Publisher`: the result is computed
+// when the operator is called (a closure runs then, at most once). Unlike the generic operators, most of
+// these publish nothing when the output is `nil`: `count()` sends no 0, `allSatisfy(_:)` no `true`,
+// `contains` no `false`, `reduce` not its initial result; only `collect()` sends an (empty) array, as in Combine.
 
 extension Optional.Publisher {
     /// Publishes the output in a one-element array, or an empty array when there is none.
@@ -25,29 +23,25 @@ extension Optional.Publisher {
         Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
     }
 
-    /// Returns `self`: the only element, if any, is the smallest; `areInIncreasingOrder` is
-    /// not called.
+    /// Returns `self`: the only element, if any, is the smallest; `areInIncreasingOrder` is not called.
     @inlinable
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Wrapped>.Publisher {
         self
     }
 
-    /// Returns `self`: the only element, if any, is the largest; `areInIncreasingOrder` is
-    /// not called.
+    /// Returns `self`: the only element, if any, is the largest; `areInIncreasingOrder` is not called.
     @inlinable
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Wrapped>.Publisher {
         self
     }
 
-    /// Tests the output, if any, now, and publishes whether `predicate` holds; with no output
-    /// it publishes nothing (no `false`).
+    /// Publishes whether `predicate` holds for the output, tested now; with no output, nothing (no `false`).
     @inlinable
     public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
     }
 
-    /// Tests the output, if any, now, and publishes whether `predicate` holds; with no output
-    /// it publishes nothing (no `true`).
+    /// Publishes whether `predicate` holds for the output, tested now; with no output, nothing (no `true`).
     @inlinable
     public func allSatisfy(_ predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
         contains(where: predicate)
@@ -75,8 +69,7 @@ extension Optional.Publisher where Wrapped: Comparable {
 }
 
 extension Optional.Publisher where Wrapped: Equatable {
-    /// Publishes whether the output equals `output`, compared now; with no output it
-    /// publishes nothing (no `false`).
+    /// Publishes whether the output equals `output`, compared now; with no output, nothing (no `false`).
     @inlinable
     public func contains(_ output: Output) -> Optional<Bool>.Publisher {
         Optional<Bool>.Publisher(self.output.map { $0 == output })

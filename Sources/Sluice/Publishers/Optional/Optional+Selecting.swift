@@ -1,7 +1,6 @@
-// Combine's specialised overloads of the selecting operators on `Optional.Publisher`: whether
-// the output, if any, is kept is decided when the operator is called (a predicate runs then,
-// at most once, and not at all when the output is `nil`). A negative count or index traps, as
-// the generic operators do.
+// Combine's specialised overloads of the selecting operators on `Optional.Publisher`: whether the output, if
+// any, is kept is decided when the operator is called (a predicate runs then, at most once, and not at all
+// when the output is `nil`). A negative count or index traps, as the generic operators do.
 
 extension Optional.Publisher {
     /// Returns `self`: the only element, if any, is the first.
@@ -41,8 +40,7 @@ extension Optional.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
     }
 
-    /// Publishes the output, if any, only when `index` is 0, its position; a negative
-    /// `index` traps.
+    /// Publishes the output, if any, only when `index` is 0, its position; a negative `index` traps.
     @inlinable
     public func output(at index: Int) -> Optional<Wrapped>.Publisher {
         if index < 0 { Violation.negativeCount(index, in: "output(at:)") }
@@ -60,8 +58,7 @@ extension Optional.Publisher {
         return Optional<Wrapped>.Publisher(positions.contains(0) ? output : nil)
     }
 
-    /// Publishes the output, if any, only when `maxLength` is positive; a negative
-    /// `maxLength` traps.
+    /// Publishes the output, if any, only when `maxLength` is positive; a negative `maxLength` traps.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Wrapped>.Publisher {
         if maxLength < 0 { Violation.negativeCount(maxLength, in: "prefix(_:)") }

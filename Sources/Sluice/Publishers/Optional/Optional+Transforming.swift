@@ -1,14 +1,10 @@
-// Combine's specialised overloads of the transforming and error operators on
-// `Optional.Publisher`.
-//
-// Each one works on `output` at once, when it is called (a closure runs then, at most once,
-// and not at all when `output` is `nil`), and returns the publisher of the outcome instead of
-// an operator wrapping `self`. As members of `Optional.Publisher` they win over the generic
-// operators on `Publisher`.
+// Combine's specialised overloads of the transforming and error operators on `Optional.Publisher`: each one
+// works on `output` at once, when it is called (a closure runs then, at most once, and not at all when
+// `output` is `nil`), and returns the publisher of the outcome instead of an operator wrapping `self`. As
+// members of `Optional.Publisher` they win over the generic operators on `Publisher`.
 
 extension Optional.Publisher {
-    /// Applies `transform` to the output, if any, now, and publishes the result; `nil` stays
-    /// `nil`.
+    /// Applies `transform` to the output, if any, now, and publishes the result; `nil` stays `nil`.
     @inlinable
     public func map<T>(_ transform: (Output) -> T) -> Optional<T>.Publisher {
         Optional<T>.Publisher(output.map(transform))
@@ -21,8 +17,7 @@ extension Optional.Publisher {
         Optional<T>.Publisher(output.flatMap(transform))
     }
 
-    /// Tests the output, if any, now: the result publishes it if `isIncluded` holds, or
-    /// finishes without a value.
+    /// Tests the output, if any, now: publishes it if `isIncluded` holds, or finishes without a value.
     @inlinable
     public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Wrapped>.Publisher {
         Optional<Wrapped>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })

@@ -1,10 +1,9 @@
 /// A type of object with a publisher that emits before the object has changed.
 ///
-/// By default an object gets an ``ObservableObjectPublisher`` that emits before any of its
-/// ``Published`` properties changes — one publisher per object, the same instance every time
-/// ``objectWillChange`` is read, found through the standard library's `Mirror` (the object's
-/// `@Published` properties, its superclasses' included, share it). An object without `@Published`
-/// properties gets a new publisher at each read, which never emits: declare
+/// By default an object gets an ``ObservableObjectPublisher`` that emits before any of its ``Published``
+/// properties changes: one publisher per object, found through `Mirror` (its `@Published` properties,
+/// its superclasses' included, share it), the same instance at every read of ``objectWillChange``. An
+/// object without `@Published` properties gets a new publisher at each read, which never emits: declare
 /// `let objectWillChange = ObservableObjectPublisher()` and call `send()` yourself instead.
 ///
 /// <!-- snippet: ObservableObjectWillChange -->

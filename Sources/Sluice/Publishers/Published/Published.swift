@@ -1,12 +1,11 @@
 /// A type that publishes a property marked with an attribute.
 ///
-/// `@Published` on a property of a class gives it a publisher, `$property`, that emits the
-/// current value to each new subscriber (with its first demand), then each new value when the
-/// property is set — before it is stored, as in Combine: a subscriber that reads the property
-/// then sees the old value. In an ``ObservableObject``, setting it first makes the object's
-/// ``ObservableObject/objectWillChange`` emit. `@Published` works on classes only (as in
-/// Combine, on a struct's property it does not compile). Reading and setting are thread-safe;
-/// the subscribers run on the setting thread.
+/// `@Published` on a property of a class gives it a publisher, `$property`, that emits the current value to
+/// each new subscriber (with its first demand), then each new value when the property is set — before it is
+/// stored, as in Combine: a subscriber that reads the property then sees the old value. In an
+/// ``ObservableObject``, setting it first makes the object's ``ObservableObject/objectWillChange`` emit.
+/// `@Published` works on classes only (as in Combine, on a struct's property it does not compile). Reading
+/// and setting are thread-safe; the subscribers run on the setting thread.
 ///
 /// <!-- snippet: PublishedBeforeStored -->
 /// ```swift
@@ -58,11 +57,9 @@ public struct Published<Value> {
         set { object[keyPath: storageKeyPath].box.set(newValue) }
     }
 
-    /// The publisher of a `@Published` property: see ``Published``.
-    ///
-    /// It never completes. Each subscriber gets the value current when it first asks, then the
-    /// values set after that for which it has demand (a value set while it has none is dropped,
-    /// as for a `CurrentValueSubject`).
+    /// The publisher of a `@Published` property (see ``Published``); it never completes. Each subscriber gets
+    /// the value current when it first asks, then the values set after that for which it has demand (a value
+    /// set while it has none is dropped, as for a `CurrentValueSubject`).
     public struct Publisher: Sluice.Publisher {
         public typealias Output = Value
         public typealias Failure = Never
@@ -79,10 +76,9 @@ public struct Published<Value> {
 }
 
 extension Publisher where Failure == Never {
-    /// Sets a `@Published` property to each value this publisher sends, for as long as the
-    /// property exists: the subscription ends with the object that owns the property (no
-    /// `AnyCancellable` to keep), and holds the object only weakly, so a pipeline that feeds an
-    /// object's own property makes no reference cycle.
+    /// Sets a `@Published` property to each value this publisher sends, for as long as the property exists:
+    /// the subscription ends with the object that owns the property (no `AnyCancellable` to keep), and holds
+    /// the object only weakly, so a pipeline that feeds an object's own property makes no reference cycle.
     ///
     /// <!-- snippet: PublishedAssignTo -->
     /// ```swift
@@ -92,16 +88,18 @@ extension Publisher where Failure == Never {
     /// }
     /// ```
     ///
-    /// Where the property is set: made in actor-isolated code (`isolation` defaults to the
-    /// caller's actor: a main-actor model's `init`), on that actor, at once when a value
-    /// arrives already there and otherwise after a hop, as a `sink` runs its closure; so the
-    /// object's `objectWillChange` and the property's subscribers hear of it there. Outside
-    /// actors, on the thread the publisher sends from, as in Combine.
+    /// Where the property is set: made in actor-isolated code (`isolation` defaults to the caller's actor,
+    /// as in a main-actor model's `init`), on that actor, at once or after a hop, as a `sink` runs its
+    /// closure; outside actors, on the thread the publisher sends from, as in Combine.
     public func assign(to published: inout Published<Output>.Publisher, isolation: (any Actor)? = #isolation) {
         let box = published.box
-        let subscriber = Subscribers.Sink<Output, Never>(receiveCompletion: { _ in }, receiveValue: { [weak box] value in
-            box?.set(value)
-        }, isolation: isolation)
+        let subscriber = Subscribers.Sink<Output, Never>(
+            receiveCompletion: { _ in },
+            receiveValue: { [weak box] value in
+                box?.set(value)
+            },
+            isolation: isolation
+        )
         box.keep(AnyCancellable(subscriber))
         subscribe(subscriber)
     }

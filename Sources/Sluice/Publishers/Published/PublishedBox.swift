@@ -1,7 +1,6 @@
-/// The storage of one `@Published` property, shared by every copy of its wrapper (the one in the
-/// object, the ones `Mirror` hands out, each `$property` publisher): the value, the subject that
-/// publishes it, the object's `objectWillChange` once someone has read it, and the subscriptions
-/// `assign(to:)` attached, cancelled with the property.
+/// The storage of one `@Published` property, shared by every copy of its wrapper (in the object, from
+/// `Mirror`, in each `$property` publisher): the value, its subject, the object's `objectWillChange` once
+/// read, and the subscriptions `assign(to:)` attached, cancelled with the property.
 @usableFromInline
 final class PublishedBox<Value> {
     @usableFromInline
@@ -25,11 +24,9 @@ final class PublishedBox<Value> {
     @inlinable var value: Value { state.withLock { $0.value } }
 
     /// `objectWillChange` first, then the subscribers (who still read the old value), then the store.
-    ///
-    /// Atomic with respect to other sets: each set is numbered under the subject's lock, where
-    /// its value takes its place in every subscriber's order, and is stored only if no later
-    /// set has been stored already. So after concurrent sets, the stored value is the one
-    /// every subscriber received last (no lock is held while subscribers are called: rule 6).
+    /// Each set is numbered under the subject's lock, where its value takes its place in every
+    /// subscriber's order, and is stored only if no later set was: after concurrent sets, the stored
+    /// value is the one every subscriber received last (no lock is held while they are called: rule 6).
     @inlinable
     func set(_ newValue: Value) {
         state.withLock { $0.objectWillChange }?.send()

@@ -19,9 +19,8 @@ public struct Record<Output, Failure: Error>: Publisher {
     /// The recorded output and completion.
     public let recording: Recording
 
-    /// Creates a publisher to interactively record a series of outputs and a completion.
-    ///
-    /// Without an explicit completion the recording finishes normally.
+    /// Creates a publisher to interactively record a series of outputs and a completion; without an
+    /// explicit completion the recording finishes normally.
     public init(record: (inout Recording) -> Void) {
         var recording = Recording()
         record(&recording)
@@ -51,9 +50,8 @@ public struct Record<Output, Failure: Error>: Publisher {
 }
 
 extension Record {
-    /// A recorded sequence of outputs, followed by a completion value.
-    ///
-    /// Recording anything after the completion is a programming error and traps.
+    /// A recorded sequence of outputs, followed by a completion value. Recording anything after the
+    /// completion is a programming error and traps.
     public struct Recording {
         /// The kind of values recorded.
         public typealias Input = Output
@@ -61,8 +59,7 @@ extension Record {
         /// The output which will be sent to a subscriber.
         public private(set) var output: [Output]
 
-        /// The completion which will be sent to a subscriber (`.finished` until one is
-        /// recorded).
+        /// The completion which will be sent to a subscriber (`.finished` until one is recorded).
         public private(set) var completion: Subscribers.Completion<Failure>
 
         private var isCompleted: Bool

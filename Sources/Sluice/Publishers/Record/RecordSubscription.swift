@@ -1,7 +1,6 @@
-/// Plays a ``Record`` to one subscriber, per demand, without recursion: its output goes
-/// through a ``SequenceSubscription`` over the recorded array, which ends with the recorded
-/// completion, so demand, re-entrancy and cancellation are the sequence publisher's. This type
-/// adds only what Combine shows of a record's subscription: its description and mirror.
+/// Plays a ``Record`` to one subscriber through a ``SequenceSubscription`` over the recorded array, ending
+/// with the recorded completion, so demand, re-entrancy and cancellation are the sequence publisher's; this
+/// type adds only what Combine shows of a record's subscription: its description and mirror.
 final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
@@ -24,8 +23,7 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
 
     func cancel() { playback.cancel() }
 
-    /// The recorded values, or `"Cancelled Events"` once cancelled or completed, as Combine
-    /// prints it.
+    /// The recorded values, or `"Cancelled Events"` once cancelled or completed, as Combine prints it.
     var description: String {
         playback.isTerminated ? "Cancelled Events" : playback.sequence.description
     }

@@ -23,8 +23,7 @@ extension Result {
             self.result = result
         }
 
-        /// Creates a publisher that sends the specified output to all subscribers and then
-        /// finishes.
+        /// Creates a publisher that sends the specified output to all subscribers and then finishes.
         @inlinable
         public init(_ output: Output) {
             self.init(.success(output))

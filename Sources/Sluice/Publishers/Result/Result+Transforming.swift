@@ -1,10 +1,7 @@
-// Combine's specialised overloads of the transforming and error operators on
-// `Result.Publisher`.
-//
-// Each one works on `result` at once, when it is called (a closure runs then, at most once,
-// and not at all for a failure, which passes through), and returns the publisher of the
-// outcome instead of an operator wrapping `self`. A `try` form's result fails with the error
-// its closure threw. As members of `Result.Publisher` they win over the generic operators.
+// Combine's specialised overloads of the transforming and error operators on `Result.Publisher`, which win
+// over the generic operators: each works on `result` when it is called (a closure runs then, at most once,
+// and not for a failure, which passes through) and returns the publisher of the outcome. A `try` form's
+// result fails with the error its closure threw.
 
 extension Result {
     /// Maps a success with a closure that can throw; a failure, or what the closure threw,
@@ -29,8 +26,7 @@ extension Result {
 }
 
 extension Result.Publisher {
-    /// Applies `transform` to the success, if any, now, and publishes the result; a failure
-    /// passes through.
+    /// Applies `transform` to the success, if any, now, and publishes the result; a failure passes through.
     @inlinable
     public func map<T>(_ transform: (Output) -> T) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(result.map(transform))
@@ -49,8 +45,7 @@ extension Result.Publisher {
         Result<Output, E>.Publisher(result.mapError(transform))
     }
 
-    /// Combines `initialResult` with the success, if any, now, and publishes the one partial
-    /// result; a failure passes through.
+    /// Publishes the one partial result, `initialResult` combined with the success; a failure passes through.
     @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
         reduce(initialResult, nextPartialResult)
@@ -59,7 +54,10 @@ extension Result.Publisher {
     /// Combines `initialResult` with the success, if any, now: the result publishes the
     /// partial result, or fails with the error the closure threw or the original failure.
     @inlinable
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryScan<T>(
+        _ initialResult: T,
+        _ nextPartialResult: (T, Output) throws -> T
+    ) -> Result<T, any Error>.Publisher {
         tryReduce(initialResult, nextPartialResult)
     }
 
@@ -72,7 +70,9 @@ extension Result.Publisher {
     /// Calls `predicate` once now, with the success as both arguments, so that an error it
     /// throws fails the result; otherwise the success or the original failure is published.
     @inlinable
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryRemoveDuplicates(
+        by predicate: (Output, Output) throws -> Bool
+    ) -> Result<Output, any Error>.Publisher {
         Result<Output, any Error>.Publisher(result.tryCheckingSuccess(predicate))
     }
 

@@ -1,8 +1,7 @@
-// Combine's specialised overloads of the reducing operators on `Publishers.Sequence`: the
-// result is computed when the operator is called, by iterating the sequence once then (an
-// endless sequence never returns), and published by a `Result` publisher, an `Optional`
-// publisher (`Failure == Never`: nothing when there is no such element) or a `Just`. A `try`
-// form's result fails with the error its closure threw; iteration stops there.
+// Combine's specialised overloads of the reducing operators on `Publishers.Sequence`: the result is computed
+// when the operator is called, iterating the sequence once (an endless one never returns), and published by a
+// `Result`, an `Optional` (`Failure == Never`: nothing when there is no such element) or a `Just` publisher.
+// A `try` form's result fails with the error its closure threw; iteration stops there.
 
 extension Publishers.Sequence {
     /// Publishes all the elements in one array.
@@ -14,19 +13,24 @@ extension Publishers.Sequence {
     /// Accumulates every element now, in order, and publishes the result (`initialResult`
     /// for an empty sequence). The closure is not kept, though its type says `@escaping`.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(
+        _ initialResult: T,
+        _ nextPartialResult: @escaping (T, Output) -> T
+    ) -> Result<T, Failure>.Publisher {
         Result<T, Failure>.Publisher(.success(sequence.reduce(initialResult, nextPartialResult)))
     }
 
     /// Accumulates every element now, in order: the result publishes the accumulated value,
     /// or fails with the first error the closure throws. The closure is not kept.
     @inlinable
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryReduce<T>(
+        _ initialResult: T,
+        _ nextPartialResult: @escaping (T, Output) throws -> T
+    ) -> Result<T, any Error>.Publisher {
         Result<T, any Error>.Publisher(Result { try sequence.reduce(initialResult, nextPartialResult) })
     }
 
-    /// Tests the elements now, in order, up to the first that satisfies `predicate`, and
-    /// publishes whether there was one.
+    /// Tests the elements now, in order, up to the first that satisfies `predicate`; publishes whether one did.
     @inlinable
     public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.contains(where: predicate)))
@@ -61,8 +65,7 @@ extension Publishers.Sequence {
 }
 
 extension Publishers.Sequence where Elements.Element: Equatable {
-    /// Searches the elements now, up to the first equal to `output`, and publishes whether
-    /// there was one.
+    /// Searches the elements now, up to the first equal to `output`, and publishes whether there was one.
     @inlinable
     public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
         Result<Bool, Failure>.Publisher(.success(sequence.contains(output)))
@@ -70,15 +73,13 @@ extension Publishers.Sequence where Elements.Element: Equatable {
 }
 
 extension Publishers.Sequence where Failure == Never {
-    /// Publishes the smallest element by `areInIncreasingOrder`, found now (the first of
-    /// equals), or nothing for an empty sequence.
+    /// Publishes the smallest element by `areInIncreasingOrder`, found now (first of equals); nothing if empty.
     @inlinable
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(sequence.min(by: areInIncreasingOrder))
     }
 
-    /// Publishes the largest element by `areInIncreasingOrder`, found now, or nothing for an
-    /// empty sequence.
+    /// Publishes the largest element by `areInIncreasingOrder`, found now, or nothing for an empty sequence.
     @inlinable
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(sequence.max(by: areInIncreasingOrder))

@@ -1,14 +1,11 @@
-// Combine's specialised overloads of the selecting operators on `Publishers.Sequence`.
-//
-// `dropFirst(_:)`, `drop(while:)` and `prefix(_:)` wrap the sequence in the standard
-// library's lazy views (`drop(while:)` runs its predicate now, up to the first element it
-// keeps); `prefix(while:)` and `output(in:)` build an array now. `first`, `last` and
-// `output(at:)` (`Failure == Never`) find their element now and publish it by an `Optional`
-// publisher, which finishes without a value when there is none.
+// Combine's specialised overloads of the selecting operators on `Publishers.Sequence`: `dropFirst(_:)`,
+// `drop(while:)` and `prefix(_:)` wrap the sequence in the standard library's lazy views (`drop(while:)` runs
+// its predicate now, up to the first element it keeps); `prefix(while:)` and `output(in:)` build an array
+// now. `first`, `last` and `output(at:)` (`Failure == Never`) find their element now and publish it by an
+// `Optional` publisher, which finishes without a value when there is none.
 
 extension Publishers.Sequence {
-    /// Publishes the elements after the first `count`; a negative `count` traps. Nothing is
-    /// iterated now.
+    /// Publishes the elements after the first `count`; a negative `count` traps. Nothing is iterated now.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
         if count < 0 { Violation.negativeCount(count, in: "dropFirst(_:)") }
@@ -17,7 +14,9 @@ extension Publishers.Sequence {
 
     /// Publishes the elements from the first that fails `predicate` on, which is found now.
     @inlinable
-    public func drop(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+    public func drop(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
         Publishers.Sequence<DropWhileSequence<Elements>, Failure>(sequence: sequence.drop(while: predicate))
     }
 
@@ -31,7 +30,9 @@ extension Publishers.Sequence {
 
     /// Publishes the elements before the first that fails `predicate`, collected now.
     @inlinable
-    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+    public func prefix(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<[Elements.Element], Failure> {
         Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence.prefix(while: predicate)))
     }
 }
@@ -75,8 +76,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
         Optional<Output>.Publisher(sequence.last)
     }
 
-    /// Publishes the last element that satisfies `predicate`, searched for now from the end,
-    /// or nothing.
+    /// Publishes the last element that satisfies `predicate`, searched for now from the end, or nothing.
     @inlinable
     public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(sequence.last(where: predicate))
@@ -102,15 +102,13 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
 }
 
 extension Collection {
-    /// The element at `index`, or `nil` when it is not among `indices`, with Combine's calls
-    /// to the collection. Behind both `output(at:)` overloads.
+    /// The element at `index`, or `nil` when it is not among `indices`, with Combine's calls to the collection.
     @inlinable
     func publishedElement(at index: Index) -> Element? {
         indices.contains(index) ? self[index] : nil
     }
 
-    /// The elements in `range`, copied (the slice traps outside the collection). Behind both
-    /// `output(in:)` overloads.
+    /// The elements in `range`, copied (the slice traps outside the collection).
     @inlinable
     func publishedElements(in range: Range<Index>) -> [Element] {
         Array(self[range])

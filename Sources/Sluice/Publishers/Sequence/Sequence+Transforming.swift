@@ -1,12 +1,8 @@
-// Combine's specialised overloads of the transforming and filtering operators on
-// `Publishers.Sequence`.
-//
-// Each one applies its closure to every element at once, when it is called, and returns a
-// publisher of the resulting array instead of an operator wrapping `self`: the closure runs
-// once per element, before anyone subscribes, whatever the demand, and never again per
-// subscriber. An endless sequence never returns from these. As members of
-// `Publishers.Sequence` they win over the generic operators, so
-// `[1, 2].publisher.map { $0 + 1 }.filter { $0 > 2 }` is a `Publishers.Sequence<[Int], Never>`.
+// Combine's specialised overloads of the transforming and filtering operators on `Publishers.Sequence`: each
+// applies its closure to every element now, when it is called (once per element, before anyone subscribes;
+// an endless sequence never returns), and returns a publisher of the resulting array instead of an operator
+// wrapping `self`. As members they win over the generic operators: `[1, 2].publisher.map { $0 + 1 }` is a
+// `Publishers.Sequence<[Int], Never>`.
 
 extension Publishers.Sequence {
     /// Transforms every element now, in order, and publishes the results.
@@ -27,8 +23,7 @@ extension Publishers.Sequence {
         Publishers.Sequence<[Output], Failure>(sequence: sequence.filter(isIncluded))
     }
 
-    /// Replaces every `nil` element with `output` now; the elements keep their optional type,
-    /// as in Combine's overload.
+    /// Replaces every `nil` element with `output` now; the elements stay optional, as in Combine's overload.
     @inlinable
     public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Output], Failure> where Elements.Element == T? {
         Publishers.Sequence<[Output], Failure>(sequence: sequence.map { $0 ?? output })
@@ -37,7 +32,10 @@ extension Publishers.Sequence {
     /// Computes every partial result now, in order, starting from `initialResult`, and
     /// publishes them. The closure is not kept, though its type says `@escaping`.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Sequence<[T], Failure> {
+    public func scan<T>(
+        _ initialResult: T,
+        _ nextPartialResult: @escaping (T, Output) -> T
+    ) -> Publishers.Sequence<[T], Failure> {
         var partial = initialResult
         var results: [T] = []
         results.reserveCapacity(sequence.underestimatedCount)

@@ -1,11 +1,9 @@
 extension Publishers {
-    /// A publisher that publishes the elements of a sequence, one per unit of demand, and
-    /// then finishes.
+    /// A publisher that publishes the elements of a sequence, one per unit of demand, and then finishes.
     ///
-    /// The sequence is iterated lazily, as demand arrives; it is never copied into an array.
-    /// Each subscriber iterates the sequence afresh. When the last element has been
-    /// delivered, the publisher finishes without waiting for more demand; an empty sequence
-    /// finishes at once.
+    /// The sequence is iterated lazily, as demand arrives; it is never copied into an array. Each subscriber
+    /// iterates the sequence afresh. When the last element has been delivered, the publisher finishes without
+    /// waiting for more demand; an empty sequence finishes at once.
     public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
         /// The kind of values published: the sequence's elements.
         public typealias Output = Elements.Element
@@ -19,9 +17,8 @@ extension Publishers {
             self.sequence = sequence
         }
 
-        /// Gives the subscriber a subscription that delivers the elements on demand.
-        ///
-        /// Inlinable so that the per-element loop is specialised for the client's subscriber.
+        /// Gives the subscriber a subscription that delivers the elements on demand (inlinable, so that
+        /// the per-element loop is specialised for the client's subscriber).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var iterator = sequence.makeIterator()

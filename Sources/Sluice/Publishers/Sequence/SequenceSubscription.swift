@@ -1,13 +1,9 @@
 import Synchronization
 
-/// The subscription of ``Publishers/Sequence``.
-///
-/// It takes no lock. ``PendingDemand`` counts the demand requested and grants the emitter
-/// role: whoever requests while nobody emits becomes the emitter and delivers elements on its
-/// own thread until the demand runs out; demand requested meanwhile (re-entrantly from
-/// `receive(_:)` or from another thread) is picked up by that emitter, so signals are serial
-/// and recursion is bounded. `request(.max(1))`, as `values` makes it, costs two atomic
-/// operations besides the delivery.
+/// The subscription of ``Publishers/Sequence``; it takes no lock. ``PendingDemand`` counts the demand
+/// and grants the emitter role: whoever requests while nobody emits delivers on its own thread until the
+/// demand runs out; demand requested meanwhile (re-entrantly or from another thread) goes to that
+/// emitter, so signals are serial and recursion is bounded.
 ///
 /// States (`terminated` is set by `cancel()` or by the last element, and is final):
 ///
@@ -22,12 +18,9 @@ import Synchronization
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Elements.Element {
-    /// What the emitter needs: the subscriber, the iterator and the element it delivers next
-    /// (read ahead, so that the completion follows the last element at once).
-    ///
-    /// Not copyable, so that moving it in and out of ``emission`` never copies it: a copy
-    /// retains and releases the subscriber on every request, which `values` makes once per
-    /// element.
+    /// What the emitter needs: the subscriber, the iterator and the next element (read ahead, so the
+    /// completion follows the last element at once). Not copyable, so that moving it in and out of
+    /// ``emission`` never retains and releases the subscriber.
     @usableFromInline
     struct Emission: ~Copyable {
         @usableFromInline var downstream: Downstream
@@ -48,19 +41,15 @@ where Downstream.Input == Elements.Element {
     /// Set once, by `cancel()` or when the sequence is exhausted; read before each element.
     @usableFromInline let terminated = Atomic<Bool>(false)
 
-    /// Touched only by the thread holding the emitter role (see ``PendingDemand``), whose
-    /// atomic hand-over orders the accesses; nil once terminated, so the subscriber is dropped.
-    /// Behind a pointer rather than in a `var`: a class's `var` is checked for exclusive
-    /// access at run time on every use, which the role already guarantees.
+    /// Touched only by the emitter-role holder, whose atomic hand-over orders the accesses; nil once
+    /// terminated. A pointer, not a `var`, whose exclusivity would be checked at run time on every use.
     @usableFromInline let emission: UnsafeMutablePointer<Emission?>
 
-    /// Kept for `description` and `customMirror`, which show it while the subscription is
-    /// active, as Combine's do.
+    /// Kept for `description` and `customMirror`, which show it while active, as Combine's do.
     @usableFromInline let sequence: Elements
 
-    /// Calls ``emit(_:)``; made in the client's specialised context (see
-    /// `Publishers.Sequence.receive(subscriber:)`) so that the loop runs specialised although
-    /// `request(_:)` is called through `any Subscription` (see ``SpecializedEntry``).
+    /// Calls ``emit(_:)``; made in the client's specialised context so that the loop runs specialised
+    /// although `request(_:)` is called through `any Subscription` (see ``SpecializedEntry``).
     @usableFromInline let emitter: SpecializedEntry<SequenceSubscription, Subscribers.Demand>
 
     /// What follows the last element: `.finished` for a sequence, the recorded completion for
@@ -85,17 +74,15 @@ where Downstream.Input == Elements.Element {
         emission.deallocate()
     }
 
-    /// Adds demand; if nobody is emitting, delivers elements on this thread until the demand
-    /// is used up. `.none` adds nothing, as in Combine (whose sequence subscription does not
-    /// trap on it).
+    /// Adds demand; if nobody is emitting, delivers elements on this thread until it is used up.
+    /// `.none` adds nothing, as in Combine (whose sequence subscription does not trap on it).
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         guard demand != .none, let demand = pending.add(demand) else { return }
         emitter(self, demand)
     }
 
-    /// Stops delivery and drops the subscriber; idempotent, callable from any thread and from
-    /// inside `receive(_:)`.
+    /// Stops delivery and drops the subscriber; idempotent, from any thread or inside `receive(_:)`.
     @usableFromInline
     func cancel() {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -106,11 +93,8 @@ where Downstream.Input == Elements.Element {
         withExtendedLifetime(dropped) {}
     }
 
-    /// The emitter's loop: delivers while there is demand, then gives the role back unless
-    /// more demand arrived meanwhile.
-    ///
-    /// Inlined into its one caller, the ``emitter`` closure, so that a `request(.max(1))`
-    /// from `values` makes one call fewer.
+    /// The emitter's loop: delivers while there is demand, then gives the role back unless more
+    /// arrived meanwhile. Inlined into the ``emitter`` closure, its one caller, to save a call.
     @inlinable @inline(__always)
     func emit(_ initial: Subscribers.Demand) {
         guard var current = emission.pointee.take() else { return }
@@ -136,8 +120,7 @@ where Downstream.Input == Elements.Element {
         }
     }
 
-    /// The last element was delivered: complete, unless cancelled meanwhile. The role is kept,
-    /// so nothing is delivered again.
+    /// The last element was delivered: complete unless cancelled meanwhile (the role is kept: no more).
     @inlinable
     func finish(_ downstream: Downstream) {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -161,7 +144,6 @@ where Downstream.Input == Elements.Element {
         return Mirror(self, children: ["sequence": shown])
     }
 
-    /// The same as ``description``.
     @usableFromInline
     var playgroundDescription: Any { description }
 }

@@ -7,9 +7,8 @@ enum SubscriberEvent<Input, Failure: Error> {
     case completion(Subscribers.Completion<Failure>)
 }
 
-/// A subscriber whose user code (closures, a key-path write) was written in an actor's
-/// isolation and so must run there: ``Subscribers/Sink`` and ``Subscribers/Assign`` made in
-/// actor-isolated code. ``ActorDelivery`` calls ``perform(_:)`` only on that actor.
+/// A subscriber whose user code was written in an actor's isolation and so must run there (a `sink` or
+/// `assign` made in actor-isolated code). ``ActorDelivery`` calls ``perform(_:)`` only on that actor.
 @usableFromInline
 protocol ActorBoundSubscriber<Input, Failure>: AnyObject, SendableMetatype {
     associatedtype Input

@@ -1,12 +1,9 @@
-/// Brings a subscriber's signals to the actor its user code was written on, in the order they
-/// arrive: the Swift 6 guarantee behind `sink` and `assign` made in actor-isolated code.
-///
-/// A signal that arrives already on the main actor for a main-actor subscriber, with nothing queued
-/// before it, is performed at once, as Combine would (so `subject.send(1)` on the main actor
-/// has updated the UI state when it returns). Any other signal is queued, and one task at a
-/// time drains the queue on the actor, in arrival order (``DrainQueue``, shared with the
-/// clock and actor schedulers). The runtime offers no public test
-/// for "running on this custom actor", so a custom actor's subscriber always takes the queue.
+/// Brings a subscriber's signals to the actor its user code was written on, in arrival order: the Swift 6
+/// guarantee behind `sink` and `assign` made in actor-isolated code. A signal that arrives already on the
+/// main actor for a main-actor subscriber, with nothing queued, is performed at once, as Combine would; any
+/// other is queued, and one task at a time drains the queue on the actor (``DrainQueue``). The runtime
+/// offers no public test for "running on this custom actor", so a custom actor's subscriber always takes
+/// the queue.
 ///
 /// ```text
 /// idle ──signal off the actor──▶ scheduled (queue drained on the actor) ──queue empty──▶ idle
@@ -57,9 +54,8 @@ final class ActorDelivery<Target: ActorBoundSubscriber>: Sendable {
 }
 
 extension ActorDelivery {
-    /// The queue, shared with the drain task. Safe to send: it is reachable only through the
-    /// lock, and the signals in it go to the one subscriber that would have received them on
-    /// the sending thread (the values cross threads as they do through `receive(on:)`).
+    /// The queue, shared with the drain task. Safe to send: reachable only through the lock, its
+    /// signals go to the one subscriber that would have received them on the sending thread.
     @usableFromInline
     struct QueueState: @unchecked Sendable {
         @usableFromInline var queue = DrainQueue<Event>()
@@ -67,13 +63,10 @@ extension ActorDelivery {
     }
 }
 
-/// A reference to an ``ActorBoundSubscriber`` that may travel to its actor's drain task.
-///
-/// Safe because its one use, ``perform(_:)``, is called only isolated to the subscriber's
-/// actor: from ``ActorDelivery/drain(_:on:)``, which runs on it. (The direct path for the
-/// main actor calls the subscriber itself, having checked it runs on the main actor.) So the user code behind it runs in the
-/// isolation it was written for and nowhere else, provided the actor is the one the compiler
-/// filled in for `isolation:` (an argument passed by hand is the caller's claim, not checked).
+/// A reference to an ``ActorBoundSubscriber`` that may travel to its actor's drain task. Safe because its one
+/// use, ``perform(_:)``, is called only from ``ActorDelivery/drain(_:on:)``, on the subscriber's actor (the
+/// main actor's direct path calls the subscriber itself), provided that actor is the one the compiler filled
+/// in for `isolation:` (one passed by hand is the caller's claim, not checked).
 @usableFromInline
 struct IsolatedTarget<Target: ActorBoundSubscriber>: @unchecked Sendable {
     @usableFromInline let target: Target
