@@ -43,9 +43,9 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     /// Cancels the activity; later calls do nothing. Thread-safe.
     public func cancel() {
         guard !taken.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let action = self.action
-        self.action = nil
-        action?.run()
+        // Moved out, not copied: a copy of an `any Cancellable` goes through its value witnesses
+        // (the "Just(i) → sink" row).
+        action.take()?.run()
     }
 
     /// Stores this instance in the specified collection.
@@ -81,8 +81,8 @@ private enum CancelAction {
     case isolatedClosure(() -> Void, any Actor)
     case cancellable(any Cancellable)
 
-    func run() {
-        switch self {
+    consuming func run() {
+        switch consume self {
         case .closure(let run):
             run()
         case .isolatedClosure(let run, let actor):
