@@ -17,6 +17,28 @@ import WinSDK
 @usableFromInline typealias PlatformLock = pthread_mutex_t
 #endif
 
+@inlinable
+func lockPlatformLock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+    #if canImport(Darwin)
+    os_unfair_lock_lock(lock)
+    #elseif canImport(WinSDK)
+    AcquireSRWLockExclusive(lock)
+    #else
+    pthread_mutex_lock(lock)
+    #endif
+}
+
+@inlinable
+func unlockPlatformLock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+    #if canImport(Darwin)
+    os_unfair_lock_unlock(lock)
+    #elseif canImport(WinSDK)
+    ReleaseSRWLockExclusive(lock)
+    #else
+    pthread_mutex_unlock(lock)
+    #endif
+}
+
 /// Storage for ``Locked``: the state in the header, the lock as the one element, at a stable heap address.
 @usableFromInline
 final class LockedBuffer<State>: ManagedBuffer<State, PlatformLock> {
@@ -59,16 +81,8 @@ package struct Locked<State> {
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try buffer.withUnsafeMutablePointers { (state, lock) throws(Failure) -> Result in
-            #if canImport(Darwin)
-            os_unfair_lock_lock(lock)
-            defer { os_unfair_lock_unlock(lock) }
-            #elseif canImport(WinSDK)
-            AcquireSRWLockExclusive(lock)
-            defer { ReleaseSRWLockExclusive(lock) }
-            #else
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
-            #endif
+            lockPlatformLock(lock)
+            defer { unlockPlatformLock(lock) }
             return try body(&state.pointee)
         }
     }
@@ -169,16 +183,8 @@ extension Locked {
     @usableFromInline
     package func wait(while body: (inout State) -> LockCondition?) {
         buffer.withUnsafeMutablePointers { state, lock in
-            #if canImport(Darwin)
-            os_unfair_lock_lock(lock)
-            defer { os_unfair_lock_unlock(lock) }
-            #elseif canImport(WinSDK)
-            AcquireSRWLockExclusive(lock)
-            defer { ReleaseSRWLockExclusive(lock) }
-            #else
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
-            #endif
+            lockPlatformLock(lock)
+            defer { unlockPlatformLock(lock) }
             while let condition = body(&state.pointee) {
                 condition.wait(releasing: lock)
             }

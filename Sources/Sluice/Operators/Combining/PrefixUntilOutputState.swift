@@ -16,7 +16,7 @@
 ///
 /// Values and the completion reach the downstream one at a time (``UntilOutputDeliveryState``).
 @usableFromInline
-struct PrefixUntilOutputState<Downstream: Subscriber>: UntilOutputDeliveryState {
+struct PrefixUntilOutputState<Downstream: Subscriber>: UntilOutputDeliveryState, FanInEnd {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -56,10 +56,7 @@ struct PrefixUntilOutputState<Downstream: Subscriber>: UntilOutputDeliveryState 
     }
 
     @inlinable
-    mutating func cancel() -> ([any Subscription], Downstream?) {
-        delivery.reset()
-        let cancels = [upstream.end()?.upstream, trigger.end()?.upstream].compactMap { $0 }
-        defer { downstream = nil }
-        return (cancels, downstream)
+    mutating func endUpstreams() -> [any Subscription] {
+        [upstream.end()?.upstream, trigger.end()?.upstream].compactMap { $0 }
     }
 }

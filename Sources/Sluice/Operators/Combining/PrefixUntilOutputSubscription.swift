@@ -108,9 +108,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber>: Subscriber, S
 
     @inlinable
     func cancel() {
-        let (cancels, downstream) = state.withLock { $0.cancel() }
-        withExtendedLifetime(downstream) {}  // released here, after unlocking
-        for subscription in cancels { subscription.cancel() }
+        state.cancelFanIn()
     }
 
     /// The subscriber of the trigger publisher; its failure is ignored. It has the

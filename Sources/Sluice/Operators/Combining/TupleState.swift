@@ -14,7 +14,7 @@
 /// from whichever thread sends. The first failure cancels the other upstreams and fails the
 /// stream after the tuples already admitted.
 @usableFromInline
-struct TupleState<Row: TupleRow, Downstream: Subscriber> where Row.Output == Downstream.Input {
+struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Output == Downstream.Input {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -170,24 +170,15 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber> where Row.Output == Dow
     /// upstreams still subscribed are cancelled.
     @inlinable
     mutating func end(with completion: Subscribers.Completion<Failure>, into action: inout Action) {
-        ended = true
-        action.cancels = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
         action.request = nil
-        row.clear()
-        if delivery.finish(completion), let downstream {
-            self.downstream = nil
-            action.complete = (downstream, completion)
-        }
+        (action.cancels, action.complete) = finish(with: completion)
     }
 
-    /// The downstream cancelled: the upstreams to cancel, and the downstream to release.
+    /// Admits nothing more, drops the row, and lets go of the upstreams still subscribed.
     @inlinable
-    mutating func cancel() -> ([any Subscription], Downstream?) {
+    mutating func endUpstreams() -> [any Subscription] {
         ended = true
-        let cancels = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
         row.clear()
-        delivery.reset()
-        defer { downstream = nil }
-        return (cancels, downstream)
+        return upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
     }
 }

@@ -48,9 +48,7 @@ where Row.Output == Downstream.Input {
 
     @inlinable
     package func cancel() {
-        let (upstreams, downstream) = state.withLock { $0.cancel() }
-        withExtendedLifetime(downstream) {}  // released here, after unlocking
-        for upstream in upstreams { upstream.cancel() }
+        state.cancelFanIn()
     }
 
     // MARK: The upstreams' signals, through their sides

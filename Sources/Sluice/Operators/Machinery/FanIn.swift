@@ -42,16 +42,49 @@ struct UpstreamRequests {
 }
 
 /// The state of an operator whose downstream gets values from several upstreams, on any threads, one at a
-/// time: the downstream, the ``SerialDelivery`` in between, and how the deliverer's return is handled. Ending
-/// and cancelling are the same for all of them, and written once below; `merge` and `flatMap` also share
-/// their demand rule (``FanInState``), `switchToLatest` has its own.
+/// time: the downstream and the ``SerialDelivery`` in between. Ending and cancelling are the same for all of
+/// them (`merge`, `flatMap`, `switchToLatest`, `zip`, `combineLatest`, `prefix(untilOutputFrom:)`) and
+/// written once below.
 @usableFromInline
-protocol SerialFanIn {
+protocol FanInEnd {
     associatedtype Downstream: Subscriber
 
     /// Released on cancel and after the completion goes out.
     var downstream: Downstream? { get set }
     var delivery: SerialDelivery<Downstream.Input, Downstream.Failure> { get set }
+
+    /// Admits no value any more, and lets go of every upstream subscription and every kept value; returns
+    /// the subscriptions, for the caller to cancel after unlocking.
+    mutating func endUpstreams() -> [any Subscription]
+}
+
+extension FanInEnd {
+    /// Ends the stream with `completion`: the upstreams still subscribed, to cancel, and the completion to
+    /// deliver now (`nil` when a deliverer is out: it delivers it after the values it still holds).
+    @inlinable
+    mutating func finish(
+        with completion: Subscribers.Completion<Downstream.Failure>
+    ) -> (cancels: [any Subscription], complete: (Downstream, Subscribers.Completion<Downstream.Failure>)?) {
+        let cancels = endUpstreams()
+        guard delivery.finish(completion), let downstream else { return (cancels, nil) }
+        self.downstream = nil
+        return (cancels, (downstream, completion))
+    }
+
+    /// The downstream cancelled: returns the subscriptions to cancel and the downstream to release, both
+    /// after unlocking.
+    @inlinable
+    mutating func cancel() -> ([any Subscription], Downstream?) {
+        delivery.reset()
+        defer { downstream = nil }
+        return (endUpstreams(), downstream)
+    }
+}
+
+/// A fan-in whose deliverer's return is handled by the shared loop (``Locked/drain(_:to:)``); `merge` and
+/// `flatMap` also share their demand rule (``FanInState``), `switchToLatest` has its own.
+@usableFromInline
+protocol SerialFanIn: FanInEnd {
     /// Cancelled, or the completion decided: no value is admitted any more.
     var ended: Bool { get set }
 
@@ -66,6 +99,12 @@ protocol SerialFanIn {
 }
 
 extension SerialFanIn {
+    @inlinable
+    mutating func endUpstreams() -> [any Subscription] {
+        ended = true
+        return takeSubscriptions()
+    }
+
     /// The completion goes out now, or after the values the deliverer still holds; every
     /// upstream still subscribed is cancelled, and kept values are dropped.
     @inlinable
@@ -73,22 +112,7 @@ extension SerialFanIn {
         with completion: Subscribers.Completion<Downstream.Failure>,
         into action: inout FanInAction<Downstream>
     ) {
-        ended = true
-        action.cancels = takeSubscriptions()
-        if delivery.finish(completion), let downstream {
-            self.downstream = nil
-            action.complete = (downstream, completion)
-        }
-    }
-
-    /// The downstream cancelled: returns the subscriptions to cancel and the downstream to
-    /// release, both after unlocking.
-    @inlinable
-    mutating func cancel() -> ([any Subscription], Downstream?) {
-        ended = true
-        delivery.reset()
-        defer { downstream = nil }
-        return (takeSubscriptions(), downstream)
+        (action.cancels, action.complete) = finish(with: completion)
     }
 }
 
@@ -164,6 +188,17 @@ extension FanInState {
     }
 }
 
+extension Locked where State: FanInEnd {
+    /// The downstream cancelled: cancels every upstream still subscribed, and releases the
+    /// downstream, after unlocking. (Named for the fan-in, not the lock, which it only takes.)
+    @inlinable
+    func cancelFanIn() {
+        let (subscriptions, downstream) = withLock { $0.cancel() }
+        withExtendedLifetime(downstream) {}  // released here, after unlocking
+        for subscription in subscriptions { subscription.cancel() }
+    }
+}
+
 extension Locked where State: SerialFanIn {
     /// Carries out `action` after unlocking: cancels, then the completion, then requests; if it made this
     /// thread the deliverer, delivers until nothing is left (values admitted meanwhile by other threads, then
@@ -178,15 +213,6 @@ extension Locked where State: SerialFanIn {
         action.requests.make()
         if let (downstream, first) = action.deliver { drain(.value(first), to: downstream) }
         if action.holds { holdSender { state, sender in state.delivery.holdCondition(for: sender) } }
-    }
-
-    /// The downstream cancelled: cancels every upstream still subscribed, and releases the
-    /// downstream, after unlocking. (Named for the fan-in, not the lock, which it only takes.)
-    @inlinable
-    func cancelFanIn() {
-        let (subscriptions, downstream) = withLock { $0.cancel() }
-        withExtendedLifetime(downstream) {}  // released here, after unlocking
-        for subscription in subscriptions { subscription.cancel() }
     }
 
     /// The deliverer's loop (``Locked/deliver(_:to:delivered:carryOut:)``) with the fan-in's
