@@ -64,7 +64,7 @@ enum SubscriptionSlot {
         return false
     }
 
-    @usableFromInline
+    @inlinable
     var current: (any Subscription)? {
         if case .subscribed(let subscription) = self { return subscription }
         return nil

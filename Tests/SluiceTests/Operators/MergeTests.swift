@@ -104,6 +104,27 @@ struct MergeTests {
         #expect(recorder.values.isEmpty && recorder.completion == nil && recorder.violations.isEmpty)
     }
 
+    @Test("an upstream's second subscription is cancelled and never asked, also once that upstream has finished")
+    func secondSubscriptionIsCancelled() {
+        let first = HandingPublisher<Int, Never>()
+        let second = ControllablePublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        defer { recorder.cancel() }
+        first.merge(with: second).subscribe(recorder)
+        let original = LoggingSubscription()
+        first.subscriber?.receive(subscription: original)
+        let early = LoggingSubscription()
+        first.subscriber?.receive(subscription: early)
+        first.subscriber?.receive(completion: .finished)
+        let late = LoggingSubscription()
+        first.subscriber?.receive(subscription: late)
+        #expect(original.requests == [.unlimited] && original.cancelCount == 0)
+        #expect(early.requests.isEmpty && early.cancelCount == 1)
+        #expect(late.requests.isEmpty && late.cancelCount == 1, "a finished upstream's slot takes no new subscription")
+        _ = second.subscriptions[0].send(1)
+        #expect(recorder.values == [1] && recorder.violations.isEmpty)
+    }
+
     @Test("a request from inside receive delivers the next waiting value after it returns, not inside it")
     func reentrantRequest() {
         let first = ControllablePublisher<Int, Never>()

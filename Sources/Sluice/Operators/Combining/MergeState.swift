@@ -22,7 +22,7 @@ struct MergeState<Downstream: Subscriber>: FanInState {
     @usableFromInline var downstream: Downstream?
     @usableFromInline var delivery = SerialDelivery<Output, Failure>()
     /// Each upstream's subscription, from its arrival until it finishes or is cancelled.
-    @usableFromInline var upstreams: [(any Subscription)?]
+    @usableFromInline var upstreams: [SubscriptionSlot]
     /// Each upstream's value that arrived without downstream demand.
     @usableFromInline var slots: [Output?]
     @usableFromInline var finishedCount = 0
@@ -33,7 +33,7 @@ struct MergeState<Downstream: Subscriber>: FanInState {
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        upstreams = Array(repeating: nil, count: count)
+        upstreams = Array(repeating: .awaiting, count: count)
         slots = Array(repeating: nil, count: count)
     }
 
@@ -43,8 +43,7 @@ struct MergeState<Downstream: Subscriber>: FanInState {
     /// Upstream `index` subscribed. Returns the demand to request, or `nil` to cancel it.
     @inlinable
     mutating func attach(_ subscription: any Subscription, at index: Int) -> Subscribers.Demand? {
-        guard !ended, upstreams[index] == nil else { return nil }
-        upstreams[index] = subscription
+        guard !ended, upstreams[index].attach(subscription) else { return nil }
         return unlimited ? .unlimited : .max(1)
     }
 
@@ -61,13 +60,13 @@ struct MergeState<Downstream: Subscriber>: FanInState {
     mutating func refill(into action: inout Action) {
         if delivery.demand == .unlimited, !unlimited {
             unlimited = true
-            action.requests += upstreams.compactMap { $0.map { ($0, .unlimited) } }
+            action.requests += upstreams.compactMap { $0.current.map { ($0, .unlimited) } }
         }
         for index in slots.indices where delivery.demand > 0 {
             guard let value = slots[index] else { continue }
             slots[index] = nil
             if !action.offer(value, to: &delivery, downstream: downstream) { slots[index] = value }
-            if !unlimited, let upstream = upstreams[index] { action.requests.append((upstream, .max(1))) }
+            if !unlimited, let upstream = upstreams[index].current { action.requests.append((upstream, .max(1))) }
         }
         finishIfDone(into: &action)
     }
@@ -92,11 +91,11 @@ struct MergeState<Downstream: Subscriber>: FanInState {
         guard !ended else { return action }
         switch completion {
         case .finished:
-            upstreams[index] = nil
+            _ = upstreams[index].end()
             finishedCount += 1
             finishIfDone(into: &action)
         case .failure:
-            upstreams[index] = nil
+            _ = upstreams[index].end()
             end(with: completion, into: &action)
         }
         return action
@@ -105,8 +104,7 @@ struct MergeState<Downstream: Subscriber>: FanInState {
     /// Lets go of every upstream and every waiting value; returns the upstreams still subscribed.
     @inlinable
     mutating func takeSubscriptions() -> [any Subscription] {
-        let subscriptions = upstreams.compactMap { $0 }
-        upstreams = upstreams.map { _ in nil }
+        let subscriptions = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
         slots = slots.map { _ in nil }
         return subscriptions
     }
