@@ -1,5 +1,6 @@
-/// One FIFO drained by one runner at a time, in order, with a budget (shared by ``ClockSchedulerQueue`` and
-/// ``ActorDelivery``). A plain value under its owner's lock; the runner performs each item after unlocking.
+/// One FIFO drained by one runner at a time, in order, with a budget (behind ``ClockSchedulerQueue``,
+/// ``ActorDelivery``, `print` and, with a scheduler's turn accounting, ``ScheduledTurns``). A plain value
+/// under its owner's lock; the runner performs each item after unlocking.
 ///
 /// ```text
 /// idle ──append: the caller starts a runner──▶ draining ──FIFO empty, seen under the lock──▶ idle
@@ -37,6 +38,15 @@ package struct DrainQueue<Item> {
         draining = true
         return true
     }
+
+    /// Drops every item; the runner, if any, finds the FIFO empty and is gone.
+    @inlinable
+    package mutating func removeAll() { items = FIFO() }
+
+    /// Gives up ownership with items left, for an owner whose runs are started by others (a scheduler's
+    /// actions): the next ``append(_:)`` starts a runner again.
+    @inlinable
+    package mutating func release() { draining = false }
 
     @usableFromInline
     package enum Step {
