@@ -115,7 +115,7 @@ struct RetryBackoffTests {
         #expect(second.completion == .failure(Oops()))
     }
 
-    @Test("a jitter outside 0...1 traps")
+    @Test("a jitter outside 0...1 traps", .exitTest)
     func misuse() async {
         await #expect(processExitsWith: .failure) {
             _ = RetryBackoff.exponential(initial: .seconds(1), jitter: 1.5)

@@ -1,5 +1,7 @@
+import Foundation
 import Sluice
 import SluiceTesting
+import Testing
 
 /// A failure for tests.
 struct Oops: Error, Equatable {}
@@ -35,4 +37,13 @@ struct Weak<Object: AnyObject>: @unchecked Sendable {
 struct Shared<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// A test that runs an exit test: skipped when the environment sets `SLUICE_SKIP_EXIT_TESTS`,
+    /// as CI's Thread Sanitizer runs do (Tests/SluiceTests/ExitTestTrait.swift says why).
+    static var exitTest: Self {
+        .disabled(if: ProcessInfo.processInfo.environment["SLUICE_SKIP_EXIT_TESTS"] != nil,
+                  "SLUICE_SKIP_EXIT_TESTS is set")
+    }
 }

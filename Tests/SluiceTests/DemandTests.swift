@@ -115,7 +115,7 @@ private typealias Demand = Subscribers.Demand
         #expect(String(decoding: try JSONEncoder().encode(Demand.max(3)), as: UTF8.self) == "3")
     }
 
-    @Test func negativeMaxTrapsNamingTheRule() async {
+    @Test(.exitTest) func negativeMaxTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Subscribers.Demand.max(-1)
         }.map { result in
@@ -124,7 +124,7 @@ private typealias Demand = Subscribers.Demand
         }
     }
 
-    @Test func addingANegativeCountBelowZeroTraps() async {
+    @Test(.exitTest) func addingANegativeCountBelowZeroTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Subscribers.Demand.max(1) + (-5)
         }

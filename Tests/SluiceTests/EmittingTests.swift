@@ -176,7 +176,7 @@ private final class Token: Sendable {}
         #expect(cancels.load(ordering: .relaxed) == 1)
     }
 
-    @Test func requestNoneTrapsNamingTheRule() async {
+    @Test(.exitTest) func requestNoneTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             Publishers.Emitting<Int, Never> { _ in }.subscribe(recorder)

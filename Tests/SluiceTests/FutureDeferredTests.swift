@@ -180,7 +180,7 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    @Test func requestNoneOnFutureTraps() async {
+    @Test(.exitTest) func requestNoneOnFutureTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             Future<Int, Never> { $0(.success(1)) }.subscribe(recorder)

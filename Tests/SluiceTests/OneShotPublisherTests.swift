@@ -152,7 +152,7 @@ private final class Tracked: Subscriber {
         #expect(Result<Int, Oops>.Publisher(1).result == .success(1))
     }
 
-    @Test func requestNoneOnJustTrapsNamingTheRule() async {
+    @Test(.exitTest) func requestNoneOnJustTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
             Just(1).subscribe(recorder)
@@ -163,7 +163,7 @@ private final class Tracked: Subscriber {
         }
     }
 
-    @Test func negativeDemandTrapsNamingTheRule() async {
+    @Test(.exitTest) func negativeDemandTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Subscribers.Demand.max(-1)
         }.map { result in

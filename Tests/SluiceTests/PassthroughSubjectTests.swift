@@ -305,7 +305,7 @@ struct PassthroughSubjectTests {
         #expect(labelled(try #require(inside.subscription))["demand"] == "max(6)")
     }
 
-    @Test func requestingZeroDemandTraps() async {
+    @Test(.exitTest) func requestingZeroDemandTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subject = PassthroughSubject<Int, Never>()
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)

@@ -116,7 +116,7 @@ private struct Oops: Error, Equatable {}
         #expect(subscription != nil)
     }
 
-    @Test func recordingAValueAfterTheCompletionTrapsNamingTheRule() async {
+    @Test(.exitTest) func recordingAValueAfterTheCompletionTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             var recording = Record<Int, Never>.Recording()
             recording.receive(completion: .finished)
@@ -127,7 +127,7 @@ private struct Oops: Error, Equatable {}
         }
     }
 
-    @Test func recordingASecondCompletionTraps() async {
+    @Test(.exitTest) func recordingASecondCompletionTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Record<Int, Never> { recording in
                 recording.receive(completion: .finished)
@@ -188,7 +188,7 @@ private struct ArchivedError: Error, Codable, Equatable {
         }
     }
 
-    @Test func decodedRecordingIsCompleteSoRecordingMoreTraps() async {
+    @Test(.exitTest) func decodedRecordingIsCompleteSoRecordingMoreTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let data = Data(#"{"output": [1], "completion": {"success": true}}"#.utf8)
             var recording = try JSONDecoder().decode(Record<Int, ArchivedError>.Recording.self, from: data)

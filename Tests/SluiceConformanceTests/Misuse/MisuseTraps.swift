@@ -74,7 +74,7 @@ import Testing
 
 @Suite("Rule 7: misuse traps name the rule", .timeLimit(.minutes(6)))
 struct MisuseTraps {
-    @Test("Multiplying demand by a negative count traps naming rule 2")
+    @Test("Multiplying demand by a negative count traps naming rule 2", .exitTest)
     func negativeDemandFromMultiplication() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Subscribers.Demand.max(2) * -1
@@ -84,7 +84,7 @@ struct MisuseTraps {
         }
     }
 
-    @Test("request(.none) on any registry publisher's subscription traps naming rule 2",
+    @Test("request(.none) on any registry publisher's subscription traps naming rule 2", .exitTest,
           arguments: Registry.trappingZeroRequests)
     func zeroDemandOnEveryPublisher(entry: Entry) async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [name = entry.name as String] in
@@ -110,7 +110,7 @@ struct MisuseTraps {
         recorder.cancel()
     }
 
-    @Test("request(.none) from a subject on the subscription subscribe(_:) gave it traps naming rule 2")
+    @Test("request(.none) from a subject on the subscription subscribe(_:) gave it traps naming rule 2", .exitTest)
     func zeroDemandOnSubjectSubscription() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let cancellable = Empty<Int, Never>(completeImmediately: false).subscribe(ZeroRequestingSubject())
@@ -121,7 +121,7 @@ struct MisuseTraps {
         }
     }
 
-    @Test("Recording a second completion traps naming rule 4")
+    @Test("Recording a second completion traps naming rule 4", .exitTest)
     func recordingSecondCompletion() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             var recording = Record<Int, Never>.Recording()
@@ -133,7 +133,7 @@ struct MisuseTraps {
         }
     }
 
-    @Test("collect(.byTimeOrCount) with a negative count traps at the first request naming rule 2")
+    @Test("collect(.byTimeOrCount) with a negative count traps at the first request naming rule 2", .exitTest)
     func negativeGroupCount() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .none)
@@ -145,7 +145,10 @@ struct MisuseTraps {
         }
     }
 
-    @Test("buffer(size:) with a negative size and keepFull traps at subscription naming rule 2; byRequest does not")
+    @Test(
+        "buffer(size:) with a negative size and keepFull traps at subscription naming rule 2; byRequest does not",
+        .exitTest
+    )
     func negativeBufferSize() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).buffer(size: -1, prefetch: .keepFull, whenFull: .dropNewest).sink { _ in }

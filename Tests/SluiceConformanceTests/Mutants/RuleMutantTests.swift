@@ -143,7 +143,10 @@ struct RuleMutantTests {
         }
     }
 
-    @Test("Rule 3.3's million re-entrant requests kill a publisher that delivers inside request(_:) (the stack overflows)")
+    @Test(
+        "Rule 3.3's million re-entrant requests kill a publisher that delivers inside request(_:) (the stack overflows)",
+        .exitTest
+    )
     func unboundedRecursionIsCaught() async throws {
         // The control, in this process: the same publisher with its drain loop passes.
         try await BoundedRecursionRules().millionReentrantRequests(entry: Self.mutant(.none))

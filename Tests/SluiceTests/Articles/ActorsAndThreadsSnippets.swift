@@ -52,7 +52,7 @@ actor Ledger {
     /// Runs in a process of its own (an exit test): "delivered at once" holds when the main
     /// actor's scheduler queue is idle, and every test in a process shares that queue, so a
     /// test hopping to the main actor beside this one made it fail.
-    @Test func receiveOnMainActor() async {
+    @Test(.exitTest) func receiveOnMainActor() async {
         await #expect(processExitsWith: .success) {
             await Self.receiveOnMainActorRun()
         }

@@ -244,7 +244,7 @@ struct AsyncMapTests {
         #expect(recorder.subscription.map { "\($0)" } == "AsyncMap")
     }
 
-    @Test("maxConcurrent below 1 traps, naming the rule")
+    @Test("maxConcurrent below 1 traps, naming the rule", .exitTest)
     func zeroConcurrencyTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).asyncMap(maxConcurrent: 0) { $0 }

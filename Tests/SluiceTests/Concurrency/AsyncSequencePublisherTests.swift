@@ -196,7 +196,7 @@ import Testing
         await raceCancelAgainstRequestAndDelivery { body in ClosureSequence(body: body).publisher }
     }
 
-    @Test func requestNoneTraps() async {
+    @Test(.exitTest) func requestNoneTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
             CountingSequence(count: 1).publisher.subscribe(recorder)

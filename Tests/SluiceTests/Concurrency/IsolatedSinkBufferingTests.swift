@@ -425,7 +425,7 @@ struct IsolatedSinkBufferingTests {
 
     // MARK: Misuse
 
-    @Test func aNegativeLimitTrapsNamingTheRule() async {
+    @Test(.exitTest) func aNegativeLimitTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).sink(isolation: nil, bufferingPolicy: .bufferingNewest(-1)) { _ in }
         }.map { result in

@@ -53,7 +53,7 @@ import Testing
         #expect(publisher.requests == [.max(1)])
     }
 
-    @Test func twoElementsDeliveredInsideOneRequestTrapNamingTheRule() async {
+    @Test(.exitTest) func twoElementsDeliveredInsideOneRequestTrapNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let publisher = ScriptedPublisher { subscriber in
                 _ = subscriber.receive(1)

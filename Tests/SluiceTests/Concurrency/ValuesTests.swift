@@ -79,7 +79,7 @@ import Testing
         await other.value
     }
 
-    @Test func valueBeyondDemandTrapsNamingTheRule() async {
+    @Test(.exitTest) func valueBeyondDemandTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let publisher = ControllablePublisher<Int, Never>()
             let iterator = publisher.values.makeAsyncIterator()

@@ -79,7 +79,7 @@ import Testing
         #expect(subscription.value.requests == [.max(4), .max(2), .max(2)], "0 buffered + 2 requested: top up by 2")
     }
 
-    @Test func prefetchTrapsWhenTheUpstreamSendsBeyondItsLimit() async {
+    @Test(.exitTest) func prefetchTrapsWhenTheUpstreamSendsBeyondItsLimit() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let publisher = ControllablePublisher<Int, Never>()
             var iterator = publisher.values(prefetch: 2).makeAsyncIterator()
@@ -180,7 +180,7 @@ import Testing
         #expect(upstream.cancelCount == 1)
     }
 
-    @Test func aPrefetchOfZeroTrapsNamingTheRule() async {
+    @Test(.exitTest) func aPrefetchOfZeroTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).values(prefetch: 0)
         }.map { result in
@@ -190,7 +190,7 @@ import Testing
         }
     }
 
-    @Test func aNegativeBufferingLimitTrapsNamingTheRule() async {
+    @Test(.exitTest) func aNegativeBufferingLimitTrapsNamingTheRule() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).values(bufferingPolicy: .bufferingNewest(-1))
         }.map { result in

@@ -24,7 +24,7 @@ import Testing
     /// scheduler queue, which every test in this process shares, and run beside
     /// `ActorsAndThreadsSnippets.receiveOnMainActor` (whose example needs that queue idle) it
     /// made that test fail.
-    @Test func aValueSentOffTheMainActorUpdatesTheModelOnIt() async {
+    @Test(.exitTest) func aValueSentOffTheMainActorUpdatesTheModelOnIt() async {
         await #expect(processExitsWith: .success) {
             let arrived = await Self.resultsArriveOnTheMainActor()
             precondition(arrived, "the results did not reach the model")

@@ -294,7 +294,10 @@ struct BufferTests {
         }
     }
 
-    @Test("an element the upstream sends from inside customError's closure, on its thread, traps naming rule 7, where Combine's buffer deadlocks")
+    @Test(
+        "an element the upstream sends from inside customError's closure, on its thread, traps naming rule 7, where Combine's buffer deadlocks",
+        .exitTest
+    )
     func elementInsideCustomErrorTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = ControllablePublisher<Int, Overflow>()

@@ -164,7 +164,7 @@ struct DebuggingOperatorTests {
         #expect(failing.text.contains("receive error: (TestFailure())"))
     }
 
-    @Test("assertNoFailure passes values through and traps on a failure, naming it")
+    @Test("assertNoFailure passes values through and traps on a failure, naming it", .exitTest)
     func assertNoFailure() async {
         var values: [Int] = []
         _ = [1, 2].publisher.assertNoFailure().sink { values.append($0) }
@@ -176,7 +176,7 @@ struct DebuggingOperatorTests {
         #expect(message.contains("loading assertNoFailure: unexpected failure: TestFailure()"), "\(message)")
     }
 
-    @Test("breakpointOnError raises SIGTRAP on a failure and does nothing otherwise")
+    @Test("breakpointOnError raises SIGTRAP on a failure and does nothing otherwise", .exitTest)
     func breakpointOnError() async {
         var values: [Int] = []
         _ = [1, 2].publisher.breakpointOnError().sink { values.append($0) }

@@ -422,7 +422,10 @@ private func standardError(_ result: ExitTest.Result?) -> String {
 }
 
 extension CatchTests {
-    @Test("catch traps, as Combine's does, on a value of the upstream's that the downstream has not asked for, naming rule 2")
+    @Test(
+        "catch traps, as Combine's does, on a value of the upstream's that the downstream has not asked for, naming rule 2",
+        .exitTest
+    )
     func unwantedValueTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = ControllablePublisher<Int, TestError>()
@@ -432,7 +435,7 @@ extension CatchTests {
         #expect(standardError(result).contains("Sluice API violation: Catch received a value beyond the demand it requested (rule 2)"))
     }
 
-    @Test("tryCatch traps, as Combine's does, on a value before the upstream's subscription, naming rule 1")
+    @Test("tryCatch traps, as Combine's does, on a value before the upstream's subscription, naming rule 1", .exitTest)
     func earlyValueTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let late = LatePublisher<Int, TestError>()
@@ -442,7 +445,10 @@ extension CatchTests {
         #expect(standardError(result).contains("Sluice API violation: TryCatch received a signal before its subscription (rule 1)"))
     }
 
-    @Test("catch traps, as Combine's does, when the upstream fails again after its failure (here inside the handler), naming rule 4")
+    @Test(
+        "catch traps, as Combine's does, when the upstream fails again after its failure (here inside the handler), naming rule 4",
+        .exitTest
+    )
     func secondFailureTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = ControllablePublisher<Int, TestError>()
@@ -471,7 +477,10 @@ extension CatchTests {
 }
 
 extension RetryTests {
-    @Test("retry traps, as Combine's does, on a value the downstream has not asked for (rule 2) and on one before the first subscription (rule 1)")
+    @Test(
+        "retry traps, as Combine's does, on a value the downstream has not asked for (rule 2) and on one before the first subscription (rule 1)",
+        .exitTest
+    )
     func unwantedValuesTrap() async {
         let beyond = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = ControllablePublisher<Int, TestError>()
@@ -489,7 +498,10 @@ extension RetryTests {
 }
 
 extension ReplaceErrorTests {
-    @Test("replaceError traps, as Combine's does, on a value the downstream has not asked for, naming rule 2")
+    @Test(
+        "replaceError traps, as Combine's does, on a value the downstream has not asked for, naming rule 2",
+        .exitTest
+    )
     func unwantedValueTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = ControllablePublisher<Int, TestError>()

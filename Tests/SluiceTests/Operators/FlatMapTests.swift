@@ -370,7 +370,10 @@ struct FlatMapTests {
 }
 
 extension FlatMapTests {
-    @Test("an upstream that fails again from inside an inner's cancel, which its first failure caused, traps naming the rule, where Combine's flatMap deadlocks")
+    @Test(
+        "an upstream that fails again from inside an inner's cancel, which its first failure caused, traps naming the rule, where Combine's flatMap deadlocks",
+        .exitTest
+    )
     func upstreamFailingAgainInsideTheCancelTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = HandingPublisher<Int, Boom>()

@@ -194,7 +194,7 @@ struct GuardedOperatorTests {
         #expect(value("finished") == "true" && value("downstream") == "nil")
     }
 
-    @Test("tryFilter traps on a value before its subscription, naming rule 1")
+    @Test("tryFilter traps on a value before its subscription, naming rule 1", .exitTest)
     func trapOnEarlyValue() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let handing = Handing()
@@ -206,7 +206,7 @@ struct GuardedOperatorTests {
         }
     }
 
-    @Test("drop(while:) traps on a request of .none, as Combine's does; tryMap passes it on")
+    @Test("drop(while:) traps on a request of .none, as Combine's does; tryMap passes it on", .exitTest)
     func zeroDemand() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = ControllablePublisher<Int, Never>()
@@ -225,7 +225,7 @@ struct GuardedOperatorTests {
         #expect(upstream.subscriptions[0].requests == [.none])
     }
 
-    @Test("removeDuplicates traps on a request before its subscription, naming rule 1")
+    @Test("removeDuplicates traps on a request before its subscription, naming rule 1", .exitTest)
     func trapOnEarlyRequest() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let handing = Handing()

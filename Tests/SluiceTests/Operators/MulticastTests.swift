@@ -342,7 +342,7 @@ struct MulticastTests {
         live?.cancel()
     }
 
-    @Test("a createSubject closure that subscribes to its own multicast traps naming the misuse")
+    @Test("a createSubject closure that subscribes to its own multicast traps naming the misuse", .exitTest)
     func reentrantFactoryTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let cell = Locked<Publishers.Multicast<Empty<Int, Never>, PassthroughSubject<Int, Never>>?>(nil)

@@ -62,7 +62,10 @@ struct SelectingOperatorTests {
         #expect(upstream.cancelCount == 1 && upstream.requests.isEmpty)
     }
 
-    @Test("dropFirst traps on a request of .none, and on a negative count when its upstream's subscription comes (not before)")
+    @Test(
+        "dropFirst traps on a request of .none, and on a negative count when its upstream's subscription comes (not before)",
+        .exitTest
+    )
     func dropFirstTraps() async {
         _ = Empty<Int, Never>().dropFirst(-1)   // creating it is fine, as in Combine
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -167,7 +170,7 @@ struct SelectingOperatorTests {
         #expect(recorder.completion == .finished)
     }
 
-    @Test("a negative count traps with a message naming the call")
+    @Test("a negative count traps with a message naming the call", .exitTest)
     func negativeCountTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Just(1).dropFirst(-1)   // Just's own overload checks when called, as Combine's does

@@ -230,7 +230,7 @@ extension SwitchToLatestTests {
         return (upstream, recorder)
     }
 
-    @Test("the current inner sending a value it was not asked for traps naming rule 2, as Combine's does")
+    @Test("the current inner sending a value it was not asked for traps naming rule 2, as Combine's does", .exitTest)
     func innerValueBeyondDemandTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (upstream, _) = SwitchToLatestTests.handing(initialDemand: .none)
@@ -244,7 +244,10 @@ extension SwitchToLatestTests {
         }
     }
 
-    @Test("the current inner completing before its subscription traps naming rule 1, finished or failed, as Combine's does")
+    @Test(
+        "the current inner completing before its subscription traps naming rule 1, finished or failed, as Combine's does",
+        .exitTest
+    )
     func innerCompletionBeforeSubscriptionTraps() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (upstream, _) = SwitchToLatestTests.handing(initialDemand: .unlimited)

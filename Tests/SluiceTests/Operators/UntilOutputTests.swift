@@ -113,7 +113,7 @@ struct UntilOutputTests {
         #expect(cancels == 0 && recorder.violations.isEmpty)
     }
 
-    @Test("drop: an upstream value to drop with no demand left traps (rule 2), as Combine's does")
+    @Test("drop: an upstream value to drop with no demand left traps (rule 2), as Combine's does", .exitTest)
     func dropTrapsBeyondDemand() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = ControllablePublisher<Int, Never>()

@@ -195,7 +195,7 @@ struct JustOperatorsTests {
         #expect(outcome(of: appendedSequence) == finished(1, 2, 3))
     }
 
-    @Test("a negative count or index traps, naming the call")
+    @Test("a negative count or index traps, naming the call", .exitTest)
     func negativeArgumentsTrap() async {
         let index = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).output(at: -1)

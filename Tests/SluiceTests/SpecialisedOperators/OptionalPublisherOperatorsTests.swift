@@ -139,7 +139,10 @@ struct OptionalPublisherOperatorsTests {
         #expect(outcome(of: some.output(in: 0..<(Int.max - 2))) == finished(4))
     }
 
-    @Test("Optional.Publisher.output(in:) traps on a range ending at Int.max - 1 or later, as Combine's does")
+    @Test(
+        "Optional.Publisher.output(in:) traps on a range ending at Int.max - 1 or later, as Combine's does",
+        .exitTest
+    )
     func outputInRangeTrapsOnAnUpperBoundTooLarge() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Optional(4).publisher.output(in: 0..<(Int.max - 1))

@@ -149,7 +149,10 @@ struct SequenceOperatorsTests {
         subscript(position: Int) -> Int { log.withLock { $0.append("subscript") }; return (position + 1) * 10 }
     }
 
-    @Test("output(in:) with a range reaching outside an array traps, as slicing it does (and Combine's does)")
+    @Test(
+        "output(in:) with a range reaching outside an array traps, as slicing it does (and Combine's does)",
+        .exitTest
+    )
     func outputInRangeOutsideTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = [3, 1, 4, 1, 5].publisher.output(in: 3..<9)

@@ -53,7 +53,10 @@ struct SchedulerCallsTests {
         #expect(upstream.subscriptions[0].requests == [.none, .max(2)])
     }
 
-    @Test("timeout on an immediate scheduler traps, where Combine's crashes: its timer runs inside the call that schedules it")
+    @Test(
+        "timeout on an immediate scheduler traps, where Combine's crashes: its timer runs inside the call that schedules it",
+        .exitTest
+    )
     func timeoutImmediateTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             PassthroughSubject<Int, Never>().timeout(.seconds(1), scheduler: ImmediateScheduler.shared).subscribe(RecordingSubscriber<Int, Never>())
