@@ -179,3 +179,46 @@ struct AmbTests {
         }
     }
 }
+
+extension AmbTests {
+    /// Keeps its subscriber, so that a test hands it subscriptions itself.
+    private final class HandingPublisher: Publisher, @unchecked Sendable {
+        typealias Output = Int
+        typealias Failure = Never
+        // Safe for these tests: each uses it from one thread only.
+        var subscriber: AnySubscriber<Int, Never>?
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+            self.subscriber = AnySubscriber(subscriber)
+        }
+    }
+
+    /// Records what it is asked.
+    private final class LoggedSubscription: Subscription, @unchecked Sendable {
+        // Safe for these tests: each uses it from one thread only.
+        var requests: [Subscribers.Demand] = []
+        var cancels = 0
+        func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+        func cancel() { cancels += 1 }
+    }
+
+    @Test("A contender's second subscription is cancelled and never asked; a loser's first too, once the race is decided")
+    func secondSubscriptionIsCancelled() {
+        let first = HandingPublisher()
+        let second = HandingPublisher()
+        let recorder = RecordingSubscriber<Int, Never>()
+        first.amb(second).subscribe(recorder)
+        let original = LoggedSubscription()
+        first.subscriber?.receive(subscription: original)
+        let again = LoggedSubscription()
+        first.subscriber?.receive(subscription: again)
+        #expect(original.requests == [.max(1)] && original.cancels == 0)
+        #expect(again.requests.isEmpty && again.cancels == 1)
+        _ = first.subscriber?.receive(1)  // first wins before second subscribed
+        let late = LoggedSubscription()
+        second.subscriber?.receive(subscription: late)
+        #expect(late.requests.isEmpty && late.cancels == 1)
+        #expect(recorder.values == [1] && recorder.violations.isEmpty)
+        recorder.cancel()
+        #expect(original.cancels == 1)
+    }
+}

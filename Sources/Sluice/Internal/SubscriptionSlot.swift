@@ -5,14 +5,14 @@
 ///     └──────────────end───────────────────▲
 /// ```
 @usableFromInline
-enum SubscriptionSlot {
+package enum SubscriptionSlot {
     case awaiting
     case subscribed(any Subscription)
     case terminated
 
     /// Takes the first subscription; returns `false` for any later one (the caller cancels it).
     @usableFromInline
-    mutating func attach(_ subscription: any Subscription) -> Bool {
+    package mutating func attach(_ subscription: any Subscription) -> Bool {
         guard case .awaiting = self else { return false }
         self = .subscribed(subscription)
         return true
@@ -20,14 +20,14 @@ enum SubscriptionSlot {
 
     /// The subscription the ended slot held, if any, for the caller to cancel (or drop) outside the lock.
     @usableFromInline
-    struct Ended {
-        @usableFromInline let upstream: (any Subscription)?
+    package struct Ended {
+        @usableFromInline package let upstream: (any Subscription)?
         @inlinable init(upstream: (any Subscription)?) { self.upstream = upstream }
     }
 
     /// Moves to `terminated`; `nil` if it already was, so that `slot.end()?.upstream?.cancel()` cancels once.
     @usableFromInline
-    mutating func end() -> Ended? {
+    package mutating func end() -> Ended? {
         switch self {
         case .terminated:
             return nil
@@ -65,7 +65,7 @@ enum SubscriptionSlot {
     }
 
     @inlinable
-    var current: (any Subscription)? {
+    package var current: (any Subscription)? {
         if case .subscribed(let subscription) = self { return subscription }
         return nil
     }

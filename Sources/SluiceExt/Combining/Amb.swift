@@ -51,7 +51,7 @@ struct AmbMany<Output, Failure: Error>: Publisher {
 }
 
 extension AmbSubscription {
-    func contender(_ index: Int) -> Contender { Contender(parent: self, index: index) }
+    func contender(_ index: Int) -> IndexedSubscriber<AmbSubscription> { IndexedSubscriber(parent: self, index: index) }
 }
 
 extension Publisher {

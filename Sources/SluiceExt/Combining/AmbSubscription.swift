@@ -11,12 +11,16 @@ import Sluice
 ///    └─ cancel ──▶ ended (every contender cancelled)
 /// ```
 final class AmbSubscription<Output, Failure: Error, Downstream: Subscriber>:
-    Subscription, CustomStringConvertible
+    Subscription, IndexedSubscriberParent
 where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias IndexedInput = Output
+    typealias IndexedFailure = Failure
+
     struct State: EndingState {
         var downstream: Downstream?
-        /// The losers' are let go.
-        var contenders: [(any Subscription)?]
+        /// Each contender's subscription; a loser's slot, or one whose contender completed, is
+        /// ended, so that a second subscription from it is cancelled.
+        var contenders: [SubscriptionSlot]
         var asked: [Bool]
         /// The downstream's demand not yet passed to the winner.
         var demand = Subscribers.Demand.none
@@ -25,7 +29,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
         init(downstream: Downstream, count: Int) {
             self.downstream = downstream
-            contenders = Array(repeating: nil, count: count)
+            contenders = Array(repeating: .awaiting, count: count)
             asked = Array(repeating: false, count: count)
         }
 
@@ -34,7 +38,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             guard winner == nil, !ended, demand > .none else { return [] }
             var ask: [any Subscription] = []
             for index in contenders.indices where !asked[index] {
-                guard let subscription = contenders[index] else { continue }
+                guard let subscription = contenders[index].current else { continue }
                 asked[index] = true
                 ask.append(subscription)
             }
@@ -46,16 +50,14 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             winner = index
             var losers: [any Subscription] = []
             for other in contenders.indices where other != index {
-                if let subscription = contenders[other] { losers.append(subscription) }
-                contenders[other] = nil
+                if let loser = contenders[other].end()?.upstream { losers.append(loser) }
             }
             return losers
         }
 
         mutating func end() -> [any Subscription] {
             ended = true
-            defer { contenders = contenders.map { _ in nil } }
-            return contenders.compactMap { $0 }
+            return contenders.indices.compactMap { contenders[$0].end()?.upstream }
         }
     }
 
@@ -67,17 +69,17 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     // MARK: The contenders
 
-    func receive(subscription: any Subscription, from index: Int) {
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription, at index: Int) {
         let accepted = state.withLock { state -> Bool in
-            guard !state.ended, state.winner == nil, state.contenders[index] == nil else { return false }
-            state.contenders[index] = subscription
-            return true
+            !state.ended && state.contenders[index].attach(subscription)
         }
         guard accepted else { return subscription.cancel() }
         for contender in state.withLock({ $0.askAll() }) { contender.request(.max(1)) }
     }
 
-    func receive(_ input: Output, from index: Int) -> Subscribers.Demand {
+    func receive(_ input: Output, at index: Int) -> Subscribers.Demand {
         let claim = state.withLock { state -> (Downstream, losers: [any Subscription], rest: Subscribers.Demand)? in
             guard !state.ended, let downstream = state.downstream else { return nil }
             if state.winner == index { return (downstream, [], .none) }
@@ -90,16 +92,16 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         guard let (downstream, losers, rest) = claim else { return .none }
         for loser in losers { loser.cancel() }
         let more = downstream.receive(input)
-        if rest > .none, let winner = state.withLock({ $0.ended ? nil : $0.contenders[index] }) {
+        if rest > .none, let winner = state.withLock({ $0.ended ? nil : $0.contenders[index].current }) {
             winner.request(rest)
         }
         return more
     }
 
-    func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
+    func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
         state.end(with: completion) { state in
             guard state.winner == nil || state.winner == index else { return false }
-            state.contenders[index] = nil  // it completed: nothing to cancel
+            _ = state.contenders[index].end()  // it completed: nothing to cancel
             return true
         }
     }
@@ -110,7 +112,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         if demand == .none { Violation.zeroDemandRequested() }
         let (winner, ask) = state.withLock { state -> ((any Subscription)?, [any Subscription]) in
             guard !state.ended else { return (nil, []) }
-            if let winner = state.winner { return (state.contenders[winner], []) }
+            if let winner = state.winner { return (state.contenders[winner].current, []) }
             state.demand += demand
             return (nil, state.askAll())
         }
@@ -123,18 +125,4 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     }
 
     var description: String { "Amb" }
-
-    struct Contender: Subscriber, CustomStringConvertible {
-        typealias Input = Output
-        let parent: AmbSubscription
-        let index: Int
-        let combineIdentifier = CombineIdentifier()
-
-        func receive(subscription: any Subscription) { parent.receive(subscription: subscription, from: index) }
-        func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, from: index) }
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receive(completion: completion, from: index)
-        }
-        var description: String { "Amb" }
-    }
 }

@@ -103,7 +103,8 @@ struct MergeState<Downstream: Subscriber>: FanInState {
 
     /// Lets go of every upstream and every waiting value; returns the upstreams still subscribed.
     @inlinable
-    mutating func takeSubscriptions() -> [any Subscription] {
+    mutating func endUpstreams() -> [any Subscription] {
+        ended = true
         let subscriptions = upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
         slots = slots.map { _ in nil }
         return subscriptions

@@ -167,7 +167,8 @@ struct FlatMapState<Downstream: Subscriber>: FanInState {
 
     /// Ends the upstream and every inner, dropping waiting values; returns what was subscribed.
     @inlinable
-    mutating func takeSubscriptions() -> [any Subscription] {
+    mutating func endUpstreams() -> [any Subscription] {
+        ended = true
         var subscriptions = inners.subscriptions
         if let upstream = upstream.end()?.upstream { subscriptions.append(upstream) }
         inners = InnerSlots()

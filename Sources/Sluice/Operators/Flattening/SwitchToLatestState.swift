@@ -175,7 +175,8 @@ struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
     /// The subscriptions to cancel at the end: the current inner first, then the upstream, in
     /// Combine's order.
     @inlinable
-    mutating func takeSubscriptions() -> [any Subscription] {
+    mutating func endUpstreams() -> [any Subscription] {
+        ended = true
         let subscriptions = [current?.slot.end()?.upstream, upstream.end()?.upstream].compactMap { $0 }
         current = nil
         return subscriptions

@@ -85,12 +85,9 @@ extension FanInEnd {
 /// `flatMap` also share their demand rule (``FanInState``), `switchToLatest` has its own.
 @usableFromInline
 protocol SerialFanIn: FanInEnd {
-    /// Cancelled, or the completion decided: no value is admitted any more.
-    var ended: Bool { get set }
-
-    /// Lets go of every upstream subscription and every kept value; returns the
-    /// subscriptions, for the caller to cancel after unlocking.
-    mutating func takeSubscriptions() -> [any Subscription]
+    /// Cancelled, or the completion decided (``FanInEnd/endUpstreams()`` sets it): no value is
+    /// admitted any more.
+    var ended: Bool { get }
 
     /// The deliverer is back with `more` demand from the downstream: the upstreams to ask for
     /// more, and what it delivers next.
@@ -99,12 +96,6 @@ protocol SerialFanIn: FanInEnd {
 }
 
 extension SerialFanIn {
-    @inlinable
-    mutating func endUpstreams() -> [any Subscription] {
-        ended = true
-        return takeSubscriptions()
-    }
-
     /// The completion goes out now, or after the values the deliverer still holds; every
     /// upstream still subscribed is cancelled, and kept values are dropped.
     @inlinable

@@ -1,7 +1,7 @@
 /// An operator subscribed to several publishers (merge's upstreams, flatMap's and
 /// switchToLatest's inners) through one ``IndexedSubscriber`` each, told which one spoke.
 @usableFromInline
-protocol IndexedSubscriberParent: AnyObject, CustomStringConvertible, CustomCombineIdentifierConvertible {
+package protocol IndexedSubscriberParent: AnyObject, CustomStringConvertible, CustomCombineIdentifierConvertible {
     /// The elements and failure of the publishers it subscribes to with an index (named apart
     /// from `Subscriber`'s, since flatMap is also its upstream's subscriber).
     associatedtype IndexedInput
@@ -16,28 +16,30 @@ protocol IndexedSubscriberParent: AnyObject, CustomStringConvertible, CustomComb
 /// its index, and describes itself as the parent does ("Merge", "FlatMap", …), its mirror
 /// naming the parent's identifier (`parentSubscription`), as Combine's inner subscribers do.
 @usableFromInline
-struct IndexedSubscriber<Parent: IndexedSubscriberParent>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+package struct IndexedSubscriber<Parent: IndexedSubscriberParent>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    @usableFromInline typealias Input = Parent.IndexedInput
-    @usableFromInline typealias Failure = Parent.IndexedFailure
+    @usableFromInline package typealias Input = Parent.IndexedInput
+    @usableFromInline package typealias Failure = Parent.IndexedFailure
     @usableFromInline let parent: Parent
     @usableFromInline let index: Int
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline package let combineIdentifier = CombineIdentifier()
 
-    @inlinable init(parent: Parent, index: Int) {
+    @inlinable package init(parent: Parent, index: Int) {
         self.parent = parent
         self.index = index
     }
 
-    @inlinable func receive(subscription: any Subscription) { parent.receive(subscription: subscription, at: index) }
-    @inlinable func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, at: index) }
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+    @inlinable package func receive(subscription: any Subscription) {
+        parent.receive(subscription: subscription, at: index)
+    }
+    @inlinable package func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, at: index) }
+    @inlinable package func receive(completion: Subscribers.Completion<Failure>) {
         parent.receive(completion: completion, at: index)
     }
-    @usableFromInline var description: String { parent.description }
-    @usableFromInline var customMirror: Mirror {
+    @usableFromInline package var description: String { parent.description }
+    @usableFromInline package var customMirror: Mirror {
         Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
     }
-    @usableFromInline var playgroundDescription: Any { description }
+    @usableFromInline package var playgroundDescription: Any { description }
 }
