@@ -52,7 +52,12 @@ extension Subscribers {
         /// Where the closures must run: the actor of the code that made the sink, or `nil`.
         @usableFromInline let delivery: ActorDelivery<Sink>?
 
-        @usableFromInline let subscription = Locked(SubscriptionSlot.awaiting)
+        /// Who may touch ``upstream``, without a lock (a lock object would be one more allocation per sink,
+        /// the "Just(i) → sink" row): 0 none came yet, 1 ``receive(subscription:)`` is storing it, 2 stored,
+        /// 3 ended. Only the thread that moved 0 → 1 writes it, before 1 → 2 (releasing) or, finding 3, to take
+        /// it back; only the one whose exchange to 3 found 2 (acquiring) reads and clears it. No two overlap.
+        @usableFromInline let upstreamState = Atomic<UInt8>(0)
+        @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
 
         /// Creates a sink with the closures to run on completion and on each value.
         ///
@@ -77,7 +82,7 @@ extension Subscribers {
         /// Stores the subscription and requests `.unlimited`; a second one is cancelled.
         @inlinable
         public func receive(subscription: any Subscription) {
-            guard self.subscription.withLock({ $0.attach(subscription) }) else {
+            guard attachUpstream(subscription) else {
                 subscription.cancel()
                 return
             }
@@ -120,7 +125,7 @@ extension Subscribers {
             // Not from the subject (it uses its own entry): a subject's value may be running past
             // the gate, even on this thread. Hold the gate for it; the subject says when it returns.
             _ = gate.enter()
-            guard let ended = subscription.withLock({ $0.end() }) else {
+            guard let ended = endUpstream() else {
                 releaseIfDone(gate.exit())
                 return
             }
@@ -132,7 +137,7 @@ extension Subscribers {
         /// The completion from the upstream itself, after its last value.
         @inlinable
         func receiveCompletionFromUpstream(_ completion: Subscribers.Completion<Failure>) {
-            guard subscription.withLock({ $0.end() }) != nil else { return }
+            guard endUpstream() != nil else { return }
             deliver(completion)
         }
 
@@ -150,7 +155,7 @@ extension Subscribers {
         @inlinable
         public func cancel() {
             guard calledBySubject.load(ordering: .acquiring) else {
-                let ended = subscription.withLock { $0.end() }
+                let ended = endUpstream()
                 releaseIfDone(gate.terminate())
                 ended?.upstream?.cancel()
                 return
@@ -159,7 +164,7 @@ extension Subscribers {
             // it says that call returned. The hold comes before the subscription ends, so a second
             // cancel, finding it ended, cannot release while the first has yet to ask the subject.
             _ = gate.enter()
-            let upstream = subscription.withLock { $0.end() }?.upstream
+            let upstream = endUpstream()?.upstream
             _ = gate.terminate()  // never the releaser: the hold is in
             if let upstream, cancelReportingDelivery(upstream, owner: self) { return }
             releaseIfDone(gate.exit())
@@ -199,6 +204,34 @@ extension Subscribers {
             guard gate.enterFinal() else { return }
             handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.completion(completion) }
             releaseIfDone(gate.exit())
+        }
+
+        /// Takes the first subscription; false for a later one, or when the sink ended first (the caller
+        /// cancels it).
+        @inlinable
+        func attachUpstream(_ subscription: any Subscription) -> Bool {
+            guard upstreamState.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged else {
+                return false
+            }
+            upstream = subscription
+            if upstreamState.compareExchange(expected: 1, desired: 2, ordering: .releasing).exchanged { return true }
+            upstream = nil  // ended while it was being stored
+            return false
+        }
+
+        /// Ends the hand-off; `nil` if it had ended. A subscription being stored meanwhile is cancelled by
+        /// ``attachUpstream(_:)``, which finds the end.
+        @inlinable
+        func endUpstream() -> SubscriptionSlot.Ended? {
+            switch upstreamState.exchange(3, ordering: .acquiringAndReleasing) {
+            case 3:
+                return nil
+            case 2:
+                defer { upstream = nil }
+                return SubscriptionSlot.Ended(upstream: upstream)
+            default:
+                return SubscriptionSlot.Ended(upstream: nil)
+            }
         }
 
         @inlinable
