@@ -45,24 +45,7 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Out
     }
 
     /// What the caller does after unlocking.
-    @usableFromInline
-    struct Action {
-        /// Deliver this tuple: the caller became the deliverer.
-        @usableFromInline var deliver: (Downstream, Output)?
-        @usableFromInline var complete: (Downstream, Subscribers.Completion<Failure>)?
-        /// Ask every upstream subscribed in `upstreams` for `demand`, or (`onlySender`) only
-        /// the one whose value made the tuple that returned it.
-        @usableFromInline var request: (demand: Subscribers.Demand, upstreams: [SubscriptionSlot], onlySender: Bool)?
-        /// `zip`: the upstream that `request` skips, as its share goes to ``TupleState/senderShare``.
-        @usableFromInline var skips: Int?
-        /// `zip`: demand for the deliverer's sender to return from its `receive(_:)`.
-        @usableFromInline var senderShare = Subscribers.Demand.none
-        @usableFromInline var cancels: [any Subscription] = []
-        /// A tuple was queued over the bound of the hand-over: the sender may have to wait
-        /// (see ``SerialDelivery``).
-        @usableFromInline var holds = false
-        @inlinable init() {}
-    }
+    @usableFromInline typealias Action = FanInAction<Downstream, TupleRequests>
 
     /// Upstream `index` subscribed: the demand to ask it for (`.none` for nothing yet), or
     /// `nil` to cancel it.
@@ -97,9 +80,9 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Out
         guard !ended, demand > 0 else { return }
         delivery.demand += demand
         if requested != .unlimited || (Row.consumes && !returned) {
-            action.request = (demand, upstreams, returned && !Row.consumes)
+            action.requests.ask = (demand, upstreams, returned && !Row.consumes)
             if !returned, let sender = deliveringFor, delivery.deliverer == currentThreadIdentity() {
-                action.skips = sender
+                action.requests.skips = sender
                 senderShare += demand
             }
         }
@@ -113,7 +96,7 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Out
         var action = Action()
         guard downstream != nil else { return (action, .idle) }  // cancelled meanwhile
         add(more, returned: true, into: &action)
-        action.senderShare = senderShare
+        action.requests.senderShare = senderShare
         senderShare = .none
         let next = delivery.next(adding: .none)
         switch next {
@@ -137,11 +120,7 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Out
 
     @inlinable
     mutating func admit(_ tuple: Output, into action: inout Action) {
-        switch delivery.admit(tuple) {
-        case .deliver: if let downstream { action.deliver = (downstream, tuple) }
-        case .queued: action.holds = action.holds || delivery.isOverBound
-        case .refused: break
-        }
+        _ = action.offer(tuple, to: &delivery, downstream: downstream)
     }
 
     /// A failure of `zip`'s cancels every upstream, the failed one included, as Combine's does.
@@ -170,7 +149,7 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Out
     /// upstreams still subscribed are cancelled.
     @inlinable
     mutating func end(with completion: Subscribers.Completion<Failure>, into action: inout Action) {
-        action.request = nil
+        action.requests.ask = nil
         (action.cancels, action.complete) = finish(with: completion)
     }
 
@@ -181,4 +160,18 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Out
         row.clear()
         return upstreams.indices.compactMap { upstreams[$0].end()?.upstream }
     }
+}
+
+/// How a `zip` or `combineLatest` asks its upstreams for more, after unlocking: each for the
+/// same demand (``TupleSubscription/carryOut(_:for:returning:)``).
+@usableFromInline
+struct TupleRequests: FanInRequests {
+    /// Ask every upstream subscribed in `upstreams` for `demand`, or (`onlySender`) only the one
+    /// whose value made the tuple that returned it.
+    @usableFromInline var ask: (demand: Subscribers.Demand, upstreams: [SubscriptionSlot], onlySender: Bool)?
+    /// `zip`: the upstream that `ask` skips, as its share goes to ``TupleState/senderShare``.
+    @usableFromInline var skips: Int?
+    /// `zip`: demand for the deliverer's sender to return from its `receive(_:)`.
+    @usableFromInline var senderShare = Subscribers.Demand.none
+    @inlinable init() {}
 }

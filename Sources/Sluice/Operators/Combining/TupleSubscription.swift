@@ -99,9 +99,9 @@ where Row.Output == Downstream.Input {
         returning returned: inout Subscribers.Demand
     ) {
         for upstream in action.cancels { upstream.cancel() }
-        if index != nil { returned += action.senderShare }
-        guard let (demand, upstreams, onlySender) = action.request else { return }
-        for (position, slot) in upstreams.enumerated() where position != action.skips {
+        if index != nil { returned += action.requests.senderShare }
+        guard let (demand, upstreams, onlySender) = action.requests.ask else { return }
+        for (position, slot) in upstreams.enumerated() where position != action.requests.skips {
             if position == index { returned += demand } else if !onlySender { slot.current?.request(demand) }
         }
     }

@@ -19,7 +19,7 @@
 struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline typealias Action = FanInAction<Downstream>
+    @usableFromInline typealias Action = FanInAction<Downstream, UpstreamRequests>
 
     @usableFromInline var downstream: Downstream?
     @usableFromInline var delivery = SerialDelivery<Output, Failure>()

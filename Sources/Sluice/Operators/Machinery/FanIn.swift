@@ -1,24 +1,32 @@
-/// What an operator that gathers values from several upstreams (`merge`, `flatMap`) does after
-/// unlocking, as decided by its state under the lock (rule 6).
+/// What an operator that gathers values from several upstreams does after unlocking, as decided
+/// by its state under the lock (rule 6). `Requests` is how it asks its upstreams for more:
+/// `merge`, `flatMap` and `switchToLatest` list them (``UpstreamRequests``), `zip` and
+/// `combineLatest` pass the downstream's demand to each (`TupleRequests`).
 @usableFromInline
-struct FanInAction<Downstream: Subscriber> {
+struct FanInAction<Downstream: Subscriber, Requests: FanInRequests> {
     /// Deliver this value: the caller became the deliverer of the state's ``SerialDelivery``.
     @usableFromInline var deliver: (Downstream, Downstream.Input)?
     /// Deliver this completion: nothing is being delivered.
     @usableFromInline var complete: (Downstream, Subscribers.Completion<Downstream.Failure>)?
-    @usableFromInline var requests = UpstreamRequests()
+    @usableFromInline var requests = Requests()
     @usableFromInline var cancels: [any Subscription] = []
-    /// The value was queued over the bound of the hand-over: the sender may have to wait
+    /// A value was queued over the bound of the hand-over: the sender may have to wait
     /// (see ``SerialDelivery``).
     @usableFromInline var holds = false
 
     @inlinable init() {}
 }
 
+/// The requests part of a ``FanInAction``, empty to begin with.
+@usableFromInline
+protocol FanInRequests {
+    init()
+}
+
 /// Requests to make after unlocking: usually one (the upstream whose waiting value was delivered), held
 /// inline so that a request of one element through `values` allocates nothing.
 @usableFromInline
-struct UpstreamRequests {
+struct UpstreamRequests: FanInRequests {
     @usableFromInline var first: (any Subscription, Subscribers.Demand)?
     @usableFromInline var rest: [(any Subscription, Subscribers.Demand)] = []
     @inlinable init() {}
@@ -101,7 +109,7 @@ extension SerialFanIn {
     @inlinable
     mutating func end(
         with completion: Subscribers.Completion<Downstream.Failure>,
-        into action: inout FanInAction<Downstream>
+        into action: inout FanInAction<Downstream, UpstreamRequests>
     ) {
         (action.cancels, action.complete) = finish(with: completion)
     }
@@ -120,7 +128,7 @@ protocol FanInState: SerialFanIn {
 
     /// Spends the delivery's demand on the values waiting for it (asking their upstreams for
     /// more), and finishes the stream if nothing is left to wait for.
-    mutating func refill(into action: inout FanInAction<Downstream>)
+    mutating func refill(into action: inout FanInAction<Downstream, UpstreamRequests>)
 
     /// Whether values may be waiting for demand (`true` when not known cheaply): when none
     /// is, a deliverer coming back with limited demand has nothing to refill.
@@ -135,8 +143,8 @@ extension FanInState {
     /// Upstream `index` sent `value`: what to do, and the demand to return to it (`.max(1)` for a value
     /// taken against limited demand; none for one kept, until it goes out).
     @inlinable
-    mutating func receive(_ value: Downstream.Input, at index: Int) -> (FanInAction<Downstream>, Subscribers.Demand) {
-        var action = FanInAction<Downstream>()
+    mutating func receive(_ value: Downstream.Input, at index: Int) -> (FanInAction<Downstream, UpstreamRequests>, Subscribers.Demand) {
+        var action = FanInAction<Downstream, UpstreamRequests>()
         guard !ended, let downstream else { return (action, .none) }
         guard action.offer(value, to: &delivery, downstream: downstream) else {
             keep(value, from: index)
@@ -146,8 +154,8 @@ extension FanInState {
     }
 
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> FanInAction<Downstream> {
-        var action = FanInAction<Downstream>()
+    mutating func request(_ demand: Subscribers.Demand) -> FanInAction<Downstream, UpstreamRequests> {
+        var action = FanInAction<Downstream, UpstreamRequests>()
         guard !ended else { return action }
         delivery.demand += demand
         refill(into: &action)
@@ -169,7 +177,7 @@ extension FanInState {
         if mayHaveWaiting || (delivery.demand == .unlimited && !unlimited) {
             // While delivering, a refill only queues values and asks for more; the stream's
             // end goes out through `next` below, after the queue.
-            var action = FanInAction<Downstream>()
+            var action = FanInAction<Downstream, UpstreamRequests>()
             refill(into: &action)
             requests = action.requests
         }
@@ -198,7 +206,7 @@ extension Locked where State: SerialFanIn {
     /// (rule 5). A value queued over the bound makes its sender wait here, after the rest, while the queue
     /// stays over it for a deliverer on another thread (see ``SerialDelivery``).
     @inlinable
-    func perform(_ action: FanInAction<State.Downstream>) {
+    func perform(_ action: FanInAction<State.Downstream, UpstreamRequests>) {
         for upstream in action.cancels { upstream.cancel() }
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
         action.requests.make()
@@ -227,7 +235,7 @@ extension FanInAction {
         switch delivery.admit(value) {
         case .refused: return false
         case .queued:
-            holds = delivery.isOverBound
+            holds = holds || delivery.isOverBound
             return true
         case .deliver:
             deliver = downstream.map { ($0, value) }
