@@ -166,6 +166,9 @@ private actor Collector {
             let cancellable = publisher.sink(isolation: nil) { _ in }
             let subscription = try await firstSubscription(of: publisher)
             await subscription.waitForCalls { !$0.isEmpty }
+            // Cancelled (at the time limit), the wait returns before the request: a value sent now would be
+            // beyond the demand, and the sink's loop would trap (rule 2), ending the whole test run.
+            try Task.checkCancellation()
             let shared = UncheckedBox((subscription, cancellable))
             runConcurrently(threads: 2) { index in
                 if index == 0 { shared.value.0.send(1) } else { shared.value.1.cancel() }
