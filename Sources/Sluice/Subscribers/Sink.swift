@@ -155,6 +155,9 @@ extension Subscribers {
         @inlinable
         public func cancel() {
             guard calledBySubject.load(ordering: .acquiring) else {
+                // Completed already (the usual cancel, an AnyCancellable's at its end): nothing left to cancel or
+                // release, so none of the read-modify-writes below (the "Just(i) → sink" row).
+                if upstreamState.load(ordering: .relaxed) == 3 && gate.isTerminated { return }
                 let ended = endUpstream()
                 releaseIfDone(gate.terminate())
                 ended?.upstream?.cancel()
