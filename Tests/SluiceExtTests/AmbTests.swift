@@ -201,7 +201,7 @@ extension AmbTests {
         func cancel() { cancels += 1 }
     }
 
-    @Test("A contender's second subscription is cancelled and never asked; a loser's first too, once the race is decided")
+    @Test("A contender's second subscription is cancelled, never asked; a loser's first too, once the race is decided")
     func secondSubscriptionIsCancelled() {
         let first = HandingPublisher()
         let second = HandingPublisher()

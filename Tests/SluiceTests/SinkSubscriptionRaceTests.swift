@@ -12,9 +12,7 @@ struct SinkSubscriptionRaceTests {
         // hands two threads a barrier, which a busy machine makes slow (20,000 runs took minutes beside
         // another test run), so fewer than the stress families' 100,000 operations.
         for _ in 0..<StressBudget.scaled(5_000) {
-            let sink = UncheckedBox(Subscribers.Sink<Int, Never>(
-                receiveCompletion: { _ in }, receiveValue: { _ in }, isolation: nil
-            ))
+            let sink = makeSink()
             let subscription = CallCounter()
             await runConcurrentlyAwaiting(threads: 2) { thread in
                 if thread == 0 { sink.value.receive(subscription: subscription) } else { sink.value.cancel() }
@@ -27,9 +25,7 @@ struct SinkSubscriptionRaceTests {
     @Test("two subscriptions racing: one is asked for .unlimited and kept until the sink ends, the other cancelled")
     func twoSubscriptionsRacing() async {
         for _ in 0..<StressBudget.scaled(1_000) {
-            let sink = UncheckedBox(Subscribers.Sink<Int, Never>(
-                receiveCompletion: { _ in }, receiveValue: { _ in }, isolation: nil
-            ))
+            let sink = makeSink()
             let subscriptions = [CallCounter(), CallCounter()]
             await runConcurrentlyAwaiting(threads: 2) { thread in
                 sink.value.receive(subscription: subscriptions[thread])
@@ -46,9 +42,7 @@ struct SinkSubscriptionRaceTests {
     @Test("cancel() racing receive(completion:): the kept subscription is cancelled at most once, never asked again")
     func cancelRacingCompletion() async {
         for _ in 0..<StressBudget.scaled(1_000) {
-            let sink = UncheckedBox(Subscribers.Sink<Int, Never>(
-                receiveCompletion: { _ in }, receiveValue: { _ in }, isolation: nil
-            ))
+            let sink = makeSink()
             let subscription = CallCounter()
             sink.value.receive(subscription: subscription)
             await runConcurrentlyAwaiting(threads: 3) { thread in
@@ -57,6 +51,11 @@ struct SinkSubscriptionRaceTests {
             #expect(subscription.counts.requests == 1 && subscription.counts.cancels <= 1)
         }
     }
+}
+
+/// A sink outside any actor whose closures do nothing, to share with the racing threads.
+private func makeSink() -> UncheckedBox<Subscribers.Sink<Int, Never>> {
+    UncheckedBox(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { _ in }, isolation: nil))
 }
 
 /// A subscription that counts the requests and cancels it is asked for.

@@ -69,8 +69,6 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     // MARK: The contenders
 
-    let combineIdentifier = CombineIdentifier()
-
     func receive(subscription: any Subscription, at index: Int) {
         let accepted = state.withLock { state -> Bool in
             !state.ended && state.contenders[index].attach(subscription)

@@ -38,7 +38,7 @@ struct MergeState<Downstream: Subscriber>: FanInState {
     }
 
     /// What the caller does after unlocking.
-    @usableFromInline typealias Action = FanInAction<Downstream, UpstreamRequests>
+    @usableFromInline typealias Action = ListedFanInAction<Downstream>
 
     /// Upstream `index` subscribed. Returns the demand to request, or `nil` to cancel it.
     @inlinable

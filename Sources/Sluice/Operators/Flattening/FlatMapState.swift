@@ -21,7 +21,7 @@
 struct FlatMapState<Downstream: Subscriber>: FanInState {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline typealias Action = FanInAction<Downstream, UpstreamRequests>
+    @usableFromInline typealias Action = ListedFanInAction<Downstream>
 
     /// Released on cancel and after the completion goes out.
     @usableFromInline var downstream: Downstream?

@@ -90,7 +90,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     func receive(completion: Subscribers.Completion<Failure>) {
         let thread = currentThreadIdentity()
         let (action, reentered) = state.withLock { state in
-            if state.ended && state.endingOn == thread { return (FanInAction<Downstream, UpstreamRequests>(), true) }
+            if state.ended && state.endingOn == thread { return (ListedFanInAction<Downstream>(), true) }
             let action = state.completeUpstream(completion)
             if !action.cancels.isEmpty { state.endingOn = thread }
             return (action, false)

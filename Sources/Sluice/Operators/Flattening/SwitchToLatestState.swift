@@ -19,7 +19,7 @@
 struct SwitchToLatestState<Downstream: Subscriber>: SerialFanIn {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline typealias Action = FanInAction<Downstream, UpstreamRequests>
+    @usableFromInline typealias Action = ListedFanInAction<Downstream>
 
     @usableFromInline var downstream: Downstream?
     @usableFromInline var delivery = SerialDelivery<Output, Failure>()

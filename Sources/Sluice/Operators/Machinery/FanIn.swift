@@ -17,6 +17,9 @@ struct FanInAction<Downstream: Subscriber, Requests: FanInRequests> {
     @inlinable init() {}
 }
 
+/// The action of `merge`, `flatMap` and `switchToLatest`, whose requests are a list.
+@usableFromInline typealias ListedFanInAction<Downstream: Subscriber> = FanInAction<Downstream, UpstreamRequests>
+
 /// The requests part of a ``FanInAction``, empty to begin with.
 @usableFromInline
 protocol FanInRequests {
@@ -109,7 +112,7 @@ extension SerialFanIn {
     @inlinable
     mutating func end(
         with completion: Subscribers.Completion<Downstream.Failure>,
-        into action: inout FanInAction<Downstream, UpstreamRequests>
+        into action: inout ListedFanInAction<Downstream>
     ) {
         (action.cancels, action.complete) = finish(with: completion)
     }
@@ -128,7 +131,7 @@ protocol FanInState: SerialFanIn {
 
     /// Spends the delivery's demand on the values waiting for it (asking their upstreams for
     /// more), and finishes the stream if nothing is left to wait for.
-    mutating func refill(into action: inout FanInAction<Downstream, UpstreamRequests>)
+    mutating func refill(into action: inout ListedFanInAction<Downstream>)
 
     /// Whether values may be waiting for demand (`true` when not known cheaply): when none
     /// is, a deliverer coming back with limited demand has nothing to refill.
@@ -143,8 +146,11 @@ extension FanInState {
     /// Upstream `index` sent `value`: what to do, and the demand to return to it (`.max(1)` for a value
     /// taken against limited demand; none for one kept, until it goes out).
     @inlinable
-    mutating func receive(_ value: Downstream.Input, at index: Int) -> (FanInAction<Downstream, UpstreamRequests>, Subscribers.Demand) {
-        var action = FanInAction<Downstream, UpstreamRequests>()
+    mutating func receive(
+        _ value: Downstream.Input,
+        at index: Int
+    ) -> (ListedFanInAction<Downstream>, Subscribers.Demand) {
+        var action = ListedFanInAction<Downstream>()
         guard !ended, let downstream else { return (action, .none) }
         guard action.offer(value, to: &delivery, downstream: downstream) else {
             keep(value, from: index)
@@ -154,8 +160,8 @@ extension FanInState {
     }
 
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> FanInAction<Downstream, UpstreamRequests> {
-        var action = FanInAction<Downstream, UpstreamRequests>()
+    mutating func request(_ demand: Subscribers.Demand) -> ListedFanInAction<Downstream> {
+        var action = ListedFanInAction<Downstream>()
         guard !ended else { return action }
         delivery.demand += demand
         refill(into: &action)
@@ -177,7 +183,7 @@ extension FanInState {
         if mayHaveWaiting || (delivery.demand == .unlimited && !unlimited) {
             // While delivering, a refill only queues values and asks for more; the stream's
             // end goes out through `next` below, after the queue.
-            var action = FanInAction<Downstream, UpstreamRequests>()
+            var action = ListedFanInAction<Downstream>()
             refill(into: &action)
             requests = action.requests
         }
@@ -206,7 +212,7 @@ extension Locked where State: SerialFanIn {
     /// (rule 5). A value queued over the bound makes its sender wait here, after the rest, while the queue
     /// stays over it for a deliverer on another thread (see ``SerialDelivery``).
     @inlinable
-    func perform(_ action: FanInAction<State.Downstream, UpstreamRequests>) {
+    func perform(_ action: ListedFanInAction<State.Downstream>) {
         for upstream in action.cancels { upstream.cancel() }
         if let (downstream, completion) = action.complete { downstream.receive(completion: completion) }
         action.requests.make()
