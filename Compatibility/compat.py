@@ -54,9 +54,6 @@ REASONS = {
     "released-after-completion": "Combine keeps a finished subscriber/subscription alive; Sluice releases it",
     "toolchain-defect": "a toolchain defect (reproducer in the repository)",
     "swift6-soundness": "a deliberate Swift 6 soundness difference (Migration.md)",
-    "beyond-demand": "Combine delivers values the subscriber has not requested; Sluice keeps rule 2 (Migration.md)",
-    "reentrant-request": "Combine traps on a request made from inside receive(_:); Sluice keeps rule 5 (Migration.md)",
-    "connection-leak": "Combine makes a connection it never cancels; Sluice keeps one connection (Migration.md)",
     "not-yet-fixed": "a behaviour difference still to fix",
     "description": "compares description strings or mirrors (still to fix)",
 }

@@ -205,4 +205,32 @@ struct PublishedConcurrentSetTests {
         }
         #expect(mismatches.withLock { $0 }.isEmpty, "\(mismatches.withLock { $0.prefix(3) })")
     }
+
+    @Test("objectWillChange sends nothing before a request, then every change whatever the size of it, as Combine's")
+    func objectWillChangeTakesAnyRequestAsUnlimited() {
+        let publisher = ObservableObjectPublisher()
+        let recorder = RecordingSubscriber<Void, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
+        publisher.subscribe(recorder)
+        publisher.send()
+        #expect(recorder.valueCount == 0)
+        recorder.request(.max(1))
+        for _ in 0..<3 { publisher.send() }
+        #expect(recorder.valueCount == 3)
+        // The recorder notes the two beyond its demand: that is the behaviour Combine's has.
+        #expect(recorder.violations.count == 2)
+        recorder.cancel()
+        publisher.send()
+        #expect(recorder.valueCount == 3)
+
+        // What Migration.md tells a `values` loop to put in between: the latest change waits for demand.
+        let buffered = RecordingSubscriber<Void, Never>(initialDemand: .max(1))
+        defer { buffered.cancel() }
+        publisher.buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest).subscribe(buffered)
+        for _ in 0..<3 { publisher.send() }
+        #expect(buffered.valueCount == 1)
+        buffered.request(.max(5))
+        #expect(buffered.valueCount == 2)
+        #expect(buffered.violations.isEmpty)
+    }
 }

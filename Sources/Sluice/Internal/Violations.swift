@@ -188,3 +188,16 @@ extension Violation {
                    file: file, line: line)
     }
 }
+
+extension Violation {
+    /// `subscribe(on:)`: a request of the downstream's ran inside the upstream's `request(_:)` that the
+    /// subscription was making on the same thread (a scheduler that runs actions at once), where Combine's
+    /// holds its lock across that call and crashes.
+    @usableFromInline @inline(never)
+    static func subscribeOnReentered(file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Sluice API violation: subscribe(on:) was asked for more from inside its upstream's "
+                   + "request(_:), on a scheduler that runs actions at once (rule 7: Combine traps here too); "
+                   + "use a scheduler that runs actions later",
+                   file: file, line: line)
+    }
+}

@@ -60,6 +60,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         if demand == .none { Violation.zeroDemandRequested() }
+        // Combine's `objectWillChange` sends every change once its subscriber has asked for any.
+        let demand = kind.countsDemand ? demand : .unlimited
         parent.withLock { $0.storage }?.request(self, demand)
     }
 

@@ -406,6 +406,13 @@ enum SubjectKind: Sendable {
         }
     }
 
+    /// Whether a subscription keeps to the demand its subscriber requested; Combine's `ObservableObjectPublisher`
+    /// takes any request as `.unlimited`.
+    @inlinable
+    var countsDemand: Bool {
+        if case .observableObject = self { false } else { true }
+    }
+
     /// Combine's `ObservableObjectPublisher` subscription shows only its subscriber, not subject and demand.
     @inlinable
     var mirrorsOnlyDownstream: Bool {

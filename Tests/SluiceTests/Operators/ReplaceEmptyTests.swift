@@ -37,7 +37,7 @@ struct ReplaceEmptyTests {
         #expect(recorder.completion == .failure(TestError(code: 3)))
     }
 
-    @Test("demand passes through one for one; with none outstanding at the end, the replacement waits for a request")
+    @Test("it asks the upstream for .unlimited, as Combine's does; with no demand at the end, the replacement waits")
     func replacementWaitsForDemand() {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
@@ -45,18 +45,18 @@ struct ReplaceEmptyTests {
         defer { recorder.cancel() }
         upstream.replaceEmpty(with: 7).subscribe(recorder)
         let subscription = upstream.subscriptions[0]
-        #expect(subscription.requests.isEmpty)
+        #expect(subscription.requests == [.unlimited])
         subscription.send(completion: .finished)
         #expect(recorder.values.isEmpty)
         #expect(recorder.completion == nil)
         recorder.request(.max(2))
         #expect(recorder.values == [7])
         #expect(recorder.completion == .finished)
-        #expect(subscription.requests.isEmpty)
+        #expect(subscription.requests == [.unlimited])
         #expect(recorder.violations.isEmpty)
     }
 
-    @Test("requests reach the upstream unchanged, and a cancel reaches it once")
+    @Test("the downstream's requests reach the upstream unchanged, around its own .unlimited; a cancel reaches it once")
     func requestsAndCancel() {
         let upstream = ControllablePublisher<Int, Never>()
         defer { upstream.detachAll() }
@@ -66,12 +66,107 @@ struct ReplaceEmptyTests {
         let subscription = upstream.subscriptions[0]
         #expect(subscription.send(1) == .max(1))
         recorder.request(.max(4))
-        #expect(subscription.requests == [.max(1), .max(4)])
+        // The downstream's first request came inside its subscription, before the operator's own.
+        #expect(subscription.requests == [.max(1), .unlimited, .max(4)])
         recorder.cancel()
         recorder.cancel()
         #expect(subscription.cancelCount == 1)
         subscription.send(completion: .finished)
         #expect(recorder.values == [1])
         #expect(recorder.completion == nil)
+    }
+
+    @Test("elements beyond the downstream's demand wait for it, in order, and the completion follows the last")
+    func elementsBeyondDemandWait() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+        defer { recorder.cancel() }
+        upstream.replaceEmpty(with: 7).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        for value in 1...4 { #expect(subscription.send(value) == .none) }
+        subscription.send(completion: .finished)
+        #expect(recorder.values == [1])
+        #expect(recorder.completion == nil)
+        recorder.request(.max(2))
+        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.completion == nil)
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2, 3, 4], "no replacement: the upstream was not empty")
+        #expect(recorder.completion == .finished)
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("an element that comes while others wait queues behind them, also when the downstream has demand by then")
+    func laterElementsQueueBehindWaitingOnes() {
+        let upstream = ControllablePublisher<Int, Never>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        defer { recorder.cancel() }
+        upstream.setFailureType(to: TestError.self).replaceEmpty(with: 7).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        _ = subscription.send(1)
+        _ = subscription.send(2)
+        recorder.request(.max(1))
+        _ = subscription.send(3)
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2])
+        // From inside a delivery: the demand it returns is handed to the waiting element first.
+        recorder.onValue { _ in .max(1) }
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2, 3])
+        _ = subscription.send(4)
+        #expect(recorder.values == [1, 2, 3, 4])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test("a failure waits behind the elements kept for demand; a cancel drops them and the failure")
+    func failureWaitsAndCancelDrops() {
+        let upstream = ControllablePublisher<Int, TestError>()
+        defer { upstream.detachAll() }
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        defer { recorder.cancel() }
+        upstream.replaceEmpty(with: 7).subscribe(recorder)
+        let subscription = upstream.subscriptions[0]
+        _ = subscription.send(1)
+        _ = subscription.send(2)
+        subscription.send(completion: .failure(TestError(code: 1)))
+        recorder.request(.max(1))
+        #expect(recorder.values == [1])
+        #expect(recorder.completion == nil)
+        recorder.cancel()
+        recorder.request(.max(1))
+        #expect(recorder.values == [1])
+        #expect(recorder.completion == nil)
+
+        let second = RecordingSubscriber<Int, TestError>(initialDemand: .none)
+        defer { second.cancel() }
+        upstream.replaceEmpty(with: 7).subscribe(second)
+        _ = upstream.subscriptions[1].send(5)
+        upstream.subscriptions[1].send(completion: .failure(TestError(code: 2)))
+        second.request(.max(1))
+        #expect(second.values == [5])
+        #expect(second.completion == .failure(TestError(code: 2)))
+    }
+
+    @Test("a request racing the upstream's elements: every element arrives once, in order, within the demand")
+    func requestsRacingElements() async {
+        for _ in 0..<50 {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            subject.replaceEmpty(with: -1).subscribe(recorder)
+            await runConcurrentlyAwaiting(threads: 2) { thread in
+                if thread == 0 {
+                    for value in 0..<100 { subject.send(value) }
+                    subject.send(completion: .finished)
+                } else {
+                    for _ in 0..<100 { recorder.request(.max(1)) }
+                }
+            }
+            #expect(recorder.values == Array(0..<100))
+            #expect(recorder.completion == .finished)
+            #expect(recorder.violations.isEmpty)
+            recorder.cancel()
+        }
     }
 }

@@ -69,8 +69,8 @@ struct ZipTests {
         #expect(recorder.completion == .finished, "the first upstream finished and every element of it is paired")
     }
 
-    @Test("a pair complete while the downstream has no demand waits for it, then goes out before the completion")
-    func waitsForDemand() {
+    @Test("a pair that upstreams sending beyond their demand complete goes out without demand, as Combine's zip sends it")
+    func overSentPairGoesOut() {
         let left = ControllablePublisher<Int, Never>()
         let right = ControllablePublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
@@ -79,15 +79,24 @@ struct ZipTests {
         let a = left.subscriptions[0], b = right.subscriptions[0]
         _ = a.send(1)
         _ = b.send(1)
-        // Both over-send (a violation of theirs): the pair they make waits for demand.
+        // Both over-send (a violation of theirs): Combine's zip sends the pair they make anyway.
         _ = a.send(2)
-        _ = b.send(2)
-        a.send(completion: .finished)
-        #expect(recorder.values == [2] && recorder.completion == nil)
-        recorder.request(.max(1))
+        #expect(recorder.values == [2])
+        #expect(b.send(2) == .none)
         #expect(recorder.values == [2, 4])
+        a.send(completion: .finished)
         #expect(recorder.completion == .finished)
         #expect(b.cancelCount == 1, "the upstream still running is cancelled")
+
+        // The demand the downstream returns for such a pair is the sender's to return, as for any pair.
+        let c = ControllablePublisher<Int, Never>(), d = ControllablePublisher<Int, Never>()
+        let asking = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
+        defer { asking.cancel() }
+        c.zip(d, +).subscribe(asking)
+        _ = c.subscriptions[0].send(1)
+        #expect(d.subscriptions[0].send(2) == .max(1))
+        #expect(asking.values == [3])
+        #expect(c.subscriptions[0].requests == [.max(1)])
     }
 
     @Test("an upstream that finishes with unpaired elements ends the zip only when they are paired")

@@ -4,7 +4,8 @@
 /// Demand follows Combine: every upstream is asked for what the downstream asks (by `request(_:)` or by the
 /// demand it returns), so that no upstream sends more than the downstream could take.
 /// - `zip` keeps each upstream's unmatched values in order and makes a tuple as soon as every
-///   upstream has one and the downstream has demand; it finishes once an upstream has
+///   upstream has one and the downstream has demand (or, as in Combine, when a value that an
+///   upstream sent beyond what it was asked for completes one); it finishes once an upstream has
 ///   finished and every value it sent has been matched (no tuple can be made any more).
 /// - `combineLatest` keeps each upstream's latest value; a value that arrives once every
 ///   upstream has sent one makes a tuple if the downstream has demand, else it is only
@@ -62,6 +63,12 @@ struct TupleState<Row: TupleRow, Downstream: Subscriber>: FanInEnd where Row.Out
         row.store(value, at: index)
         if Row.consumes {
             combine(into: &action)
+            if row.isFull, !ended, !delivery.isFinishing {
+                // Only an upstream that sent more than it was asked for fills the row without
+                // demand: Combine's zip delivers that tuple anyway, and so does this one.
+                delivery.demand += 1
+                admit(row.take(), into: &action)
+            }
             if action.deliver != nil { deliveringFor = index }
         } else if row.isFull, delivery.demand > 0 {
             admit(row.take(), into: &action)

@@ -11,6 +11,9 @@
 /// serial (rule 3): the next upstream is subscribed only after the last completed, and nested subscribes run
 /// in a loop (rule 5). `demandScale` multiplies demand sent upstream (`collect(3)`); `trapsOnZeroDemand`
 /// makes `request(.none)` trap (rule 7); `checks` says which misbehaving upstream signals trap, as in Combine.
+/// `asksUnlimited` (`replaceEmpty`, as Combine's) asks the first upstream for `.unlimited` once the
+/// downstream has its subscription, besides passing the downstream's requests on, and keeps the values that
+/// come beyond the downstream's demand until it asks for them (rule 2).
 final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
@@ -26,10 +29,10 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
 
     init(
         name: String, downstream: Downstream, demandScale: Int = 1, trapsOnZeroDemand: Bool,
-        checks: UpstreamChecks = .none, mirrorsDemand: Bool = false
+        checks: UpstreamChecks = .none, mirrorsDemand: Bool = false, asksUnlimited: Bool = false
     ) {
         description = name
-        state = Locked(UpstreamRelayState(downstream: downstream))
+        state = Locked(UpstreamRelayState(downstream: downstream, keepsBeyondDemand: asksUnlimited))
         self.demandScale = demandScale
         self.trapsOnZeroDemand = trapsOnZeroDemand
         self.checks = checks
@@ -68,9 +71,9 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         }
     }
 
-    /// Passes `completion` downstream and terminates.
+    /// Passes `completion` downstream and terminates (after the values kept for want of demand, if any).
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        state.withLock { $0.complete() }?.receive(completion: completion)
+        state.withLock { $0.complete(completion) }?.receive(completion: completion)
     }
 
     /// Sends `value`, then `.finished`; if the downstream has no outstanding demand, holds
@@ -81,7 +84,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         downstream.receive(completion: .finished)
     }
 
-    var hasDelivered: Bool { state.withLock { $0.delivered } }
+    /// Whether an upstream sent a value that was taken (delivered, or kept for want of demand).
+    var hasReceived: Bool { state.withLock { $0.received } }
 
     // MARK: The current upstream's signals (through its subscriber)
 
@@ -92,6 +96,7 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         case .subscribeDownstream(let downstream, let early):
             downstream.receive(subscription: self)
             if early > .none { subscription.request(early * demandScale) }
+            if state.withLock({ $0.keepsBeyondDemand }) { subscription.request(.unlimited) }
         case .carry(let demand):
             if demand > .none { subscription.request(demand * demandScale) }
         }
@@ -102,10 +107,10 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     func receive(_ value: Downstream.Input, token: Int) -> Subscribers.Demand {
         let downstream: Downstream
         let acceptsEarly = checks == .everyValue && token > 1
-        switch state.withLock({ $0.takeDemandForValue(token: token, acceptsEarly: acceptsEarly) }) {
+        switch state.withLock({ $0.take(value, token: token, acceptsEarly: acceptsEarly) }) {
         case .deliver(let receiver):
             downstream = receiver
-        case .drop:
+        case .drop, .kept:
             return .none
         case .beforeSubscription:
             if checks.trapsValueBeforeSubscription(token: token) { Violation.signalBeforeSubscription(description) }
@@ -116,7 +121,9 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         }
         let more = downstream.receive(value)
         guard more > .none else { return .none }
-        let upstream = state.withLock { $0.add(more, token: token) }
+        let (upstream, drainer) = state.withLock { ($0.add(more, token: token), $0.startDraining()) }
+        // Values kept while this one was out (an upstream sending from inside its delivery) go first.
+        if let drainer { drainKept(to: drainer) }
         guard checks == .everyValue else { return more * demandScale }
         // retry asks its upstream for the demand a value brought instead of returning it, as
         // Combine's does (before the upstream's subscription, it is kept for it).
@@ -154,8 +161,29 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         case .send(let downstream, let value):
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
+        case .drain(let upstream, let downstream):
+            upstream?.request(demand * demandScale)
+            drainKept(to: downstream)
         case .none:
             break
+        }
+    }
+
+    /// The drainer's loop: hands out kept values while the downstream has demand, then the completion
+    /// that waited for them. A request from inside `receive(_:)` only adds demand, which this loop takes
+    /// (rule 5).
+    private func drainKept(to downstream: Downstream) {
+        var more = Subscribers.Demand.none
+        while true {
+            switch state.withLock({ $0.nextKept(adding: more) }) {
+            case .value(let value):
+                more = downstream.receive(value)
+            case .completion(let downstream, let completion):
+                downstream.receive(completion: completion)
+                return
+            case .idle:
+                return
+            }
         }
     }
 

@@ -17,6 +17,11 @@
 /// `demand`, the downstream's outstanding demand, outlives every link: a new upstream is asked for what the
 /// last one left unsent. A connect made while another runs (an upstream failing inside `subscribe`) is
 /// queued for the running connect's loop, so the stack stays flat however many upstreams fail at once.
+///
+/// A relay that ``keepsBeyondDemand`` (`replaceEmpty`, which asks its upstream for `.unlimited` as Combine's
+/// does) keeps the values that come without demand, in order, and one thread at a time (the *drainer*)
+/// hands them out as demand comes; a value that comes while any are kept queues behind them, and a
+/// completion waits for the last of them.
 struct UpstreamRelayState<Downstream: Subscriber> {
     enum Link {
         case idle
@@ -37,8 +42,15 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     private(set) var link = Link.idle
     private(set) var downstream: Downstream?
     private(set) var demand = Subscribers.Demand.none
-    /// Whether a value has reached the downstream (for `replaceEmpty`).
-    private(set) var delivered = false
+    /// Whether a value was taken from an upstream, delivered or kept (for `replaceEmpty`).
+    private(set) var received = false
+    let keepsBeyondDemand: Bool
+    /// Values kept for want of demand, oldest first (only if ``keepsBeyondDemand``).
+    private var kept = FIFO<Downstream.Input>()
+    /// A thread is out handing kept values to the downstream.
+    private var draining = false
+    /// The completion of a relay that still keeps values: it goes out after them.
+    private var heldCompletion: Subscribers.Completion<Downstream.Failure>?
     private var lastToken = 0
     private var downstreamSubscribed = false
     private var connectRunning = false
@@ -49,7 +61,10 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     /// subscriber, as Combine's operators let go of theirs.
     private var then: Any?
 
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(downstream: Downstream, keepsBeyondDemand: Bool) {
+        self.downstream = downstream
+        self.keepsBeyondDemand = keepsBeyondDemand
+    }
 
     // MARK: Connecting (the operator)
 
@@ -118,21 +133,29 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         case beforeSubscription
         /// From the current upstream beyond the downstream's outstanding demand (rule 2).
         case beyondDemand
+        /// Kept until there is demand for it (a relay that ``keepsBeyondDemand``).
+        case kept
     }
 
-    /// Takes one unit of demand for a value from upstream `token`, or says why the value
-    /// cannot go to the downstream (only an upstream that breaks rule 1 or 2 sends one that
-    /// is not dropped for being late). `acceptsEarly`: a value before the upstream's
+    /// Takes one unit of demand for `value` from upstream `token`, keeps it, or says why it cannot go to
+    /// the downstream (only an upstream that breaks rule 1 or 2 sends one that is not dropped for being
+    /// late). `acceptsEarly`: a value before the upstream's
     /// subscription goes to the downstream if it has demand (`retry`'s later attempts).
-    mutating func takeDemandForValue(token: Int, acceptsEarly: Bool = false) -> ValueAction {
+    mutating func take(_ value: Downstream.Input, token: Int, acceptsEarly: Bool = false) -> ValueAction {
         switch link {
         case .connecting(token) where !acceptsEarly:
             return .beforeSubscription
         case .connecting(token), .connected(token, _):
             guard let downstream else { return .drop }
+            if keepsBeyondDemand, draining || !kept.isEmpty || demand == .none {
+                // Not draining, kept values mean no demand: the next request drains them.
+                kept.append(value)
+                received = true
+                return .kept
+            }
             guard demand > .none else { return .beyondDemand }
             demand -= 1
-            delivered = true
+            received = true
             return .deliver(downstream)
         default:
             return .drop
@@ -195,9 +218,14 @@ struct UpstreamRelayState<Downstream: Subscriber> {
 
     // MARK: Ending (the operator)
 
-    /// Ends with a completion; the downstream to send it to, unless already terminated.
-    mutating func complete() -> Downstream? {
+    /// Ends with `completion`; the downstream to send it to, unless already terminated or the completion
+    /// waits for the drainer, behind kept values.
+    mutating func complete(_ completion: Subscribers.Completion<Downstream.Failure>) -> Downstream? {
         guard case .between = link else { return nil }
+        if draining || !kept.isEmpty {
+            heldCompletion = completion
+            return nil
+        }
         return terminate().downstream
     }
 
@@ -225,6 +253,8 @@ struct UpstreamRelayState<Downstream: Subscriber> {
 
     enum RequestAction {
         case forward(any Subscription)
+        /// Kept values now have demand: the caller is the drainer (forwarding the request first, if any).
+        case drain(forward: (any Subscription)?, Downstream)
         /// The held last value now has demand: send it, then `.finished`.
         case send(Downstream, Downstream.Input)
         /// Nothing to do now (counted for the next upstream, or terminated).
@@ -240,11 +270,47 @@ struct UpstreamRelayState<Downstream: Subscriber> {
             return .send(downstream, value)
         case .connected(_, let subscription):
             demand += more
+            if let downstream = startDraining() { return .drain(forward: subscription, downstream) }
             return .forward(subscription)
         case .idle, .connecting, .between:
             demand += more
+            if let downstream = startDraining() { return .drain(forward: nil, downstream) }
             return .none
         }
+    }
+
+    /// Makes the caller the drainer if kept values wait and no one drains them.
+    mutating func startDraining() -> Downstream? {
+        guard !draining, !kept.isEmpty, demand > .none, let downstream else { return nil }
+        draining = true
+        return downstream
+    }
+
+    enum DrainStep {
+        case value(Downstream.Input)
+        /// The last kept value went out and the completion was waiting for it: the relay has terminated.
+        case completion(Downstream, Subscribers.Completion<Downstream.Failure>)
+        /// Nothing to hand out now: the drainer is gone.
+        case idle
+    }
+
+    /// The drainer, back with the demand the downstream returned (`.none` to begin with): what it
+    /// hands out next.
+    mutating func nextKept(adding more: Subscribers.Demand) -> DrainStep {
+        if case .terminated = link {
+            draining = false
+            return .idle
+        }
+        demand += more
+        if demand > .none, let value = kept.popFirst() {
+            demand -= 1
+            return .value(value)
+        }
+        draining = false
+        guard kept.isEmpty, let completion = heldCompletion, let downstream = terminate().downstream else {
+            return .idle
+        }
+        return .completion(downstream, completion)
     }
 
     /// What ending took away, for the caller to cancel or release outside the lock.
@@ -253,6 +319,7 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         var downstream: Downstream?
         var queued: Connect?
         var then: Any?
+        var kept: FIFO<Downstream.Input>
     }
 
     /// Cancels; nil if already terminated.
@@ -262,12 +329,14 @@ struct UpstreamRelayState<Downstream: Subscriber> {
     }
 
     private mutating func terminate() -> Ended {
-        var ended = Ended(upstream: nil, downstream: downstream, queued: queued, then: then)
+        var ended = Ended(upstream: nil, downstream: downstream, queued: queued, then: then, kept: kept)
         if case .connected(_, let subscription) = link { ended.upstream = subscription }
         link = .terminated
         downstream = nil
         queued = nil
         then = nil
+        kept = FIFO()
+        heldCompletion = nil
         return ended
     }
 }

@@ -1,6 +1,8 @@
 /// The subscription of `subscribe(on:)`: subscribing to the upstream, each request and the
 /// cancel are one scheduled action each, as in Combine, run in order and one at a time on any
-/// scheduler (``ScheduledTurns``). The upstream's signals pass straight through.
+/// scheduler (``ScheduledTurns``). The upstream's signals pass straight through. A request that the
+/// downstream makes from inside the upstream's `request(_:)` (from its `receive(_:)`, say) traps if the
+/// scheduler runs it at once, where Combine's, which holds a lock across that call, crashes (rule 7).
 @usableFromInline
 final class SubscribeOnSubscription<Upstream: Publisher, Downstream: Subscriber, Context: Scheduler>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -27,6 +29,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         @usableFromInline var work: ScheduledTurns<Work>
         /// The action handed to the scheduler for every call; dropped when the stream ends.
         @usableFromInline var action: (@Sendable () -> Void)?
+        /// The thread inside the upstream's `request(_:)`, made by this subscription's action; 0 if none.
+        @usableFromInline var requestingThread: UInt = 0
+        /// That thread is scheduling a request of the downstream's, made from inside that call.
+        @usableFromInline var requestReentering = false
 
         @inlinable
         init(publisher: Upstream, downstream: Downstream, coalesces: Bool) {
@@ -96,11 +102,18 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// behind it), unless another thread is making one (then that thread makes it).
     @inlinable
     func takeTurn() {
-        guard let first = state.withLock({ $0.work.actionRan() }) else { return }
+        let (turn, reentered) = state.withLock { state in
+            (state.work.actionRan(), state.requestReentering && state.requestingThread == currentThreadIdentity())
+        }
+        if reentered { Violation.subscribeOnReentered() }
+        guard let first = turn else { return }
         var next = ScheduledTurns<Work>.Next.run(first)
         while case .run(let work) = next {
             perform(work)
-            next = state.withLock { $0.work.finished() }
+            next = state.withLock { state in
+                state.requestingThread = 0
+                return state.work.finished()
+            }
         }
         if case .reschedule = next {
             // After a cancel the stored action is gone; a run left over makes one.
@@ -122,6 +135,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                     if state.upstream.isAwaiting { state.demandBeforeSubscription += demand }
                     return nil
                 }
+                state.requestingThread = currentThreadIdentity()
                 return upstream
             }
             upstream?.request(demand)
@@ -177,9 +191,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Combine does (the upstream decides what it means).
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        if let action = state.withLock({ $0.enqueue(.request(demand)) }) {
-            scheduler.schedule(options: options, action)
+        let (action, reentering) = state.withLock { state in
+            let action = state.enqueue(.request(demand))
+            state.requestReentering = action != nil && state.requestingThread == currentThreadIdentity()
+            return (action, state.requestReentering)
         }
+        guard let action else { return }
+        scheduler.schedule(options: options, action)
+        // Run by now if the scheduler runs actions at once (and then it trapped); else it runs later.
+        if reentering { state.withLock { $0.requestReentering = false } }
     }
 
     /// Lets the downstream go at once, and cancels the upstream in an action on the scheduler.

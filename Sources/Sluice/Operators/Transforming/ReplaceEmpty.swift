@@ -1,9 +1,13 @@
 extension Publishers {
     /// A publisher that sends one element if its upstream finishes without sending any.
     ///
-    /// Elements, demand and a failure pass through. The replacement is sent only if the downstream has demand
-    /// for it; if it has none outstanding when the upstream finishes, the replacement and `.finished` are
-    /// held until its next request (a cancel drops them). `request(.none)` traps (rule 2), as Combine's does.
+    /// Elements and a failure pass through. As Combine's, it asks the upstream for `.unlimited` once the
+    /// downstream has its subscription, and passes the downstream's requests on too; the elements that come
+    /// beyond the downstream's demand wait, in order, until it asks for them (rule 2: Combine's would send them
+    /// anyway), and the completion goes out after the last of them. The replacement is sent only if the
+    /// downstream has demand for it; if it has none outstanding when the upstream finishes, the replacement
+    /// and `.finished` are held until its next request (a cancel drops them). `request(.none)` traps (rule 7),
+    /// as Combine's does.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -22,10 +26,12 @@ extension Publishers {
 
         /// Subscribes `subscriber`; each subscription looks at its own elements.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = UpstreamRelay(name: "ReplaceEmpty", downstream: subscriber, trapsOnZeroDemand: true)
+            let relay = UpstreamRelay(
+                name: "ReplaceEmpty", downstream: subscriber, trapsOnZeroDemand: true, asksUnlimited: true
+            )
             let output = output
             relay.subscribe(upstream) { completion in
-                if case .finished = completion, !relay.hasDelivered {
+                if case .finished = completion, !relay.hasReceived {
                     relay.finish(sending: output)
                 } else {
                     relay.complete(completion)

@@ -52,8 +52,11 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 
 /// A publisher that emits before an object changes: the default ``ObservableObject/objectWillChange``.
 ///
-/// Its subscribers receive `()` for each ``send()`` they have demand for; it never completes.
-/// `send()` may be called from any thread, and reaches the subscribers on that thread.
+/// Its subscribers receive `()` for each ``send()`` once they have requested any demand: as Combine's, it
+/// takes a first request of any size as `.unlimited` (so `objectWillChange.values`, which asks for one
+/// element at a time, traps when changes come while its loop body runs; put
+/// `.buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest)` before `.values` to keep the latest).
+/// It never completes. `send()` may be called from any thread, and reaches the subscribers on that thread.
 public final class ObservableObjectPublisher: Publisher, Sendable {
     public typealias Output = Void
     public typealias Failure = Never

@@ -138,3 +138,52 @@ struct SubscribeOnTests {
         #expect(String(describing: recorder.subscription!) == "SubscribeOn")
     }
 }
+
+extension SubscribeOnTests {
+    @Test(
+        "a request made from inside the upstream's request, on a scheduler that runs it at once, traps, as Combine's crashes",
+        .exitTest
+    )
+    func requestInsideTheUpstreamsRequestTraps() async {
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+            recorder.onValue { [weak recorder] _ in
+                recorder?.request(.max(1))
+                return .none
+            }
+            (0..<3).publisher.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+            recorder.request(.max(1))
+        }.map { result in
+            #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("subscribe(on:) was asked for more from inside its upstream's request(_:)"))
+        }
+    }
+
+    @Test("the same request on a scheduler that runs it later, and a cancel from inside the request, are taken")
+    func reentrantCallsOnALaterSchedulerAreTaken() {
+        let scheduler = VirtualTimeScheduler()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
+        recorder.onValue { [weak recorder] _ in
+            recorder?.request(.max(1))
+            return .none
+        }
+        (0..<3).publisher.subscribe(on: scheduler).subscribe(recorder)
+        scheduler.advance()
+        recorder.request(.max(1))
+        scheduler.advance()
+        #expect(recorder.values == [0, 1, 2])
+        #expect(recorder.completion == .finished)
+
+        // A cancel from inside the upstream's request runs at once on the immediate scheduler.
+        let cancelling = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        cancelling.onValue { [weak cancelling] _ in
+            cancelling?.cancel()
+            return .none
+        }
+        (0..<3).publisher.subscribe(on: ImmediateScheduler.shared).subscribe(cancelling)
+        cancelling.request(.max(1))
+        #expect(cancelling.values == [0])
+        #expect(cancelling.violations.isEmpty)
+    }
+}
