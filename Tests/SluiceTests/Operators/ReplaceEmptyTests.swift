@@ -120,6 +120,25 @@ struct ReplaceEmptyTests {
         #expect(recorder.violations.isEmpty)
     }
 
+    @Test("an element sent from inside the delivery of a kept one waits for that delivery, though demand came first")
+    func elementSentInsideAKeptDeliveryWaits() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
+        subject.replaceEmpty(with: -1).subscribe(recorder)
+        subject.send(1)
+        recorder.onValue { [weak recorder] value in
+            if value == 1 {
+                recorder?.request(.max(1))
+                subject.send(2)
+            }
+            return .none
+        }
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.violations.isEmpty, "2 went out inside the delivery of 1")
+    }
+
     @Test("a failure waits behind the elements kept for demand; a cancel drops them and the failure")
     func failureWaitsAndCancelDrops() {
         let upstream = ControllablePublisher<Int, TestError>()
@@ -149,24 +168,27 @@ struct ReplaceEmptyTests {
         #expect(second.completion == .failure(TestError(code: 2)))
     }
 
-    @Test("a request racing the upstream's elements: every element arrives once, in order, within the demand")
-    func requestsRacingElements() async {
-        for _ in 0..<50 {
-            let subject = PassthroughSubject<Int, Never>()
-            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
-            subject.replaceEmpty(with: -1).subscribe(recorder)
-            await runConcurrentlyAwaiting(threads: 2) { thread in
-                if thread == 0 {
-                    for value in 0..<100 { subject.send(value) }
-                    subject.send(completion: .finished)
-                } else {
-                    for _ in 0..<100 { recorder.request(.max(1)) }
-                }
+    @Test("requests racing the upstream's elements: every element arrives once, in order, within the demand")
+    func requestsRacingElements() {
+        // One race of many steps: the sender runs into kept elements, the requester drains them, and each
+        // finds the other mid-way (one barrier, so no pile of small races that wait on busy threads).
+        let count = StressBudget.scaled(20_000)
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
+        defer { recorder.cancel() }
+        subject.replaceEmpty(with: -1).subscribe(recorder)
+        // Two requesters: one drains while the other adds demand, which an element sent meanwhile must
+        // not take past the one being drained.
+        runConcurrently(threads: 3) { thread in
+            if thread == 0 {
+                for value in 0..<count { subject.send(value) }
+                subject.send(completion: .finished)
+            } else {
+                for _ in 0..<count / 2 { recorder.request(.max(1)) }
             }
-            #expect(recorder.values == Array(0..<100))
-            #expect(recorder.completion == .finished)
-            #expect(recorder.violations.isEmpty)
-            recorder.cancel()
         }
+        #expect(recorder.values == Array(0..<count))
+        #expect(recorder.completion == .finished)
+        #expect(recorder.violations.isEmpty)
     }
 }
