@@ -26,6 +26,8 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
     /// Whether the mirror shows the downstream and its outstanding demand (Combine's `catch`
     /// and `tryCatch` do; its other operators of this kind show nothing).
     private let mirrorsDemand: Bool
+    /// Whether the first upstream is asked for `.unlimited` (see the type's comment).
+    private let asksUnlimited: Bool
 
     init(
         name: String, downstream: Downstream, demandScale: Int = 1, trapsOnZeroDemand: Bool,
@@ -37,6 +39,7 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         self.trapsOnZeroDemand = trapsOnZeroDemand
         self.checks = checks
         self.mirrorsDemand = mirrorsDemand
+        self.asksUnlimited = asksUnlimited
     }
 
     // MARK: The operator's calls
@@ -96,7 +99,7 @@ final class UpstreamRelay<Downstream: Subscriber>: Subscription, CustomStringCon
         case .subscribeDownstream(let downstream, let early):
             downstream.receive(subscription: self)
             if early > .none { subscription.request(early * demandScale) }
-            if state.withLock({ $0.keepsBeyondDemand }) { subscription.request(.unlimited) }
+            if asksUnlimited { subscription.request(.unlimited) }
         case .carry(let demand):
             if demand > .none { subscription.request(demand * demandScale) }
         }

@@ -148,7 +148,7 @@ struct UpstreamRelayState<Downstream: Subscriber> {
         case .connecting(token), .connected(token, _):
             guard let downstream else { return .drop }
             if keepsBeyondDemand, draining || !kept.isEmpty || demand == .none {
-                // Not draining, kept values mean no demand: the next request drains them.
+                // While no one drains, kept values mean the demand is spent: the next request drains them.
                 kept.append(value)
                 received = true
                 return .kept
