@@ -64,18 +64,26 @@ import Testing
     }
 
     @Test func cancelWhileSuspendedInNextCancelsTheTaskAndDeliversNothing() async {
-        let terminated = Gate()
-        let (stream, continuation) = AsyncStream<Int>.makeStream()
-        continuation.onTermination = { _ in terminated.open() }
-        let recorder = RecordingSubscriber<Int, Never>()
-        stream.publisher.subscribe(recorder)
-        continuation.yield(1)
-        await recorder.waitForValues(count: 1)
+        // The second next() says when it is suspended, and waits for the task's cancellation. (An
+        // AsyncStream here could not say so: cancelled before it reached next(), the task ends
+        // without calling it, and the stream never learns of the cancel.)
+        let suspended = Gate()
+        let sawCancel = Gate()
+        let released = Gate()
+        let recorder = RecordingSubscriber<Int, any Error>()
+        ClosureSequence<Int> { call in
+            guard call > 0 else { return 1 }
+            suspended.open()
+            _ = await Gate().waitUnlessCancelled()  // a gate nobody opens: only the cancel ends the wait
+            sawCancel.open()
+            return 2
+        }.publisher.subscribe(ProbedSubscriber(recorder, released: released))
+        await suspended.wait()
         recorder.cancel()
-        await terminated.wait()   // cooperative cancellation reached the sequence
-        continuation.yield(2)
-        continuation.finish()
-        #expect(recorder.events == [.subscription, .value(1)])
+        await sawCancel.wait()   // cooperative cancellation reached the sequence
+        await released.wait()    // the task has ended: nothing can arrive later
+        #expect(recorder.values == [1])
+        #expect(!recorder.hasCompleted)
     }
 
     @Test func cancelInsideReceiveStopsIterationAndReleasesTheIterator() async {

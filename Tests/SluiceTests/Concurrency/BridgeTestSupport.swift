@@ -16,8 +16,8 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
 
     let upstream: Upstream
     private let state = Locked(State())
-    /// Called inside each `request(_:)`, before it is recorded and forwarded.
-    private let onRequest: @Sendable () -> Void
+    /// Called inside each `request(_:)`, before it is forwarded and recorded.
+    fileprivate let onRequest: @Sendable () -> Void
 
     init(_ upstream: Upstream, onRequest: @escaping @Sendable () -> Void = {}) {
         self.upstream = upstream
@@ -27,9 +27,8 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
     /// The demand requested downstream so far, summed over all requests.
     var requested: Subscribers.Demand { state.withLock { $0.requested } }
 
-    /// Suspends until at least `demand` has been requested in all.
-    /// Suspends until at least `demand` has been requested in all; if the task is cancelled
-    /// first (a time limit), returns and records an issue (see ``Gate``).
+    /// Suspends until at least `demand` has been requested in all, and has reached the upstream; if the
+    /// task is cancelled first (a time limit), returns and records an issue (see ``Gate``).
     func waitForRequested(_ demand: Subscribers.Demand, sourceLocation: SourceLocation = #_sourceLocation) async {
         let gate = Gate()
         let ready = state.withLock { state -> Bool in
@@ -42,7 +41,6 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
     }
 
     fileprivate func recordRequest(_ demand: Subscribers.Demand) {
-        onRequest()
         let ready = state.withLock { state -> [Gate] in
             state.requested += demand
             let total = state.requested
@@ -57,7 +55,7 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
         upstream.subscribe(Inlet(watch: self, downstream: subscriber))
     }
 
-    /// Forwards every signal; wraps the subscription so that requests are recorded first.
+    /// Forwards every signal; wraps the subscription so that requests are recorded once forwarded.
     private struct Inlet<Downstream: Subscriber>: Subscriber
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let watch: DemandWatch
@@ -76,9 +74,12 @@ final class DemandWatch<Upstream: Publisher & Sendable>: Publisher, Sendable {
         let upstream: any Subscription
         var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
 
+        /// Recorded after the upstream has it: a test woken by the record and sending at once from its own
+        /// thread must find the demand there (recorded first, a subject dropped that value now and then).
         func request(_ demand: Subscribers.Demand) {
-            watch.recordRequest(demand)
+            watch.onRequest()
             upstream.request(demand)
+            watch.recordRequest(demand)
         }
         func cancel() { upstream.cancel() }
     }

@@ -33,7 +33,9 @@ import Testing
         for value in 2...4 { subject.send(value) }
         subject.send(completion: .finished)
         bodyMayGoOn.open()
-        return await loop.value
+        // A time limit that cancels the test ends the loop too, so a lost value fails the test instead of
+        // leaving the loop waiting for ever.
+        return await withTaskCancellationHandler { await loop.value } onCancel: { loop.cancel() }
     }
 
     @Test("values: what a subject sends while the loop body runs is lost (Combine's contract)")

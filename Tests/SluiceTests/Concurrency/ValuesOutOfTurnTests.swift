@@ -1,4 +1,4 @@
-import Sluice
+@testable import Sluice
 import SluiceTesting
 import Synchronization
 import Testing
@@ -122,9 +122,10 @@ import Testing
         let subscription = Shared(publisher.subscriptions[0])
         let first = Task { await holder.nextResult() }
         await subscription.value.waitForCalls { $0.count == 1 }
+        await holder.waitUntilParked(1)
         let second = Task { await holder.nextResult() }
         await subscription.value.waitForCalls { $0.count == 2 }
-        await holder.settle()
+        await holder.waitUntilParked(2)
         return (subscription, first, second)
     }
 
@@ -135,39 +136,30 @@ import Testing
         let holder = CopyingIterator(Shared(publisher.publisher.values.makeAsyncIterator()))
         let first = Task { await holder.nextResult() }
         let second = Task { await holder.nextResult() }
-        await holder.waitUntilEntered(2)
+        await holder.waitUntilParked(2)
         return (first, second, holder)
     }
 }
 
 /// Holds one `values` iterator and lets several tasks wait on copies of it at once, as an
-/// actor that copies its iterator into each call does. The actor runs each `next()` until it
-/// suspends (parked in the iterator) before it takes the next call, so after ``settle()`` every
-/// call that entered is parked.
+/// actor that copies its iterator into each call does. A call may give the actor up before it
+/// parks in the iterator (its cancellation handler re-enqueues it), so ``waitUntilParked(_:)``
+/// asks the iterator itself how many calls wait.
 private actor CopyingIterator<P: Publisher> where P.Output: Sendable {
     private let iterator: AsyncPublisher<P>.Iterator
-    private var entered = 0
-    private var enteredWaiter: (calls: Int, continuation: CheckedContinuation<Void, Never>)?
 
     init(_ iterator: Shared<AsyncPublisher<P>.Iterator>) { self.iterator = iterator.value }
 
     func nextResult() async -> Result<P.Output?, P.Failure> {
-        entered += 1
-        if let waiter = enteredWaiter, entered >= waiter.calls {
-            enteredWaiter = nil
-            waiter.continuation.resume()  // runs on this actor once this call has parked
-        }
         var copy = iterator
         do throws(P.Failure) { return .success(try await copy.next()) } catch { return .failure(error) }
     }
 
-    /// Runs on the actor once the calls before it have parked.
-    func settle() {}
-
-    /// Waits until `calls` calls have entered and parked.
-    func waitUntilEntered(_ calls: Int) async {
-        guard entered < calls else { return }
-        await withCheckedContinuation { enteredWaiter = (calls, $0) }
+    /// Waits until `calls` calls are parked in the iterator (or the test is cancelled: its time limit).
+    func waitUntilParked(_ calls: Int) async {
+        while iterator.lifetime.subscriber.state.withLock({ $0.waiting }) < calls, !Task.isCancelled {
+            await Task.yield()
+        }
     }
 }
 

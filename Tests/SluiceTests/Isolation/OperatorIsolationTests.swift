@@ -216,6 +216,10 @@ struct OperatorIsolationTests {
         let stream = MainActorLines()
         var received: [Int] = []
         let cancellable = subject.print("p", to: stream).sink { received.append($0) }
+        // The subscription and the sink's request reach the subject after a hop to this actor: wait for
+        // their two lines. This test resumes on the main actor, so only after the job that wrote the
+        // request's line has passed the request on.
+        await stream.log.wait(for: 3 * 2)
         await Task.detached { for i in 1...20 { subject.send(i) } }.value
         await Task.detached { cancellable.cancel() }.value
         // Three writes a line: subscription, request, 20 values and the cancel.
@@ -306,8 +310,9 @@ struct OperatorIsolationTests {
         let log = IsolationLog<Int>()
         let done = IsolationLog<Int>()
         let subscribed = IsolationLog<Int>()
+        let watch = DemandWatch(subject)
         let cancellable = await actor.run { actor in
-            subject
+            watch
                 .handleEvents(receiveSubscription: { _ in subscribed.record(0, isolated: actor.isCurrent) })
                 .map { log.record($0, isolated: actor.isCurrent); return $0 * 2 }
                 .filter { log.record($0, isolated: actor.isCurrent); return $0 % 4 == 0 }
@@ -318,8 +323,10 @@ struct OperatorIsolationTests {
                     receiveValue: { _ in })
         }
         // The subscription reaches the chain after a hop to the actor (values the subject sends
-        // before it are dropped, as behind receive(on:)): wait for it.
+        // before it are dropped, as behind receive(on:)): wait for it, then for the sink's demand to
+        // reach the subject, which comes after the subscription passed handleEvents.
         await subscribed.wait(for: 1)
+        await watch.waitForRequested(.unlimited)
         #expect(subscribed.allIsolated)
         await Task.detached {
             for i in 1...50 { subject.send(i) }
