@@ -3,7 +3,7 @@ import Testing
 
 /// The examples build with the package and run here: each against its own local server or
 /// producer, with the results a reader of the example expects.
-@Suite("Runnable examples", .timeLimit(.minutes(6)))
+@Suite("Runnable examples", .timeLimit(.minutes(12)))
 struct ExamplesTests {
     @Test("the hand-written publisher, subscription and subscriber decode the server's forecast")
     func handWrittenDataTask() async throws {

@@ -55,7 +55,7 @@ struct AssignOwnershipTests {
     }
 
     @Test("made on the main actor, the assignments run on the main actor whatever thread sends",
-          .timeLimit(.minutes(6)))
+          .timeLimit(.minutes(12)))
     @MainActor
     func mainActor() async {
         DispatchQueue.main.setSpecific(key: MainQueueProbe.key, value: true)

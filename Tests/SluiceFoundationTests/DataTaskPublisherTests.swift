@@ -13,7 +13,7 @@ private struct Forecast: Codable, Equatable {
 }
 
 /// `URLSession.DataTaskPublisher` against a real HTTP server on the loopback interface.
-@Suite("URLSession.dataTaskPublisher", .timeLimit(.minutes(6)))
+@Suite("URLSession.dataTaskPublisher", .timeLimit(.minutes(12)))
 final class DataTaskPublisherTests {
     let server: LoopbackHTTPServer
     let session: URLSession

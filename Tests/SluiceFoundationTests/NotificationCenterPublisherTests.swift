@@ -17,7 +17,7 @@ private func indices(_ center: NotificationCenter, object: AnyObject? = nil) -> 
     center.publisher(for: ping, object: object).map { $0.userInfo?["index"] as? Int ?? -1 }
 }
 
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct NotificationCenterPublisherTests {
     @Test func deliversTheNotificationsOfItsNameOnThePostingThread() {
         let center = NotificationCenter()

@@ -41,7 +41,7 @@ private final class RecordingQueue: OperationQueue, @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct OperationQueueSchedulerTests {
     @Test("an action scheduled now is one BlockOperation added to the queue, as Combine's")
     func scheduleNowAddsOneBlockOperation() async {

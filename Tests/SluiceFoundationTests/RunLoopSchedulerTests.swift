@@ -18,7 +18,7 @@ func reports() -> (PassthroughSubject<Ran, Never>, RecordingSubscriber<Ran, Neve
     return (subject, recorder)
 }
 
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct RunLoopSchedulerTests {
     @Test func actionsRunOnTheRunLoopsThreadInTheOrderScheduled() async {
         let (thread, runLoop) = await RunLoopThread.start()

@@ -4,7 +4,7 @@ import SluiceFoundation
 import SluiceTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct TimerPublisherTests {
     /// The interval of the timers under test: short, since every test waits for real firings.
     static let interval: TimeInterval = 0.005

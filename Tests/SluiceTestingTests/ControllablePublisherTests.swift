@@ -4,7 +4,7 @@ import Testing
 
 private struct Oops: Error, Equatable {}
 
-@Suite("ControllablePublisher and ControllableSubscription", .timeLimit(.minutes(6)))
+@Suite("ControllablePublisher and ControllableSubscription", .timeLimit(.minutes(12)))
 struct ControllablePublisherTests {
     @Test("Each subscriber gets its own subscription, listed in order of subscription")
     func eachSubscriberGetsItsOwnSubscription() {

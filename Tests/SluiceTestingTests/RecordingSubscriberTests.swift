@@ -15,7 +15,7 @@ private func subscribedRecorder(
     return (recorder, publisher.subscriptions[0])
 }
 
-@Suite("RecordingSubscriber: recording and demand", .timeLimit(.minutes(6)))
+@Suite("RecordingSubscriber: recording and demand", .timeLimit(.minutes(12)))
 struct RecordingSubscriberDemandTests {
     @Test("Signals are recorded in the order they arrive")
     func recordsSignalsInOrder() {
@@ -171,7 +171,7 @@ struct RecordingSubscriberDemandTests {
     }
 }
 
-@Suite("RecordingSubscriber: contract violations it records", .timeLimit(.minutes(6)))
+@Suite("RecordingSubscriber: contract violations it records", .timeLimit(.minutes(12)))
 struct RecordingSubscriberViolationTests {
     @Test("A value beyond the demand is recorded as a rule 2 violation")
     func flagsAValueBeyondDemand() {
@@ -338,7 +338,7 @@ struct RecordingSubscriberViolationTests {
     }
 }
 
-@Suite("RecordingSubscriber: awaiting events", .timeLimit(.minutes(6)))
+@Suite("RecordingSubscriber: awaiting events", .timeLimit(.minutes(12)))
 struct RecordingSubscriberWaitTests {
     @Test("wait(until:) returns at once when the events already satisfy the predicate")
     func waitReturnsAtOnceWhenSatisfied() async {

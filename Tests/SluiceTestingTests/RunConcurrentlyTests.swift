@@ -4,7 +4,7 @@ import SluiceTesting
 import Synchronization
 import Testing
 
-@Suite("runConcurrently: threads of their own, released together", .timeLimit(.minutes(6)))
+@Suite("runConcurrently: threads of their own, released together", .timeLimit(.minutes(12)))
 struct RunConcurrentlyTests {
     @Test("Every body runs, once, with its index")
     func everyBodyRunsOnce() {

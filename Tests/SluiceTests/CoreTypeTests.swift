@@ -6,7 +6,7 @@ import Testing
 
 private struct Oops: Error, Equatable {}
 
-@Suite(.timeLimit(.minutes(6))) struct AnyCancellableTests {
+@Suite(.timeLimit(.minutes(12))) struct AnyCancellableTests {
     @Test func cancelRunsTheClosureExactlyOnceAndDeinitDoesNotRunItAgain() {
         let count = Atomic<Int>(0)
         do {
@@ -91,7 +91,7 @@ private final class LoggingSubject: Subject {
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Oops {}
 }
 
-@Suite(.timeLimit(.minutes(6))) struct AnySubscriberTests {
+@Suite(.timeLimit(.minutes(12))) struct AnySubscriberTests {
     @Test func wrappingASubscriberForwardsEverythingAndKeepsItsIdentity() {
         let recorder = RecordingSubscriber<Int, Never>()
         let erased = AnySubscriber(recorder)
@@ -163,7 +163,7 @@ extension AnySubscriberTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct AnyPublisherTests {
+@Suite(.timeLimit(.minutes(12))) struct AnyPublisherTests {
     @Test func erasedPublisherBehavesLikeTheWrappedOne() {
         let erased = Record<Int, Never>(output: [1, 2, 3], completion: .finished).eraseToAnyPublisher()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
@@ -184,7 +184,7 @@ extension AnySubscriberTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct SinkTests {
+@Suite(.timeLimit(.minutes(12))) struct SinkTests {
     @Test func secondSubscriptionIsCancelled() {
         let first = ControllablePublisher<Int, Never>()
         let second = ControllablePublisher<Int, Never>()

@@ -3,7 +3,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite("CurrentValueSubject", .timeLimit(.minutes(6)))
+@Suite("CurrentValueSubject", .timeLimit(.minutes(12)))
 struct CurrentValueSubjectTests {
     @Test func currentValueIsDeliveredWhenTheFirstDemandArrives() {
         let subject = CurrentValueSubject<Int, Never>(1)

@@ -98,7 +98,7 @@ private final class IdleGate: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct CustomTimerPublisherTests {
+@Suite(.timeLimit(.minutes(12))) struct CustomTimerPublisherTests {
     @Test("map passes the demand to a hand-written subscription: it ticks only while there is some")
     func mapPassesDemandToTheTimer() async {
         let gate = IdleGate()

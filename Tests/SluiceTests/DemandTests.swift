@@ -4,7 +4,7 @@ import Testing
 
 private typealias Demand = Subscribers.Demand
 
-@Suite(.timeLimit(.minutes(6))) struct DemandTests {
+@Suite(.timeLimit(.minutes(12))) struct DemandTests {
     @Test func additionSaturatesAtUnlimited() {
         #expect(Demand.max(1) + .max(2) == .max(3))
         #expect(Demand.max(.max) + 1 == .unlimited)

@@ -6,7 +6,7 @@ import Testing
 
 private final class Token: Sendable {}
 
-@Suite(.timeLimit(.minutes(6))) struct EmittingTests {
+@Suite(.timeLimit(.minutes(12))) struct EmittingTests {
     /// A producer that sends 0, 1, 2, … for as long as there is demand, up to `limit`.
     private func counter(limit: Int) -> AnyPublisher<Int, Never> {
         .emitting { producer in

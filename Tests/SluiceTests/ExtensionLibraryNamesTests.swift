@@ -40,7 +40,7 @@ struct ExtensionLibraryNamesTests {
     }
 
     #if os(Linux)
-    @Test("CombineExt's Publishers.Create and AnyPublisher.create, and its assign overload, compile next to Sluice", .timeLimit(.minutes(6)))
+    @Test("CombineExt's Publishers.Create and AnyPublisher.create, and its assign overload, compile next to Sluice", .timeLimit(.minutes(12)))
     func combineExtShapedDeclarationsCompile() throws {
         let result = try compile("""
             import Sluice

@@ -19,7 +19,7 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
     var promise: Future<Output, Failure>.Promise?
 }
 
-@Suite(.timeLimit(.minutes(6))) struct DeferredTests {
+@Suite(.timeLimit(.minutes(12))) struct DeferredTests {
     @Test func deferredRunsTheClosureOncePerSubscriberAtSubscription() {
         let count = Locked(0)
         let deferred = Deferred { () -> Just<Int> in
@@ -36,7 +36,7 @@ private final class PromiseHolder<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct FutureTests {
+@Suite(.timeLimit(.minutes(12))) struct FutureTests {
     @Test func futureRunsItsClosureAtInitOnce() {
         let count = Locked(0)
         let future = Future<Int, Never> { promise in

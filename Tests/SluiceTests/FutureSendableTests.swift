@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Sluice
 
-@Suite("Future in Swift 6: a Sendable promise, a Sendable future", .timeLimit(.minutes(6)))
+@Suite("Future in Swift 6: a Sendable promise, a Sendable future", .timeLimit(.minutes(12)))
 struct FutureSendableTests {
     @Test("Future's doc examples compile and run: the promise called from a dispatch queue and from a Task")
     func docExamples() async {

@@ -16,7 +16,7 @@ private final class Counter {
 @Suite("An @Observable property's changes as a publisher")
 struct ObservationPublisherTests {
     @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
-    @MainActor @Test(.timeLimit(.minutes(6)))
+    @MainActor @Test(.timeLimit(.minutes(12)))
     func observationsAsPublisher() async {
         let model = Counter()
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))

@@ -15,7 +15,7 @@ private final class Tracked: Subscriber {
     func receive(completion: Subscribers.Completion<Never>) {}
 }
 
-@Suite(.timeLimit(.minutes(6))) struct OneShotPublisherTests {
+@Suite(.timeLimit(.minutes(12))) struct OneShotPublisherTests {
     @Test func justWithoutDemandSendsOnlyTheSubscription() {
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none)
         Just(1).subscribe(recorder)

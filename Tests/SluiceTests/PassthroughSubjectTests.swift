@@ -3,7 +3,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite("PassthroughSubject", .timeLimit(.minutes(6)))
+@Suite("PassthroughSubject", .timeLimit(.minutes(12)))
 struct PassthroughSubjectTests {
     @Test func eachSubscriberReceivesValuesWithinItsOwnDemand() {
         let subject = PassthroughSubject<Int, Never>()
@@ -318,7 +318,7 @@ struct PassthroughSubjectTests {
 }
 
 
-@Suite("PassthroughSubject delivery fast path", .timeLimit(.minutes(6)))
+@Suite("PassthroughSubject delivery fast path", .timeLimit(.minutes(12)))
 struct PassthroughSubjectFastPathTests {
     @Test func cancelInsideReceiveReleasesTheSubscriberWhenThatReceiveReturns() {
         let subject = PassthroughSubject<Int, Never>()

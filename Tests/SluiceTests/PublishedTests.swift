@@ -38,7 +38,7 @@ private final class Fed: ObservableObject {
     init(from upstream: some Publisher<Int, Never>) { upstream.assign(to: &$latest) }
 }
 
-@Suite("@Published and ObservableObject", .timeLimit(.minutes(6)))
+@Suite("@Published and ObservableObject", .timeLimit(.minutes(12)))
 struct PublishedTests {
     @Test("$property sends the current value, then each new value before it is stored")
     func projectedPublisher() {
@@ -178,7 +178,7 @@ struct PublishedTests {
     }
 }
 
-@Suite("@Published: concurrent sets", .timeLimit(.minutes(6)))
+@Suite("@Published: concurrent sets", .timeLimit(.minutes(12)))
 struct PublishedConcurrentSetTests {
     // Unchecked: the one property's storage is a box that locks every get and set, which is
     // what this test exercises from two threads.

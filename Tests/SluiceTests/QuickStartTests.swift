@@ -3,7 +3,7 @@ import Testing
 
 /// README.md's quick start, compiled and run. `.ci/check-snippets.sh` checks that the
 /// README shows exactly the lines between the markers.
-@Suite(.timeLimit(.minutes(6))) struct QuickStartTests {
+@Suite(.timeLimit(.minutes(12))) struct QuickStartTests {
     @Test func quickStartRunsAsTheReadmeSays() async throws {
         // quick start begin
         // Combine's API: a subject, a subscriber with unlimited demand.

@@ -6,7 +6,7 @@ import Testing
 
 private struct Oops: Error, Equatable {}
 
-@Suite(.timeLimit(.minutes(6))) struct RecordTests {
+@Suite(.timeLimit(.minutes(12))) struct RecordTests {
     @Test func recordDeliversIncrementallyPerDemandThenCompletesAfterLastValue() {
         let record = Record<Int, Oops>(output: [1, 2, 3], completion: .failure(Oops()))
         let recorder = RecordingSubscriber<Int, Oops>(initialDemand: .none)
@@ -142,7 +142,7 @@ private struct ArchivedError: Error, Codable, Equatable {
     var code: Int
 }
 
-@Suite(.timeLimit(.minutes(6))) struct RecordCodableTests {
+@Suite(.timeLimit(.minutes(12))) struct RecordCodableTests {
     @Test func recordRoundTripsThroughJSONAndPlaysBackTheSameEvents() throws {
         let record = Record<String, ArchivedError>(output: ["a", "b"], completion: .failure(ArchivedError(code: 7)))
         let decoded = try JSONDecoder().decode(

@@ -4,7 +4,7 @@ import Synchronization
 import SluiceTesting
 import Testing
 
-@Suite("Publishers.Sequence", .timeLimit(.minutes(6)))
+@Suite("Publishers.Sequence", .timeLimit(.minutes(12)))
 struct SequencePublisherTests {
     @Test func unlimitedDemandDeliversEveryElementInOrderThenFinishes() {
         let recorder = RecordingSubscriber<Int, Never>()

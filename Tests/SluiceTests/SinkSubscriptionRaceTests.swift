@@ -4,7 +4,7 @@ import SluiceTesting
 
 /// A sink takes its subscription without a lock (an atomic hand-off); these race the hand-off with the calls
 /// that end it and with a second subscription, and count what each subscription was asked.
-@Suite("A sink's subscription hand-off under races", .timeLimit(.minutes(5)))
+@Suite("A sink's subscription hand-off under races", .timeLimit(.minutes(12)))
 struct SinkSubscriptionRaceTests {
     @Test("receive(subscription:) racing cancel(): the subscription is cancelled exactly once, whoever wins")
     func subscriptionRacingCancel() async {

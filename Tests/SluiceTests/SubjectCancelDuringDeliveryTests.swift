@@ -45,7 +45,7 @@ enum SinkRoute: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("A subject's deliverer and a cancel on another thread: nothing is freed under a call in progress", .timeLimit(.minutes(10)))
+@Suite("A subject's deliverer and a cancel on another thread: nothing is freed under a call in progress", .timeLimit(.minutes(12)))
 struct SubjectCancelDuringDeliveryTests {
     @Test("a sink cancelled while a subject calls it keeps its closures until the call returns, then releases them", arguments: SinkRoute.allCases)
     func sinkCancelledDuringDelivery(route: SinkRoute) {

@@ -6,7 +6,7 @@ import Testing
 /// the slots are compacted once half are holes (O(1) amortised subscribe and cancel). Each
 /// subscription finds its entry by the slot it was told: these tests move entries around and
 /// check that every request, cancel and delivery still reaches the right one.
-@Suite("Subjects: subscribers in slots", .timeLimit(.minutes(6)))
+@Suite("Subjects: subscribers in slots", .timeLimit(.minutes(12)))
 struct SubjectSlotsTests {
     /// Subscribes `count` recorders, each logging its number before each value into `order`.
     static func subscribe(

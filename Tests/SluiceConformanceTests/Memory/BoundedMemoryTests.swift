@@ -39,7 +39,7 @@ enum MemoryValuesMode: String, CaseIterable, Sendable, CustomTestStringConvertib
 }
 
 extension AsyncStressSuites {
-    @Suite("Bounded memory of the bridge", .timeLimit(.minutes(6)))
+    @Suite("Bounded memory of the bridge", .timeLimit(.minutes(12)))
     struct BoundedMemoryTests {
         /// The producer: a thread sending new elements to a subject as fast as it can, forever.
         /// The consumer takes one element, then waits until the producer sent 64 more (8 times

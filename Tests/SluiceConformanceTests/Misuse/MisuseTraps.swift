@@ -72,7 +72,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite("Rule 7: misuse traps name the rule", .timeLimit(.minutes(6)))
+@Suite("Rule 7: misuse traps name the rule", .timeLimit(.minutes(12)))
 struct MisuseTraps {
     @Test("Multiplying demand by a negative count traps naming rule 2", .exitTest)
     func negativeDemandFromMultiplication() async {

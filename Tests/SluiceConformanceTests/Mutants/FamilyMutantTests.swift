@@ -9,7 +9,7 @@ extension AsyncStressSuites {
     /// its own (an expectation or a recorded issue in its folder, not a time limit or a thrown
     /// error). The family's own test is the control: the same check, with nothing broken.
     /// Stress families run at the minimum count here, schedules on a few seeds.
-    @Suite("Mutants: every stress, memory and schedule family catches a broken source", .timeLimit(.minutes(6)))
+    @Suite("Mutants: every stress, memory and schedule family catches a broken source", .timeLimit(.minutes(12)))
     struct FamilyMutantTests {
         // MARK: Stress
 

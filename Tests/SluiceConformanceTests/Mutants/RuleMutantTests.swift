@@ -7,7 +7,7 @@ import Testing
 /// publisher with one deliberate fault (a mutant), and must record an issue; and against the
 /// same kind of publisher without the fault (its control), and must record none, so that a
 /// mutant is caught for its fault and not for a broken harness.
-@Suite("Mutants: every rule catches a publisher that breaks it", .timeLimit(.minutes(6)))
+@Suite("Mutants: every rule catches a publisher that breaks it", .timeLimit(.minutes(12)))
 struct RuleMutantTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let rule: String

@@ -3,7 +3,7 @@ import SluiceTesting
 import Testing
 
 /// The subscriber rules, each run against subscribers broken on purpose, which it must catch.
-@Suite("Mutants: every subscriber rule catches a subscriber that breaks it", .timeLimit(.minutes(6)))
+@Suite("Mutants: every subscriber rule catches a subscriber that breaks it", .timeLimit(.minutes(12)))
 struct SubscriberMutantTests {
     /// Takes every subscription it gets, cancels its subscription each time it is asked (not
     /// once), and keeps it after a cancel and after the completion.

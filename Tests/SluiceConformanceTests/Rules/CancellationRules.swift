@@ -8,7 +8,7 @@ import Testing
 /// An asynchronous entry delivers from its own task, after `request(_:)` returned: each check
 /// awaits ``Source/settle(_:)`` first (the publisher let go of the subscriber, so its task is
 /// over), or a value arriving late would go unseen.
-@Suite("Rule 4: cancellation", .timeLimit(.minutes(6)))
+@Suite("Rule 4: cancellation", .timeLimit(.minutes(12)))
 struct CancellationRules {
     @Test("Cancelling twice or more is harmless, and a request after it delivers nothing (rules 3.5-3.7)",
           arguments: Registry.everyPublisher)

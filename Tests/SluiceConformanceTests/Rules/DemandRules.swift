@@ -6,7 +6,7 @@ import Testing
 /// returned from `receive(_:)`), 3.8 (demand adds up) and 3.17 (it saturates at unlimited).
 /// The recorder records any value beyond its demand as a violation, so each test ends by
 /// draining the entry to its completion: then no value can still be on its way.
-@Suite("Rule 2: demand", .timeLimit(.minutes(6)))
+@Suite("Rule 2: demand", .timeLimit(.minutes(12)))
 struct DemandRules {
     @Test("Requesting one at a time delivers one value per request (rule 1.1)", arguments: Registry.completing)
     func oneValuePerRequestedOne(entry: Entry) async {

@@ -8,7 +8,7 @@ import Testing
 /// the recorder records it as a violation. The package's locks are not re-entrant, so a
 /// publisher that called out while holding its lock (rule 6) deadlocks here when the subscriber
 /// calls back in: the time limit reports it.
-@Suite("Rule 5: re-entrancy and bounded recursion", .timeLimit(.minutes(6)))
+@Suite("Rule 5: re-entrancy and bounded recursion", .timeLimit(.minutes(12)))
 struct ReentrancyRules {
     @Test("A request from inside receive(_:) delivers the next value after it returns (rule 3.2)",
           arguments: Registry.completing(withAtLeast: 1))
@@ -46,7 +46,7 @@ struct ReentrancyRules {
 
 /// Reactive Streams 3.3 at scale: each case runs a million values synchronously, so the cases
 /// run one at a time and off the cooperative pool (they would starve the asynchronous rules).
-@Suite("Rule 5: bounded recursion over a million values", .serialized, .timeLimit(.minutes(6)))
+@Suite("Rule 5: bounded recursion over a million values", .serialized, .timeLimit(.minutes(12)))
 struct BoundedRecursionRules {
     @Test("1,000,000 synchronous values with re-entrant .max(1) requests do not overflow the stack (rule 3.3)",
           arguments: Registry.scalable)

@@ -6,7 +6,7 @@ import Testing
 /// publisher keeps no reference to the subscriber. The recorder keeps its subscription, so a
 /// subscription that kept the recorder would make a cycle and the `weak` reference would stay.
 /// Asynchronous entries release it when their task ends: the check waits for that, yielding.
-@Suite("Rule 4: references dropped", .timeLimit(.minutes(6)))
+@Suite("Rule 4: references dropped", .timeLimit(.minutes(12)))
 struct ReferenceRules {
     @Test("A cancelled subscription lets its subscriber go (rule 3.13)", arguments: Registry.everyPublisher)
     func cancelReleasesTheSubscriber(entry: Entry) async {

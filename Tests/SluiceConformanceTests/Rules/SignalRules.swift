@@ -5,7 +5,7 @@ import Testing
 /// DESIGN rules 3 and 4, Reactive Streams 1.3 (signals are serial, also when requests or sends
 /// come from many threads; the recorder records any overlap) and 1.5/1.7 (a completion after
 /// the values; nothing after it).
-@Suite("Rules 3-4: serial signals, completion", .timeLimit(.minutes(6)))
+@Suite("Rules 3-4: serial signals, completion", .timeLimit(.minutes(12)))
 struct SignalRules {
     @Test("All values, then the completion, then nothing (rules 1.5, 1.7)", arguments: Registry.completing)
     func completesAfterAllValuesAndNothingFollows(entry: Entry) async {

@@ -10,7 +10,7 @@ import Testing
 /// first. DESIGN rule 7 lists a second subscription among the misuses that may trap; the
 /// package's own subscribers all cancel it instead (there is no call site of
 /// `Violation.secondSubscription`; see Misuse/MisuseTraps.swift).
-@Suite("Rules for our subscribers: second subscription, cancel", .timeLimit(.minutes(6)))
+@Suite("Rules for our subscribers: second subscription, cancel", .timeLimit(.minutes(12)))
 struct SubscriberRules {
     @Test("Our one-shot subscribers cancel a second subscription and keep the first",
           arguments: SubscriberRegistry.all)

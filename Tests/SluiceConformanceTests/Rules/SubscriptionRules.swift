@@ -5,7 +5,7 @@ import Testing
 /// DESIGN rule 1 and Reactive Streams 1.9: a subscriber gets `receive(subscription:)` exactly
 /// once, before anything else; 1.10: subscribing again to a cold publisher gives a fresh,
 /// independent subscription.
-@Suite("Rule 1: subscription first, exactly once; resubscription", .timeLimit(.minutes(6)))
+@Suite("Rule 1: subscription first, exactly once; resubscription", .timeLimit(.minutes(12)))
 struct SubscriptionRules {
     @Test("The subscription arrives first and once, whatever follows", arguments: Registry.everyPublisher)
     func subscriptionComesFirstExactlyOnce(entry: Entry) async {

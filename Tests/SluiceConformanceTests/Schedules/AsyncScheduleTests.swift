@@ -5,7 +5,7 @@ import Sluice
 import SluiceTesting
 
 extension AsyncStressSuites {
-    @Suite("RandomSchedule: asynchronous bridge publishers", .timeLimit(.minutes(6)))
+    @Suite("RandomSchedule: asynchronous bridge publishers", .timeLimit(.minutes(12)))
     struct AsyncScheduleTests {
         /// Endless sources, so that every demand is eventually met; finite demands only (an
         /// endless source with `.unlimited` demand never lets the test catch up).

@@ -9,7 +9,7 @@ import SluiceTesting
 /// Holds the producer a `create` body was given, so that other threads can send through it.
 typealias StressProducer<Output> = Publishers.Emitting<Output, Never>.Emitter
 
-@Suite("Stress: Publishers.Emitting", .timeLimit(.minutes(10)))
+@Suite("Stress: Publishers.Emitting", .timeLimit(.minutes(12)))
 struct EmittingStressTests {
     /// One operation = one `send` or one `request(.max(1))`: one thread sends 0..<100,000
     /// (waiting on a semaphore, signalled by `onRequest`, when a send is refused) while two

@@ -5,7 +5,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("Stress: flatMap, switchToLatest", .timeLimit(.minutes(10)))
+@Suite("Stress: flatMap, switchToLatest", .timeLimit(.minutes(12)))
 struct FlatMapStressTests {
     /// One operation = one accepted `send`: 4 inners × 25,000 values, each inner a `create`
     /// whose sender retries a refused value (flatMap asks each inner for one value at a time

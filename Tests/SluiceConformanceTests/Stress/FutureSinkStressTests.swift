@@ -5,7 +5,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("Stress: Future, Sink, AnySubscriber", .timeLimit(.minutes(10)))
+@Suite("Stress: Future, Sink, AnySubscriber", .timeLimit(.minutes(12)))
 struct FutureSinkStressTests {
     /// One operation = one promise call, `subscribe`, `request` or `cancel`: 25,000 futures,
     /// each fulfilled by one thread while a second thread subscribes a subscriber and requests

@@ -4,7 +4,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("Stress: merge", .timeLimit(.minutes(10)))
+@Suite("Stress: merge", .timeLimit(.minutes(12)))
 struct MergeStressTests {
     /// One operation = one accepted `send`: 4 upstreams × 25,000 values, each upstream a
     /// `create` whose sender retries a refused value (the merge asks each upstream for one

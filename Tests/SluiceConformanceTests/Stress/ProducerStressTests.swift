@@ -13,7 +13,7 @@ import Sluice
 import SluiceTesting
 
 extension AsyncStressSuites {
-    @Suite("Stress: async producers and awaiting", .timeLimit(.minutes(6)))
+    @Suite("Stress: async producers and awaiting", .timeLimit(.minutes(12)))
     struct ProducerStressTests {
         /// One operation = one `request(.max(1))`: 2 threads × 5,000 on an async sequence's
         /// publisher; each element is read by the iterating task only after its demand arrived.

@@ -4,7 +4,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("Stress: Publishers.Sequence", .timeLimit(.minutes(10)))
+@Suite("Stress: Publishers.Sequence", .timeLimit(.minutes(12)))
 struct SequenceStressTests {
     /// One operation = one `request(.max(1))`: 2 threads × 50,000 (100,000 requests, each
     /// delivering one element synchronously on whichever thread asked).

@@ -5,7 +5,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("Stress: share", .timeLimit(.minutes(10)))
+@Suite("Stress: share", .timeLimit(.minutes(12)))
 struct SharingStressTests {
     /// One operation = one `send`, one subscribe or one cancel: 2 senders × 48,000 values and
     /// 3 subscriber threads × 1,000 subscribe-and-cancel pairs (102,000 at least: the senders

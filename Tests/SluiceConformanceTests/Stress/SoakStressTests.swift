@@ -7,7 +7,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("Stress: soak", .timeLimit(.minutes(10)))
+@Suite("Stress: soak", .timeLimit(.minutes(12)))
 struct SoakStressTests {
     /// Two threads send into a subject as fast as they can; two threads subscribe and cancel
     /// sinks (behind `map`/`filter`, and through `share()`); two tasks run `for await` loops

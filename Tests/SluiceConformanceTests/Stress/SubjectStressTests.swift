@@ -31,7 +31,7 @@ struct WeakRecorder<Input: Sendable>: Sendable {
     weak var recorder: RecordingSubscriber<Input, Never>?
 }
 
-@Suite("Stress: subjects", .timeLimit(.minutes(10)))
+@Suite("Stress: subjects", .timeLimit(.minutes(12)))
 struct SubjectStressTests {
     /// One operation = one `send` (4 threads × 25,000 = 100,000 sends, each delivered to two
     /// subscribers).

@@ -4,7 +4,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("Stress: zip and combineLatest", .timeLimit(.minutes(10)))
+@Suite("Stress: zip and combineLatest", .timeLimit(.minutes(12)))
 struct TupleStressTests {
     /// Two `create` upstreams, each sending `count` ranks from its own thread (retrying a value
     /// refused for want of demand), subscribed through `join`, and a third thread requesting

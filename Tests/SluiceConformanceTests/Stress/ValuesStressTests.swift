@@ -32,7 +32,7 @@ enum StressValuesMode: String, CaseIterable, Sendable, CustomTestStringConvertib
 }
 
 extension AsyncStressSuites {
-    @Suite("Stress: values", .timeLimit(.minutes(6)))
+    @Suite("Stress: values", .timeLimit(.minutes(12)))
     struct ValuesStressTests {
         /// One operation = one `next()`: 100,000 elements of a sequence publisher.
         @Test("iterating 100,000 elements of a sequence publisher yields each exactly once, in order",

@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// The loopback server's example of SluiceTesting's Testing.md, compiled and run (it needs
 /// SluiceFoundation); `.ci/check-snippets.sh` checks that the article shows these lines.
-@Suite(.timeLimit(.minutes(6))) struct TestingSnippets {
+@Suite(.timeLimit(.minutes(12))) struct TestingSnippets {
     @Test func loopbackServer() async throws {
         // snippet TestingLoopback begin
         let server = try LoopbackHTTPServer(routes: [

@@ -34,7 +34,7 @@ private struct Forecast: Codable, Equatable {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct DataTaskPublisherExamples {
+@Suite(.timeLimit(.minutes(12))) struct DataTaskPublisherExamples {
     @Test @MainActor func theDecodedForecastReachesTheModel() async throws {
         let server = try LoopbackHTTPServer(routes: [
             "/forecast": .respond(.init(status: 200, contentType: "application/json", body: #"{"city":"Oslo","celsius":4}"#))

@@ -5,7 +5,7 @@ import Testing
 // The doc comments' examples in Concurrently.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
-@Suite(.timeLimit(.minutes(6))) struct ConcurrentlyExamples {
+@Suite(.timeLimit(.minutes(12))) struct ConcurrentlyExamples {
     @Test func everyThreadMakesItsCallAndTheRecorderSeesNoBreach() {
         let publisher = ControllablePublisher<Int, Never>()
         defer { publisher.detachAll() }

@@ -5,7 +5,7 @@ import Testing
 // The doc comments' examples in TestClock.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
-@Suite(.timeLimit(.minutes(6))) struct TestClockExamples {
+@Suite(.timeLimit(.minutes(12))) struct TestClockExamples {
     /// What the scheduled actions record, awaitable by the test.
     struct Log: Sendable {
         let continuation: AsyncStream<String>.Continuation

@@ -48,7 +48,7 @@ actor Ledger {
 }
 // snippet ActorsIsolatedSink end
 
-@Suite(.timeLimit(.minutes(6))) struct ActorsAndThreadsSnippets {
+@Suite(.timeLimit(.minutes(12))) struct ActorsAndThreadsSnippets {
     /// Runs in a process of its own (an exit test): "delivered at once" holds when the main
     /// actor's scheduler queue is idle, and every test in a process shares that queue, so a
     /// test hopping to the main actor beside this one made it fail.

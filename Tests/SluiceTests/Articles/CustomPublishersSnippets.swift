@@ -113,7 +113,7 @@ final class TickLog: Subscriber {
 }
 // snippet CustomTickLog end
 
-@Suite(.timeLimit(.minutes(6))) struct CustomPublishersSnippets {
+@Suite(.timeLimit(.minutes(12))) struct CustomPublishersSnippets {
     @Test func metronomeHonoursDemand() {
         // snippet CustomMetronomeRun begin
         let scheduler = VirtualTimeScheduler()

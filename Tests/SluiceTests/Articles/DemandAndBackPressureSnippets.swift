@@ -36,7 +36,7 @@ final class Taker: Subscriber {
 }
 // snippet DemandTaker end
 
-@Suite(.timeLimit(.minutes(6))) struct DemandAndBackPressureSnippets {
+@Suite(.timeLimit(.minutes(12))) struct DemandAndBackPressureSnippets {
     @Test func coldPublisherWaitsForDemand() {
         // snippet DemandCold begin
         let taker = Taker(initial: .max(2))

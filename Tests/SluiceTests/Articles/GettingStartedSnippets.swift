@@ -3,7 +3,7 @@ import Testing
 
 /// The examples of GettingStarted.md, compiled and run; `.ci/check-snippets.sh` checks that the
 /// article shows exactly the lines between each snippet's markers.
-@Suite(.timeLimit(.minutes(6))) struct GettingStartedSnippets {
+@Suite(.timeLimit(.minutes(12))) struct GettingStartedSnippets {
     @Test func combineCode() {
         // snippet GettingStartedCombine begin
         let celsius = PassthroughSubject<Double, Never>()

@@ -3,7 +3,7 @@ import Testing
 
 /// The examples of SwiftConcurrency.md, compiled and run; `.ci/check-snippets.sh` checks that
 /// the article shows exactly the lines between each snippet's markers.
-@Suite(.timeLimit(.minutes(6))) struct SwiftConcurrencySnippets {
+@Suite(.timeLimit(.minutes(12))) struct SwiftConcurrencySnippets {
     @Test func leavingTheLoopCancels() async {
         // snippet ConcurrencyBreakCancels begin
         var cancelled = false

@@ -5,7 +5,7 @@ import Testing
 /// The examples of SluiceTesting's Testing.md, compiled and run; `.ci/check-snippets.sh`
 /// checks that the article shows exactly the lines between each snippet's markers. (The
 /// loopback server's example needs SluiceFoundation: it is in SluiceFoundationTests.)
-@Suite(.timeLimit(.minutes(6))) struct TestingSnippets {
+@Suite(.timeLimit(.minutes(12))) struct TestingSnippets {
     @Test func recordingSubscriber() {
         // snippet TestingRecorder begin
         let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))

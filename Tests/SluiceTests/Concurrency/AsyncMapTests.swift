@@ -44,7 +44,7 @@ private final class Runs: Sendable {
     }
 }
 
-@Suite("asyncMap, asyncMapUnordered and asyncMapLatest: an async closure per element", .timeLimit(.minutes(6)))
+@Suite("asyncMap, asyncMapUnordered and asyncMapLatest: an async closure per element", .timeLimit(.minutes(12)))
 struct AsyncMapTests {
     @Test("ordered: runs up to maxConcurrent at once and publishes in the upstream's order, whatever order they finish in")
     func ordered() async {

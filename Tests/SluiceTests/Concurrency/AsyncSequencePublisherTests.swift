@@ -2,7 +2,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(6))) struct AsyncSequencePublisherTests {
+@Suite(.timeLimit(.minutes(12))) struct AsyncSequencePublisherTests {
     @Test func unlimitedDemandDeliversEveryElementInOrderThenFinished() async {
         let recorder = RecordingSubscriber<Int, TestError>()
         CountingSequence(count: 100).publisher.subscribe(recorder)

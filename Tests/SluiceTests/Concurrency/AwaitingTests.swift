@@ -7,7 +7,7 @@ private func firstSubscription<O, F>(of publisher: ControllablePublisher<O, F>) 
     try #require(await publisher.firstSubscription(), "nobody subscribed before the test was cancelled")
 }
 
-@Suite(.timeLimit(.minutes(6))) struct AwaitingTests {
+@Suite(.timeLimit(.minutes(12))) struct AwaitingTests {
     @Test func firstValueRequestsOneAndCancelsAfterIt() async throws {
         let publisher = ControllablePublisher<Int, TestError>()
         let shared = UncheckedBox(publisher)

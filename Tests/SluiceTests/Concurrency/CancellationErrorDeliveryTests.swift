@@ -5,7 +5,7 @@ import Testing
 /// A `CancellationError` that a subscription's own `cancel()` provoked (through the task's
 /// cooperative cancellation) is never delivered as a failure; one thrown without a cancel is
 /// an ordinary failure and is delivered. For each publisher made from async code.
-@Suite(.timeLimit(.minutes(6))) struct CancellationErrorDeliveryTests {
+@Suite(.timeLimit(.minutes(12))) struct CancellationErrorDeliveryTests {
     /// Subscribes through a probe, waits for the first value and for `park` to wait, cancels,
     /// then waits for `threw` (the async code threw) and for the task to let go of the
     /// subscriber. Returns what the subscriber received.

@@ -1,7 +1,7 @@
 import Testing
 import Sluice
 
-@Suite("firstValue's two nils: an empty publisher or a cancelled task, told apart by Task.isCancelled", .timeLimit(.minutes(6)))
+@Suite("firstValue's two nils: an empty publisher or a cancelled task, told apart by Task.isCancelled", .timeLimit(.minutes(12)))
 struct FirstValueNilTests {
     @Test("an empty publisher: nil, and the task is not cancelled")
     func emptyPublisher() async {

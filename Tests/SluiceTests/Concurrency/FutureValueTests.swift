@@ -1,7 +1,7 @@
 import Sluice
 import Testing
 
-@Suite(.timeLimit(.minutes(6))) struct FutureValueTests {
+@Suite(.timeLimit(.minutes(12))) struct FutureValueTests {
     @Test func aNeverFailingFuturesValueIsItsResult() async {
         let future = Future<Int, Never> { $0(.success(42)) }
         #expect(await future.value == 42)

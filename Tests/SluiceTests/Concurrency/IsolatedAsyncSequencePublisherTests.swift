@@ -124,7 +124,7 @@ actor PausableOwner {
 /// The limit only stops a hang: the 10,000-round race takes about 16 s alone under Thread
 /// Sanitizer, but 77–90 s inside CI's full sanitizer run, and more on a loaded machine (2
 /// minutes was exceeded once that way).
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct IsolatedAsyncSequencePublisherTests {
     @Test("an actor's non-Sendable sequence is published: every element in order, then finished")
     func actorOwnedNonSendableSequenceIsPublishedInOrder() async {

@@ -134,7 +134,7 @@ private final class SubscriberSpy: Publisher {
 
 /// A time limit on each test, so that a loop that never ends fails it instead of hanging the
 /// run; the races are in ``IsolatedSinkBufferingRaceTests``, with more time.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct IsolatedSinkBufferingTests {
     // MARK: Demand
 
@@ -440,7 +440,7 @@ struct IsolatedSinkBufferingTests {
 
 /// The cancel races: many runs each, so slow under Thread Sanitizer; the time limit only
 /// stops a run that hangs.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct IsolatedSinkBufferingRaceTests {
     @Test("Cancel on the actor racing sends from another thread: no value reaches receiveValue after cancel returns (10,000 runs, fewer under a sanitizer)")
     func cancelOnTheActorRacingSendsFromAnotherThread() async {

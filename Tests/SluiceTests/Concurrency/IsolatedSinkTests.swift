@@ -22,7 +22,7 @@ private actor Collector {
     func cancel() { cancellable?.cancel() }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct IsolatedSinkTests {
+@Suite(.timeLimit(.minutes(12))) struct IsolatedSinkTests {
     @MainActor @Test func valuesAreDeliveredOnTheMainActorOneRequestAtATime() async {
         let publisher = ControllablePublisher<Int, Never>()
         var received: [Int] = []
@@ -117,7 +117,7 @@ private actor Collector {
     }
 
     @MainActor @Test("sink(isolation:): cancel releases both closures, even with no value or completion ever sent",
-                     .timeLimit(.minutes(6)))
+                     .timeLimit(.minutes(12)))
     func cancelReleasesTheClosures() async {
         let publisher = ControllablePublisher<Int, Never>()
         let released = Gate()
@@ -140,7 +140,7 @@ private actor Collector {
     }
 
     @MainActor @Test("sink(isolation:): dropping the returned AnyCancellable cancels upstream and releases the closures",
-                     .timeLimit(.minutes(6)))
+                     .timeLimit(.minutes(12)))
     func droppingTheCancellableCancelsUpstream() async {
         let publisher = ControllablePublisher<Int, Never>()
         let released = Gate()

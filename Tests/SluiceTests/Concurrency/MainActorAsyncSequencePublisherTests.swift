@@ -37,7 +37,7 @@ final class MainActorModel<Failure: Error> {
 /// `MainActorAsyncSequencePublisher` / `MainActor.publisher(iterating:)`: a sequence that is
 /// not `Sendable`, made from `@MainActor` state, published with `AsyncSequencePublisher`'s
 /// contract. The limit only stops a hang (see `IsolatedAsyncSequencePublisherTests`).
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(12)))
 struct MainActorAsyncSequencePublisherTests {
     @Test("a @MainActor model's non-Sendable sequence is published: every element in order, then finished")
     func mainActorStateIsPublishedInOrder() async {

@@ -5,7 +5,7 @@ import Dispatch
 
 /// A `send` waiting for demand offers its value to the request that brings the demand: that
 /// request delivers it, inside the call, before the body's task is resumed.
-@Suite(.timeLimit(.minutes(6))) struct ProducerOfferTests {
+@Suite(.timeLimit(.minutes(12))) struct ProducerOfferTests {
     /// Subscribes `recorder` (which has no demand yet) to `producer`, requests one value,
     /// and returns once the body waits in its second `send`, with the subscription.
     private func subscribeUntilTheSecondSendWaits<Output: Sendable>(

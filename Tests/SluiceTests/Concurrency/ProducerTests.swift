@@ -3,7 +3,7 @@ import SluiceTesting
 import Testing
 import Dispatch
 
-@Suite(.timeLimit(.minutes(6))) struct ProducerTests {
+@Suite(.timeLimit(.minutes(12))) struct ProducerTests {
     @Test func sentValuesArriveInOrderAndReturningFinishes() async {
         let recorder = RecordingSubscriber<Int, TestError>()
         Producer<Int, TestError> { sender in
@@ -210,7 +210,7 @@ import Dispatch
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct AsyncFutureTests {
+@Suite(.timeLimit(.minutes(12))) struct AsyncFutureTests {
     @Test func publishesTheResultThenFinishesAndCallsOnlyOnDemand() async {
         let calls = Tripwire()
         let future = AsyncFuture<Int, Never> { calls.hit(); return 42 }

@@ -58,7 +58,7 @@ private func expectCancelReleasesTheSubscriber<P: Publisher>(
 /// Rule 4 for the publishers driven by a task of their own: after `cancel()` the subscription
 /// holds no subscriber, even while the task is still inside user code that ignores the
 /// cancellation. Without it the subscriber lives until that code returns (perhaps never).
-@Suite("Task-driven subscriptions release the subscriber on cancel", .timeLimit(.minutes(6)))
+@Suite("Task-driven subscriptions release the subscriber on cancel", .timeLimit(.minutes(12)))
 struct TaskSubscriberReleaseTests {
     @Test("AsyncSequence.publisher: cancel releases the subscriber while next() is still running, and nothing follows")
     func sequencePublisherReleasesWhileNextRuns() async {

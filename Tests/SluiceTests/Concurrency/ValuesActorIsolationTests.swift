@@ -61,7 +61,7 @@ private actor Consumer {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct ValuesActorIsolationTests {
+@Suite(.timeLimit(.minutes(12))) struct ValuesActorIsolationTests {
     @Test("A for-await loop over values on a custom actor stays on it, and next() requests from it")
     func forAwaitLoopStaysOnTheActor() async {
         let consumer = Consumer()

@@ -20,7 +20,7 @@ final class LateSubscriptionPublisher: Publisher, Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct ValuesCancellationTests {
+@Suite(.timeLimit(.minutes(12))) struct ValuesCancellationTests {
     @Test func cancellingTheTaskBeforeTheSubscriptionArrivesReturnsNilAndCancelsItOnArrival() async {
         let publisher = LateSubscriptionPublisher()
         let task = Task {

@@ -6,7 +6,7 @@ import Testing
 
 /// `values` takes elements delivered inside `request(_:)` through a lock-free fast lane and
 /// everything else through its locked state machine; these tests mix the two and race them.
-@Suite(.serialized, .timeLimit(.minutes(6))) struct ValuesFastLaneTests {
+@Suite(.serialized, .timeLimit(.minutes(12))) struct ValuesFastLaneTests {
     @Test func elementsDeliveredInsideRequestAndLaterFromAnotherThreadAllArriveInOrder() async {
         let count = 10_000
         let publisher = MixedDeliveryPublisher(count: count) { index in index % 3 == 0 }

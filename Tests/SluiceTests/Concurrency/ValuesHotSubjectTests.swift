@@ -4,7 +4,7 @@ import Testing
 
 /// A `PassthroughSubject` (a hot source: it drops what nobody demanded) consumed through
 /// `values` and its opt-in variants, while the loop body is busy.
-@Suite(.timeLimit(.minutes(6))) struct ValuesHotSubjectTests {
+@Suite(.timeLimit(.minutes(12))) struct ValuesHotSubjectTests {
     /// Loops over `sequence(watch)` in a task. The test sends 1 once the loop has demanded a
     /// value; the loop body, handling 1, blocks on a gate while the test sends 2, 3 and 4 and
     /// finishes the subject; then the body goes on. Returns what the loop received.

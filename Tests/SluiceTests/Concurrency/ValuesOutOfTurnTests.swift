@@ -6,7 +6,7 @@ import Testing
 /// `values` facing what Combine's iterator tolerates: signals out of turn (ignored, not
 /// trapped) and copies of one iterator waiting at once (each with its own demand, served in
 /// order, all woken by the end).
-@Suite(.timeLimit(.minutes(6))) struct ValuesOutOfTurnTests {
+@Suite(.timeLimit(.minutes(12))) struct ValuesOutOfTurnTests {
     // MARK: Signals out of turn
 
     @Test func aValueBeforeTheSubscriptionIsIgnoredAndAsksForNothing() async {

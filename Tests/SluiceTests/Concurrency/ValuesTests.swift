@@ -2,7 +2,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(6))) struct ValuesTests {
+@Suite(.timeLimit(.minutes(12))) struct ValuesTests {
     // MARK: Types and typed throws
 
     @Test func neverFailingPublisherIsIteratedWithoutTryAndYieldsEveryValueInOrder() async {

@@ -2,7 +2,7 @@ import Sluice
 import SluiceTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(6))) struct ValuesVariantsTests {
+@Suite(.timeLimit(.minutes(12))) struct ValuesVariantsTests {
     /// Iterates `sequence` over `source` in a task; sends 1 when demand arrives, and while the
     /// loop body handles 1 the source sends 2, 3 and 4 and finishes.
     private func valuesSentDuringTheLoopBody(

@@ -6,7 +6,7 @@ import Testing
 /// The test helpers' waits cannot hang CI: a Swift Testing time limit ends a test by cancelling
 /// its task, and each wait then returns and records an issue naming what it waited for. These
 /// tests cancel the waiting task themselves (what `.timeLimit` does) and expect that issue.
-@Suite("A wait whose event never comes fails, by name, when its task is cancelled", .timeLimit(.minutes(6)))
+@Suite("A wait whose event never comes fails, by name, when its task is cancelled", .timeLimit(.minutes(12)))
 struct WaitCancellationTests {
     /// Runs `wait` in a child task, cancels it (as a time limit would), and returns what it returned.
     private func cancelled<T: Sendable>(_ wait: @escaping @Sendable () async -> T) async -> T {

@@ -5,7 +5,7 @@ import Testing
 // The doc comments' examples in AsyncFuture.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
-@Suite(.timeLimit(.minutes(6))) struct AsyncFutureExamples {
+@Suite(.timeLimit(.minutes(12))) struct AsyncFutureExamples {
     struct Profile: Equatable, Sendable {
         var name: String
     }

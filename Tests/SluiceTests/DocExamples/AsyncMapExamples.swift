@@ -11,7 +11,7 @@ private func loadThumbnail(_ url: String) async throws(LoadError) -> String { "t
 
 private func search(_ query: String) async -> String { "results for \(query)" }
 
-@Suite(.timeLimit(.minutes(6))) struct AsyncMapExamples {
+@Suite(.timeLimit(.minutes(12))) struct AsyncMapExamples {
     @Test func thumbnailsArriveInTheOrderOfTheirURLs() async {
         let urls = ["a", "b", "c", "d", "e"].publisher.setFailureType(to: LoadError.self)
         // snippet AsyncMapThumbnails begin

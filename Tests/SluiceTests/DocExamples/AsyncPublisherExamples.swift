@@ -4,7 +4,7 @@ import Testing
 // The doc comments' examples in AsyncPublisher.swift, compiled and run; `.ci/check-snippets.sh`
 // checks that each comment shows exactly the lines between the snippet's markers.
 
-@Suite(.timeLimit(.minutes(6))) struct AsyncPublisherExamples {
+@Suite(.timeLimit(.minutes(12))) struct AsyncPublisherExamples {
     struct ReadError: Error, Equatable {}
 
     @Test func aNeverFailingLoopNeedsNoTryAndAFailingOneCatchesItsOwnFailure() async {

@@ -5,7 +5,7 @@ import Testing
 // `.ci/check-snippets.sh` checks that each comment shows exactly the lines between the
 // snippet's markers.
 
-@Suite(.timeLimit(.minutes(6))) struct AsyncSequencePublisherExamples {
+@Suite(.timeLimit(.minutes(12))) struct AsyncSequencePublisherExamples {
     @Test func theStreamsElementsArriveInOrder() async {
         let (shown, shownContinuation) = AsyncStream<Int>.makeStream()
         func show(_ number: Int) { shownContinuation.yield(number) }

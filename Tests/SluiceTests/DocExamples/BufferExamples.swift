@@ -5,7 +5,7 @@ import Testing
 // The doc comments' examples in Buffer.swift, compiled and run; `.ci/check-snippets.sh` checks
 // that each comment shows exactly the lines between the snippet's markers.
 
-@Suite(.timeLimit(.minutes(6))) struct BufferExamples {
+@Suite(.timeLimit(.minutes(12))) struct BufferExamples {
     @Test func keepFullAsksForTheWholeBufferAheadOfAConsumerOfOne() async throws {
         let publisher = ControllablePublisher<Int, Never>()
         defer { publisher.detachAll() }

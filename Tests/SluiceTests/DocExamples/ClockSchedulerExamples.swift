@@ -24,7 +24,7 @@ private final class QueryModel: ObservableObject {
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct ClockSchedulerExamples {
+@Suite(.timeLimit(.minutes(12))) struct ClockSchedulerExamples {
     @Test @MainActor func onlyTheQueryTypedLastReachesTheTitle() async {
         let screen = SearchScreen()
         for query in ["s", "sw", "swift"] { screen.model.query = query }

@@ -3,7 +3,7 @@ import Testing
 
 // The examples in the doc comments of Publishers/Future/Future.swift, compiled and run.
 
-@Suite(.timeLimit(.minutes(6))) struct FutureExamples {
+@Suite(.timeLimit(.minutes(12))) struct FutureExamples {
     @Test func resultIsKeptForLaterSubscribers() async {
         // snippet FutureKeepsItsResult begin
         let future = Future<Int, Never> { promise in

@@ -9,7 +9,7 @@ private final class Entries: ScriptedSequence {
     init() { super.init(["first", "second"]) }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct IsolatedAsyncSequencePublisherExamples {
+@Suite(.timeLimit(.minutes(12))) struct IsolatedAsyncSequencePublisherExamples {
     @Test func aSequenceTheActorOwnsIsIteratedOnTheActor() async {
         let (shown, shownContinuation) = AsyncStream<String>.makeStream()
         func show(_ entry: String) { shownContinuation.yield(entry) }

@@ -9,7 +9,7 @@ private final class EventSequence: ScriptedSequence {
     init() { super.init(["tap", "swipe"]) }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct MainActorAsyncSequencePublisherExamples {
+@Suite(.timeLimit(.minutes(12))) struct MainActorAsyncSequencePublisherExamples {
     @Test @MainActor func aSequenceOfMainActorStateIsIteratedOnTheMainActor() async {
         let (shown, shownContinuation) = AsyncStream<String>.makeStream()
         func show(_ event: String) { shownContinuation.yield(event) }

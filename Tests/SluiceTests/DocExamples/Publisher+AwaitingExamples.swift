@@ -5,7 +5,7 @@ import Testing
 // `.ci/check-snippets.sh` checks that each comment shows exactly the lines between the
 // snippet's markers.
 
-@Suite(.timeLimit(.minutes(6))) struct PublisherAwaitingExamples {
+@Suite(.timeLimit(.minutes(12))) struct PublisherAwaitingExamples {
     @Test(arguments: [(["ada"], ["ada"]), (["ada", "bob"], [nil])] as [([String], [String?])])
     func oneUserIsGreetedAndTwoAreAmbiguous(found: [String], greeted expected: [String?]) async {
         let users = found.publisher

@@ -24,7 +24,7 @@ import Testing
     // snippet IsolatedBufferedSinkProgress end
 }
 
-@Suite(.timeLimit(.minutes(6))) struct PublisherIsolatedBufferedSinkExamples {
+@Suite(.timeLimit(.minutes(12))) struct PublisherIsolatedBufferedSinkExamples {
     @Test @MainActor func theBarShowsTheNewestProgressThenHides() async {
         let screen = DownloadScreen()
         let bar = ProgressBar()

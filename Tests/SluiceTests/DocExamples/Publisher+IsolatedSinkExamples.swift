@@ -13,7 +13,7 @@ private final class PublishedTitleModel: ObservableObject {
     @Published var title = "Untitled"
 }
 
-@Suite(.timeLimit(.minutes(6))) struct PublisherIsolatedSinkExamples {
+@Suite(.timeLimit(.minutes(12))) struct PublisherIsolatedSinkExamples {
     @Test @MainActor func theLabelFollowsTheTitleOnTheMainActor() async {
         let screen = TitleScreen()
         let label = Label()

@@ -19,7 +19,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct ReceiveOnExamples {
+@Suite(.timeLimit(.minutes(12))) struct ReceiveOnExamples {
     /// Runs in a process of its own (an exit test): its hop goes through the main actor's
     /// scheduler queue, which every test in this process shares, and run beside
     /// `ActorsAndThreadsSnippets.receiveOnMainActor` (whose example needs that queue idle) it

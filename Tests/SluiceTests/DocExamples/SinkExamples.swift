@@ -15,7 +15,7 @@ import Testing
 }
 // snippet SinkOnMainActor end
 
-@Suite(.timeLimit(.minutes(6))) struct SinkExamples {
+@Suite(.timeLimit(.minutes(12))) struct SinkExamples {
     @Test @MainActor func sinkMadeOnTheMainActorRunsThere() async {
         let titles = PassthroughSubject<String, Never>()
         let model = TitleModel()

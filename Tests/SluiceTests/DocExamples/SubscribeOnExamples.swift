@@ -20,7 +20,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(6))) struct SubscribeOnExamples {
+@Suite(.timeLimit(.minutes(12))) struct SubscribeOnExamples {
     /// Once stalled: `receive(on:)` appended the three rows in one main-actor turn, the loop's
     /// one-value demand took the first, and `CurrentValueSubject` (behind `@Published`) dropped
     /// the rest and unlike Combine's, did not deliver its current value at the next request.

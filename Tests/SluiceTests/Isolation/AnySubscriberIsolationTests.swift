@@ -1,7 +1,7 @@
 import Testing
 import Sluice
 
-@Suite("AnySubscriber's closures run on the actor that made them", .timeLimit(.minutes(6)))
+@Suite("AnySubscriber's closures run on the actor that made them", .timeLimit(.minutes(12)))
 struct AnySubscriberIsolationTests {
     @MainActor @Test("made on the main actor and sent to from a detached task: the subscription, every value and the completion run on the main actor, in order")
     func mainActorClosuresFromDetachedTask() async {
@@ -90,7 +90,7 @@ extension QueueActor {
     }
 }
 
-@Suite("AnyCancellable's closure runs on the actor that made it", .timeLimit(.minutes(6)))
+@Suite("AnyCancellable's closure runs on the actor that made it", .timeLimit(.minutes(12)))
 struct AnyCancellableIsolationTests {
     @MainActor @Test("made on the main actor and cancelled from a detached task: the closure runs on the main actor")
     func mainActorClosureCancelledElsewhere() async {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if os(Linux)
-@Suite("Swift 6 rejects what would let user code race", .timeLimit(.minutes(6)))
+@Suite("Swift 6 rejects what would let user code race", .timeLimit(.minutes(12)))
 struct CompileTimeIsolationTests {
     @Test("issue 14's view model compiles: its sink runs on the main actor (checked at run time by SinkIsolationTests)")
     func viewModelCompiles() throws {

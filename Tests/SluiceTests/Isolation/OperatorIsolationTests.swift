@@ -104,7 +104,7 @@ private func hops(_ subscription: (any Subscription)?) -> Int {
     (subscription as? any SignalHop)?.hopsInChain ?? 0
 }
 
-@Suite("operator closures run on the actor that made them", .timeLimit(.minutes(6)))
+@Suite("operator closures run on the actor that made them", .timeLimit(.minutes(12)))
 struct OperatorIsolationTests {
     @MainActor @Test("issue 28's view model: its map runs on the main actor, in order, fed from a detached task")
     func issueProgram() async {

@@ -21,7 +21,7 @@ private func lines(in output: String, with kind: String) -> Set<Int> {
 /// protocol compiles; these check that this costs nothing where Sluice's own schedulers are
 /// named (or a generic `SendableActionScheduler`): there, a closure that could race is still an
 /// error, not a warning.
-@Suite("Swift 6 rejects an action that could race on Sluice's schedulers", .timeLimit(.minutes(6)))
+@Suite("Swift 6 rejects an action that could race on Sluice's schedulers", .timeLimit(.minutes(12)))
 struct SchedulerIsolationCompileTests {
     @Test("a closure capturing non-Sendable state, written at a call on a Sluice scheduler, is an error")
     func nonSendableCaptureIsRejected() throws {

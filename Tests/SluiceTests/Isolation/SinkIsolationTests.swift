@@ -17,7 +17,7 @@ private final class ViewModel {
     }
 }
 
-@Suite("sink and assign run their code on the actor that made them", .timeLimit(.minutes(6)))
+@Suite("sink and assign run their code on the actor that made them", .timeLimit(.minutes(12)))
 struct SinkIsolationTests {
     @MainActor @Test("a sink made on the main actor, sent to from a detached task, runs on the main actor, in order")
     func mainActorSinkFromDetachedTask() async {

@@ -6,7 +6,7 @@ import SluiceTesting
 /// Something a closure captures, to see when the closure is released.
 private final class Captured: Sendable {}
 
-@Suite("Sink and Assign release what they hold once they complete or are cancelled, as in Combine", .timeLimit(.minutes(6)))
+@Suite("Sink and Assign release what they hold once they complete or are cancelled, as in Combine", .timeLimit(.minutes(12)))
 struct SubscriberReleaseTests {
     @Test("a cancelled sink releases its closures, subscribed or not")
     func sinkCancelReleases() {

@@ -24,7 +24,7 @@ enum WhenFull: String, CaseIterable, Sendable {
 private let combinations: [(Publishers.PrefetchStrategy, WhenFull)] =
     [Publishers.PrefetchStrategy.keepFull, .byRequest].flatMap { prefetch in WhenFull.allCases.map { (prefetch, $0) } }
 
-@Suite("buffer(size:prefetch:whenFull:)", .timeLimit(.minutes(6)))
+@Suite("buffer(size:prefetch:whenFull:)", .timeLimit(.minutes(12)))
 struct BufferTests {
     @Test("its subscription mirrors Combine's: the values held, the upstream's state, the downstream's demand, the completion waiting")
     func mirror() throws {
@@ -490,7 +490,7 @@ struct BufferTests {
 /// The document scenario "buffer handling a fast source": 10,000 values sent synchronously into
 /// a slow consumer that has asked for 10, with a buffer of 100. Which values survive depends on
 /// whether the source waits for demand, and, when it does not, on `whenFull`.
-@Suite("buffer handling a fast source", .timeLimit(.minutes(6)))
+@Suite("buffer handling a fast source", .timeLimit(.minutes(12)))
 struct BufferFastSourceScenario {
     static let total = 10_000
 

@@ -28,7 +28,7 @@ private final class OverlapCheckingWrites: TextOutputStream, @unchecked Sendable
     }
 }
 
-@Suite("handleEvents, print, breakpoint, assertNoFailure", .timeLimit(.minutes(6)))
+@Suite("handleEvents, print, breakpoint, assertNoFailure", .timeLimit(.minutes(12)))
 struct DebuggingOperatorTests {
     @Test("handleEvents sees every event, in order, before it is passed on, and changes nothing")
     func handleEventsOrder() {

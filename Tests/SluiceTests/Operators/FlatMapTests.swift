@@ -4,7 +4,7 @@ import SluiceTesting
 
 private struct Boom: Error, Equatable {}
 
-@Suite("flatMap: Publishers.FlatMap and its four overloads", .timeLimit(.minutes(6)))
+@Suite("flatMap: Publishers.FlatMap and its four overloads", .timeLimit(.minutes(12)))
 struct FlatMapTests {
     @Test("an inner's subscriber reads as FlatMap and mirrors its parent's identifier (parentSubscription), as Combine's")
     func innerSubscriberReflection() throws {

@@ -2,7 +2,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("multicast and makeConnectable: one upstream subscription per connect, shared through one subject", .timeLimit(.minutes(6)))
+@Suite("multicast and makeConnectable: one upstream subscription per connect, shared through one subject", .timeLimit(.minutes(12)))
 struct MulticastTests {
     @Test("nothing is subscribed before connect; connect subscribes the upstream once for every subscriber")
     func connectSubscribesOnceForAll() {

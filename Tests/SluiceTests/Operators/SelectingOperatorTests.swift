@@ -4,7 +4,7 @@ import SluiceTesting
 
 private struct Boom: Error {}
 
-@Suite("dropFirst, drop(while:), prefix(while:), prefix, output(at:), output(in:) and their try forms", .timeLimit(.minutes(6)))
+@Suite("dropFirst, drop(while:), prefix(while:), prefix, output(at:), output(in:) and their try forms", .timeLimit(.minutes(12)))
 struct SelectingOperatorTests {
     @Test("dropFirst asks for the elements it omits once, with the downstream's first demand, and nothing for each (as in Combine)")
     func dropFirst() {

@@ -11,7 +11,7 @@ private final class SubscriptionCounts: Sendable {
     func cancel() { counts.withLock { $0.cancelled += 1 } }
 }
 
-@Suite("Races of the sharing operators: subscribe, connect and cancel from several threads", .timeLimit(.minutes(6)))
+@Suite("Races of the sharing operators: subscribe, connect and cancel from several threads", .timeLimit(.minutes(12)))
 struct SharingRaceTests {
     @Test("share: subscribers joining and cancelling on four threads while a fifth sends — every connection cancelled once, no value after a cancel", arguments: 0..<200)
     func shareSubscribeCancelRace(round: Int) {

@@ -4,7 +4,7 @@ import SluiceTesting
 
 private struct Boom: Error, Equatable {}
 
-@Suite("switchToLatest: Publishers.SwitchToLatest and its four overloads", .timeLimit(.minutes(6)))
+@Suite("switchToLatest: Publishers.SwitchToLatest and its four overloads", .timeLimit(.minutes(12)))
 struct SwitchToLatestTests {
     /// An upstream of inner publishers that the test drives, and its switchToLatest.
     fileprivate struct Fixture {

@@ -4,7 +4,7 @@ import SluiceTesting
 
 private struct Boom: Error, Equatable {}
 
-@Suite("prefix(untilOutputFrom:) and drop(untilOutputFrom:)", .timeLimit(.minutes(6)))
+@Suite("prefix(untilOutputFrom:) and drop(untilOutputFrom:)", .timeLimit(.minutes(12)))
 struct UntilOutputTests {
     @Test("drop(untilOutputFrom:)'s subscriber of the other publisher reads as DropUntilOutput, with an empty mirror, as Combine's")
     func dropUntilOutputOtherReflection() throws {

@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("AnyScheduler forwards every call to the scheduler it wraps", .timeLimit(.minutes(6)))
+@Suite("AnyScheduler forwards every call to the scheduler it wraps", .timeLimit(.minutes(12)))
 struct AnySchedulerTests {
     /// A scheduler that records each call it gets (with its arguments) and runs nothing
     /// until asked.

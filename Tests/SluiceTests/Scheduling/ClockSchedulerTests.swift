@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("ClockScheduler on a TestClock: timing, order, repeating, cancel", .timeLimit(.minutes(6)))
+@Suite("ClockScheduler on a TestClock: timing, order, repeating, cancel", .timeLimit(.minutes(12)))
 struct ClockSchedulerTests {
     @Test("the scheduler's time is its clock's")
     func nowIsTheClocks() {

@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Sluice
 
-@Suite("DispatchQueue as a scheduler", .timeLimit(.minutes(6)))
+@Suite("DispatchQueue as a scheduler", .timeLimit(.minutes(12)))
 struct DispatchQueueSchedulerTests {
     /// A serial queue that can tell whether code runs on it.
     final class Queue: Sendable {

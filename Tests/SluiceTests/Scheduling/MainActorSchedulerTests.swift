@@ -10,7 +10,7 @@ extension ClockScheduler<ContinuousClock> {
     }
 }
 
-@Suite("ClockScheduler on an actor: .mainActor and .actor(_:)", .timeLimit(.minutes(6)))
+@Suite("ClockScheduler on an actor: .mainActor and .actor(_:)", .timeLimit(.minutes(12)))
 struct MainActorSchedulerTests {
     @MainActor @Test("an action scheduled on the main actor while it is idle runs at once, inside schedule")
     func inlineWhenIdle() {

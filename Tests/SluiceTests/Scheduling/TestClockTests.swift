@@ -2,7 +2,7 @@ import Testing
 import Sluice
 @testable import SluiceTesting
 
-@Suite("TestClock: time moves only when the test advances it", .timeLimit(.minutes(6)))
+@Suite("TestClock: time moves only when the test advances it", .timeLimit(.minutes(12)))
 struct TestClockTests {
     @Test("now starts at zero, moves by each advance, and never goes back")
     func nowMovesOnlyForward() {

@@ -5,7 +5,7 @@ import Testing
 // Each test binds the operator's result without a type annotation, so that overload
 // resolution is free, then pins the inferred type and checks what it delivers.
 
-@Suite("Just's specialised operators: Combine's result types, computed when called", .timeLimit(.minutes(6)))
+@Suite("Just's specialised operators: Combine's result types, computed when called", .timeLimit(.minutes(12)))
 struct JustOperatorsTests {
     @Test("map, tryMap, compactMap and filter apply their closure once, at call time")
     func transforms() {

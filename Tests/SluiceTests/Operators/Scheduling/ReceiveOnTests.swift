@@ -5,7 +5,7 @@ import SluiceTesting
 
 private struct Boom: Error, Equatable {}
 
-@Suite("receive(on:)", .timeLimit(.minutes(6)))
+@Suite("receive(on:)", .timeLimit(.minutes(12)))
 struct ReceiveOnTests {
     @Test("the subscription arrives at once; each value and the completion waits for the scheduler")
     func signalsWaitForTheScheduler() {

@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("subscribe(on:)", .timeLimit(.minutes(6)))
+@Suite("subscribe(on:)", .timeLimit(.minutes(12)))
 struct SubscribeOnTests {
     @Test("the upstream is subscribed, asked and cancelled only when the scheduler runs; values pass straight through")
     func upstreamCallsWaitForTheScheduler() {

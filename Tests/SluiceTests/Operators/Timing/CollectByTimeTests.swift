@@ -294,7 +294,7 @@ struct CollectByTimeTests {
     // MARK: Threads
 
     @Test("On a real DispatchQueue: every element once, in order, in arrays of at most count, then .finished",
-          .timeLimit(.minutes(6)))
+          .timeLimit(.minutes(12)))
     func dispatchQueue() async {
         let queue = DispatchQueue(label: "collect-by-time-test")
         let subject = PassthroughSubject<Int, Boom>()

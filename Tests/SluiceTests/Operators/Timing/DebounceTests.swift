@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("debounce(for:scheduler:options:)", .timeLimit(.minutes(6)))
+@Suite("debounce(for:scheduler:options:)", .timeLimit(.minutes(12)))
 struct DebounceTests {
     @Test("on a scheduler Sluice does not own, its subscription mirrors Combine's: downstream, downstreamDemand, currentValue")
     func mirrorOnAForeignScheduler() throws {

@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("delay(for:tolerance:scheduler:options:)", .timeLimit(.minutes(6)))
+@Suite("delay(for:tolerance:scheduler:options:)", .timeLimit(.minutes(12)))
 struct DelayTests {
     @Test("each value and the completion arrive exactly the interval after they were sent, in order")
     func delaysEverySignal() {

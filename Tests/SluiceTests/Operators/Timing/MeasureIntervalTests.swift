@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("measureInterval(using:options:)", .timeLimit(.minutes(6)))
+@Suite("measureInterval(using:options:)", .timeLimit(.minutes(12)))
 struct MeasureIntervalTests {
     typealias Recorder = RecordingSubscriber<NanosecondStride, TimingFailure>
 

@@ -5,7 +5,7 @@ import SluiceTesting
 /// The scheduled operators make the calls to their scheduler that Combine's make, in the same
 /// order (code that wraps a scheduler, or counts its calls, sees the same), and behave as
 /// Combine's at the edges of the subscription: before it, and at `request(.none)`.
-@Suite("timing operators: Combine's calls to the scheduler", .timeLimit(.minutes(6)))
+@Suite("timing operators: Combine's calls to the scheduler", .timeLimit(.minutes(12)))
 struct SchedulerCallsTests {
     typealias Call = CallLoggingScheduler.Call
 

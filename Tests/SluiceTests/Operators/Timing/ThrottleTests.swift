@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("throttle(for:scheduler:latest:)", .timeLimit(.minutes(6)))
+@Suite("throttle(for:scheduler:latest:)", .timeLimit(.minutes(12)))
 struct ThrottleTests {
     /// Sends 1 at 0, 2 at 200, 3 at 500, 4 at 1,500, 5 at 1,700 and 6 at 5,000 (ms) through a
     /// one-second throttle, and returns when each value went out.

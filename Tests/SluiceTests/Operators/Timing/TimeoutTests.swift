@@ -3,7 +3,7 @@ import Testing
 import Sluice
 import SluiceTesting
 
-@Suite("timeout(_:scheduler:options:customError:)", .timeLimit(.minutes(6)))
+@Suite("timeout(_:scheduler:options:customError:)", .timeLimit(.minutes(12)))
 struct TimeoutTests {
     @Test("fires exactly the interval after the last value: finishes without customError, fails with it; cancels the upstream")
     func firesAfterLastValue() {

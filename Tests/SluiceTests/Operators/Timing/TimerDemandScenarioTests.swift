@@ -5,7 +5,7 @@ import SluiceTesting
 /// The document scenario: a subscriber that requests `.max(3)` from a timer-like
 /// publisher and asks for more on a delay, on virtual time, so that every value and its time
 /// are exact.
-@Suite("Scenario: limited demand from a timer, more asked for later", .timeLimit(.minutes(6)))
+@Suite("Scenario: limited demand from a timer, more asked for later", .timeLimit(.minutes(12)))
 struct TimerDemandScenarioTests {
     /// The timer: a subject that a repeating scheduled action sends the tick count to, every
     /// second from 1 s on, whether or not anyone has demand (as a Timer publisher does).
